@@ -1,0 +1,25 @@
+# probecc — plain Makefile in the style of dtc: each directory contributes
+# a Makefile.<dir> fragment that this file includes.
+
+CC       ?= gcc
+CFLAGS   ?= -O2 -g
+WARNINGS  = -Wall -Wextra -Werror
+ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) -Icompiler -Ibootconfig
+SANITIZE  = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+# Kernels, packages and images are cached outside the clone, keyed by
+# what goes into them (see qemu-images/README.md).
+PROBECC_CACHE ?= $(HOME)/.cache/probecc
+export PROBECC_CACHE
+
+all:
+
+include bootconfig/Makefile.bootconfig
+include compiler/Makefile.compiler
+include initramfs/Makefile.initramfs
+include qemu-images/Makefile.qemu
+include tests/Makefile.tests
+
+.PHONY: all clean check demo
+clean:
+	rm -f $(CLEAN_FILES)

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bootconfig text format: a tree of dotted keys with string values or
+ * arrays of them, as parsed by the kernel's lib/bootconfig.c and
+ * described in Documentation/admin-guide/bootconfig.rst.
+ *
+ * Writer and reader for probecc.  Keys are added in order; the writer
+ * prints them back in insertion order, one "key = value" line per leaf.
+ */
+#ifndef PROBECC_BOOTCONFIG_H
+#define PROBECC_BOOTCONFIG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Status codes; bc_strerror() turns them into text (libfdt style). */
+enum bc_err {
+	BC_OK = 0,
+	BC_ERR_NOMEM,		/* out of memory */
+	BC_ERR_KEY,		/* a key word is empty or has a character outside [A-Za-z0-9_-] */
+	BC_ERR_KEY_LEN,		/* a key is longer than XBC_KEYLEN_MAX (256) */
+	BC_ERR_VALUE_QUOTES,	/* a value holds both ' and ": the format has no escapes */
+	BC_ERR_VALUE_CHAR,	/* a value holds a control character (newline, tab, ...) */
+	BC_ERR_VALUE_LEN,	/* a value is longer than XBC_VALUE_MAX (32767) */
+	BC_ERR_NODES,		/* more than XBC_NODE_MAX (1024 in 6.1) nodes */
+	BC_ERR_SIZE,		/* the text is larger than XBC_DATA_MAX (32767 bytes) */
+	BC_ERR_MIXED,		/* a key has both a value and subkeys (kernel < 5.13 refuses) */
+	BC_ERR_SYNTAX,		/* reader: malformed text; bc_parse_error() gives the position */
+	BC_ERR_IO,		/* a read or write failed; errno says why */
+	BC_ERR_COUNT
+};
+
+struct bc_tree;
+
+/* A new empty tree; NULL on allocation failure.  Free with bc_free(). */
+struct bc_tree *bc_new(void);
+void bc_free(struct bc_tree *t);
+
+/*
+ * Add @value to the dotted key @key (e.g. "ftrace.event.kprobes.x.probes").
+ * A second value for the same key makes it an array, in order.  A NULL
+ * @value adds a key with no value ("ftrace.event.kprobes.x.enable").
+ * Both strings are copied.  Returns BC_OK or the first rule @key or
+ * @value breaks; on error the tree is unchanged.
+ */
+int bc_add(struct bc_tree *t, const char *key, const char *value);
+
+/*
+ * Write @t as bootconfig text to @out.  Values are quoted with " unless
+ * they hold ", then with '.  Returns BC_OK, BC_ERR_SIZE/BC_ERR_NODES when
+ * the kernel's limits are exceeded, or BC_ERR_IO.
+ */
+int bc_write(const struct bc_tree *t, FILE *out);
+
+/*
+ * Parse bootconfig @text (@len bytes, need not be NUL-terminated) into a
+ * new tree stored in *@out.  On BC_ERR_SYNTAX, *@line, *@col (1-based)
+ * and *@msg (static text) say where and why, as the kernel's parser does.
+ */
+int bc_parse(const char *text, size_t len, struct bc_tree **out,
+	     int *line, int *col, const char **msg);
+
+/* Text for a status code; never NULL. */
+const char *bc_strerror(int err);
+
+#endif

@@ -1,0 +1,36 @@
+# Shared helpers for test groups (sourced by tests/run-tests.sh).
+# Each group script calls t_pass/t_fail/t_skip once per test case; the
+# harness counts the lines they append to $T_RESULTS.
+
+t_pass() { printf 'PASS %s\n' "$1" | tee -a "$T_RESULTS"; }
+
+# t_fail NAME WHY [FILE...]: FILEs (diffs, logs) are shown indented.
+t_fail() {
+	local name=$1 why=$2 f
+	shift 2
+	printf 'FAIL %s: %s\n' "$name" "$why" | tee -a "$T_RESULTS"
+	for f in "$@"; do
+		[ -f "$f" ] && sed 's/^/    /' "$f" | head -40
+	done
+	return 0
+}
+
+# t_skip NAME WHY: under CI (CI=true) a test may not be skipped, so a skip
+# is counted as a failure there (DEVELOPERS.md).
+t_skip() {
+	if [ "${CI:-}" = true ]; then
+		t_fail "$1" "cannot run under CI: $2"
+	else
+		printf 'SKIP %s: %s\n' "$1" "$2" | tee -a "$T_RESULTS"
+	fi
+}
+
+# t_check NAME EXPECTED_FILE ACTUAL_FILE: pass when identical.
+t_check() {
+	if cmp -s "$2" "$3"; then
+		t_pass "$1"
+	else
+		diff -u "$2" "$3" > "$T_OUT/$1.diff" 2>&1
+		t_fail "$1" "output differs from $2" "$T_OUT/$1.diff"
+	fi
+}
