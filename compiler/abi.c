@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Target ABIs: where argument N of a function is at its entry, written
+ * as the fetcharg the target kernel accepts.  docs/abi.md is the table
+ * for people; this file is the same table for probecc.
+ *
+ * Register names are those of each architecture's regoffset_table in
+ * arch/ARCH/kernel/ptrace.c (regs_query_register_offset()), which is
+ * what kernel/trace/trace_probe.c looks "%NAME" up in.  A MIPS kernel
+ * accepts "%r4", not "%a0" (measured, and there is no "a0" in the table).
+ *
+ * $stackN is the N-th long above the stack pointer at the probe point
+ * (regs_get_kernel_stack_nth()), so a stack-passed argument is the
+ * stack slot the ABI gives, counted in longs from sp at function entry.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "probecc.h"
+
+static const char *const mips_args[] = { "%r4", "%r5", "%r6", "%r7", "%r8",
+					  "%r9", "%r10", "%r11" };
+static const char *const mips_regs[] = {
+	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10",
+	"r11", "r12", "r13", "r14", "r15", "r16", "r17", "r18", "r19", "r20",
+	"r21", "r22", "r23", "r24", "r25", "r26", "r27", "r28", "r29", "r30",
+	"r31", "c0_status", "hi", "lo", "c0_badvaddr", "c0_cause", "c0_epc",
+	NULL,
+};
+
+static const char *const x86_64_args[] = { "%di", "%si", "%dx", "%cx", "%r8", "%r9" };
+static const char *const x86_64_regs[] = {
+	"r15", "r14", "r13", "r12", "r11", "r10", "r9", "r8", "bx", "cx", "dx",
+	"si", "di", "bp", "ax", "ds", "es", "fs", "gs", "orig_ax", "ip", "cs",
+	"flags", "sp", "ss", NULL,
+};
+
+static const char *const arm64_args[] = { "%x0", "%x1", "%x2", "%x3", "%x4",
+					   "%x5", "%x6", "%x7" };
+static const char *const arm64_regs[] = {
+	"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10",
+	"x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20",
+	"x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "lr",
+	"sp", "pc", "pstate", NULL,
+};
+
+static const char *const riscv_args[] = { "%a0", "%a1", "%a2", "%a3", "%a4",
+					   "%a5", "%a6", "%a7" };
+static const char *const riscv_regs[] = {
+	"epc", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0",
+	"a1", "a2", "a3", "a4", "a5", "a6", "a7", "s2", "s3", "s4", "s5", "s6",
+	"s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6", "status",
+	"badaddr", "cause", "orig_a0", NULL,
+};
+
+#define O32_SRC "SysV ABI MIPS RISC Processor Supplement 3rd ed., ch. 3: a0-a3 ($4-$7), 16-byte home area; arch/mips/kernel/ptrace.c"
+#define N64_SRC "MIPSpro N32/N64 ABI Handbook (007-2816-005), ch. 2: $4-$11, no home area; arch/mips/kernel/ptrace.c"
+
+static const struct abi abis[] = {
+	/* o32: 4 argument words in $4-$7; the caller reserves 16 bytes for them, arg5 at 16(sp). */
+	{ "mips", "o32", 4, 4, mips_args, 4, mips_regs, 4096, O32_SRC },
+	{ "mipsel", "o32", 4, 4, mips_args, 4, mips_regs, 4096, O32_SRC },
+	/* n64: 8 argument registers $4-$11, arg9 at 0(sp). */
+	{ "mips64", "n64", 8, 8, mips_args, 0, mips_regs, 4096, N64_SRC },
+	{ "mips64el", "n64", 8, 8, mips_args, 0, mips_regs, 4096, N64_SRC },
+	/* SysV: at entry 0(sp) is the return address, arg7 at 8(sp). */
+	{ "x86_64", "sysv", 8, 6, x86_64_args, 1, x86_64_regs, 2048,
+	  "System V AMD64 psABI 1.0, 3.2.3 Parameter Passing; arch/x86/kernel/ptrace.c" },
+	/* AAPCS64: x0-x7, then the stack, arg9 at 0(sp). */
+	{ "arm64", "aapcs64", 8, 8, arm64_args, 0, arm64_regs, 2048,
+	  "Arm AAPCS64 (IHI 0055), 6.8.2 Parameter passing rules; arch/arm64/kernel/ptrace.c" },
+	/* LP64: a0-a7, then the stack, arg9 at 0(sp). */
+	{ "riscv64", "lp64", 8, 8, riscv_args, 0, riscv_regs, 1024,
+	  "RISC-V psABI, Integer Calling Convention; arch/riscv/kernel/ptrace.c" },
+};
+
+const struct abi *abi_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(abis) / sizeof(abis[0]); i++)
+		if (!strcmp(abis[i].arch, name))
+			return &abis[i];
+	return NULL;
+}
+
+const char *abi_names(void)
+{
+	return "mips, mipsel, mips64, mips64el, x86_64, arm64, riscv64";
+}
+
+const char *abi_arg(const struct abi *a, int n)
+{
+	/* Interned "$stackN" strings: N < 128 + 8 (MAX_TRACE_ARGS). */
+	static char stack[160][12];
+	int slot;
+
+	if (n <= a->nregs)
+		return a->argregs[n - 1];
+	slot = a->stack_first + (n - a->nregs - 1);
+	if (slot < 0 || slot >= 160)
+		return NULL;
+	snprintf(stack[slot], sizeof(stack[slot]), "$stack%d", slot);
+	return stack[slot];
+}
+
+bool abi_has_reg(const struct abi *a, const char *reg)
+{
+	int i;
+
+	for (i = 0; a->regnames[i]; i++)
+		if (!strcmp(a->regnames[i], reg))
+			return true;
+	return false;
+}

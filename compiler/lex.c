@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The tokenizer: probe-file text to a list of tokens (docs/language.md). */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probecc.h"
+
+static bool is_word_start(int c)
+{
+	return isalpha(c) || c == '_' || c == '.' || c == '*' || c == '?';
+}
+
+static bool is_word_char(int c)
+{
+	return isalnum(c) || c == '_' || c == '.' || c == '*' || c == '?';
+}
+
+static bool is_path_char(int c)
+{
+	return isalnum(c) || strchr("_./+-", c);
+}
+
+static struct token *new_token(enum tok_kind kind, const char *start,
+			       size_t len, const struct pos *pos)
+{
+	struct token *t = xcalloc(1, sizeof(*t));
+
+	t->kind = kind;
+	t->text = xstrndup(start, len);
+	t->pos = *pos;
+	t->pos.loc = start;
+	return t;
+}
+
+/* NUM = digits ( "0x" hexdigits ) followed by an optional [A-Za-z]+ suffix */
+static struct token *lex_number(const char **pp, const struct pos *pos)
+{
+	const char *p = *pp, *start = p, *suf;
+	int base = 10;
+	struct token *t;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+		if (!isxdigit((unsigned char)*p))
+			error_at(pos, "'0x' must be followed by hex digits");
+		while (isxdigit((unsigned char)*p))
+			p++;
+	} else {
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	suf = p;
+	while (isalpha((unsigned char)*p))
+		p++;
+	if (is_word_char((unsigned char)*p))
+		error_at(pos, "malformed number '%.*s'", (int)(p - start + 1), start);
+	t = new_token(TK_NUM, start, p - start, pos);
+	{
+		char *digits = xstrndup(start, suf - start);
+		char *end;
+
+		t->num = strtoull(digits, &end, base);
+		free(digits);
+	}
+	t->suffix = xstrndup(suf, p - suf);
+	*pp = p;
+	return t;
+}
+
+struct token *tokenize(const struct source *src)
+{
+	struct token head = { 0 }, *cur = &head;
+	const char *p = src->text, *line_start = p;
+	struct pos pos = { .src = src, .line = 1 };
+
+	for (;;) {
+		pos.loc = p;
+		pos.col = (int)(p - line_start) + 1;
+
+		if (*p == '\0' || p == src->text + src->len) {
+			if (p != src->text + src->len)
+				error_at(&pos, "NUL byte in the probe file");
+			cur = cur->next = new_token(TK_EOF, p, 0, &pos);
+			return head.next;
+		}
+		if (*p == ' ' || *p == '\t' || *p == '\r') {
+			p++;
+			continue;
+		}
+		if (*p == '#') {
+			while (*p && *p != '\n')
+				p++;
+			continue;
+		}
+		if (*p == '\n') {
+			cur = cur->next = new_token(TK_NL, p, 1, &pos);
+			p++;
+			pos.line++;
+			line_start = p;
+			continue;
+		}
+		if (*p == '"') {
+			const char *q = p + 1;
+
+			while (*q && *q != '"' && *q != '\n') {
+				if ((unsigned char)*q < 0x20)
+					error_at(&pos, "control character in a string");
+				q++;
+			}
+			if (*q != '"')
+				error_at(&pos, "unterminated string (strings end on the same line; there are no escapes)");
+			cur = cur->next = new_token(TK_STR, p + 1, q - p - 1, &pos);
+			p = q + 1;
+			continue;
+		}
+		if (isdigit((unsigned char)*p)) {
+			cur = cur->next = lex_number(&p, &pos);
+			continue;
+		}
+		if (is_word_start((unsigned char)*p)) {
+			const char *q = p;
+
+			while (is_word_char((unsigned char)*q))
+				q++;
+			cur = cur->next = new_token(TK_WORD, p, q - p, &pos);
+			p = q;
+			continue;
+		}
+		if (*p == '/') {
+			const char *q = p;
+
+			while (is_path_char((unsigned char)*q))
+				q++;
+			cur = cur->next = new_token(TK_PATH, p, q - p, &pos);
+			p = q;
+			continue;
+		}
+		if (strchr("{};:=+-()%@$", *p)) {
+			cur = cur->next = new_token(TK_PUNCT, p, 1, &pos);
+			p++;
+			continue;
+		}
+		if ((unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7f)
+			error_at(&pos, "unexpected character '%c'", *p);
+		error_at(&pos, "unexpected byte 0x%02x", (unsigned char)*p);
+	}
+}

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Atomic outputs: every output is first written in full to a temporary
+ * file beside its destination; only when all of them are written are
+ * they renamed into place.  A failed run leaves nothing behind.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "probecc.h"
+
+struct staged {
+	char *tmp, *path;
+	struct staged *next;
+};
+
+static struct staged *staged;
+
+static mode_t current_umask(void)
+{
+	mode_t m = umask(022);
+
+	umask(m);
+	return m;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		data += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int out_stage(const char *path, const char *data, size_t len)
+{
+	struct staged *s = xcalloc(1, sizeof(*s));
+	int fd, err;
+
+	s->tmp = xasprintf("%s.probecc-XXXXXX", path);
+	s->path = xstrdup(path);
+	fd = mkstemp(s->tmp);
+	if (fd < 0)
+		goto fail_nofd;
+	/* mkstemp creates 0600; outputs are ordinary files. */
+	if (write_all(fd, data, len) || fchmod(fd, 0666 & ~current_umask()) ||
+	    fsync(fd)) {
+		err = errno;
+		close(fd);
+		unlink(s->tmp);
+		errno = err;
+		goto fail_nofd;
+	}
+	if (close(fd)) {
+		err = errno;
+		unlink(s->tmp);
+		errno = err;
+		goto fail_nofd;
+	}
+	s->next = staged;
+	staged = s;
+	return 0;
+fail_nofd:
+	err = errno;
+	free(s->tmp);
+	free(s->path);
+	free(s);
+	errno = err;
+	return -1;
+}
+
+void out_abort(void)
+{
+	struct staged *s;
+
+	for (s = staged; s; s = s->next)
+		unlink(s->tmp);
+	staged = NULL;
+}
+
+int out_commit(void)
+{
+	struct staged *s;
+
+	for (s = staged; s; s = s->next)
+		if (rename(s->tmp, s->path))
+			return -1;
+	staged = NULL;
+	return 0;
+}

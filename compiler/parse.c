@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The parser: tokens to a struct program.  One function per grammar rule
+ * of docs/language.md, each with its rule above it.  It checks what the
+ * language itself forbids; what depends on the target (registers, kernel
+ * versions, option names) is checked in fetch.c and place.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "probecc.h"
+
+/* Kernel limits on names: kernel/trace/trace_probe.h (MAX_EVENT_NAME_LEN). */
+#define MAX_NAME_LEN	63
+#define MAX_FIELDS	128	/* MAX_TRACE_ARGS */
+#define MAX_DEREF	15	/* FETCH_INSN_MAX 16, one taken by the final store */
+
+static struct token *tok;	/* the current token */
+
+static bool is(const char *s)
+{
+	return (tok->kind == TK_PUNCT || tok->kind == TK_WORD) &&
+	       !strcmp(tok->text, s);
+}
+
+static const char *describe(const struct token *t)
+{
+	switch (t->kind) {
+	case TK_NL:
+		return "end of line";
+	case TK_EOF:
+		return "end of file";
+	case TK_STR:
+		return "a string";
+	default:
+		return t->text;
+	}
+}
+
+static void expect(const char *s, const char *why)
+{
+	if (!is(s))
+		error_at(&tok->pos, "expected '%s' %s, found '%s'", s, why,
+			 describe(tok));
+	tok = tok->next;
+}
+
+static bool at_end(void)
+{
+	return tok->kind == TK_NL || tok->kind == TK_EOF || is(";");
+}
+
+static void end_statement(const char *what)
+{
+	if (!at_end() && !is("}"))
+		error_at(&tok->pos, "unexpected '%s' after %s", describe(tok),
+			 what);
+	if (tok->kind != TK_EOF && !is("}"))
+		tok = tok->next;
+}
+
+static bool has_glob(const char *s)
+{
+	return strpbrk(s, "*?") != NULL;
+}
+
+/* NAME = [A-Za-z_][A-Za-z0-9_]* , at most 63 bytes: a tracefs event or field name */
+static char *name(const char *what)
+{
+	const char *s = tok->text;
+	char *r;
+
+	if (tok->kind != TK_WORD)
+		error_at(&tok->pos, "expected %s name, found '%s'", what,
+			 describe(tok));
+	if (strpbrk(s, ".*?"))
+		error_at(&tok->pos,
+			 "%s name '%s' may hold only letters, digits and '_'",
+			 what, s);
+	if (strlen(s) > MAX_NAME_LEN)
+		error_at(&tok->pos, "%s name is %zu bytes long; the kernel allows %d",
+			 what, strlen(s), MAX_NAME_LEN);
+	r = xstrdup(s);
+	tok = tok->next;
+	return r;
+}
+
+/* SYMBOL = a word without glob characters */
+static char *symbol(const char *what)
+{
+	char *r;
+
+	if (tok->kind != TK_WORD)
+		error_at(&tok->pos, "expected %s, found '%s'", what,
+			 describe(tok));
+	if (has_glob(tok->text))
+		error_at(&tok->pos, "a glob cannot be %s; globs are for function lists", what);
+	r = xstrdup(tok->text);
+	tok = tok->next;
+	return r;
+}
+
+static unsigned long long number(const char *what)
+{
+	unsigned long long n;
+
+	if (tok->kind != TK_NUM)
+		error_at(&tok->pos, "expected %s, found '%s'", what,
+			 describe(tok));
+	if (*tok->suffix)
+		error_at(&tok->pos, "unexpected suffix '%s' on %s", tok->suffix,
+			 what);
+	n = tok->num;
+	tok = tok->next;
+	return n;
+}
+
+static struct name *new_name(const char *s, const struct pos *pos)
+{
+	struct name *n = xcalloc(1, sizeof(*n));
+
+	n->s = xstrdup(s);
+	n->pos = *pos;
+	return n;
+}
+
+static void append_name(struct name **list, struct name *n)
+{
+	while (*list)
+		list = &(*list)->next;
+	*list = n;
+}
+
+/* SIZE = NUMBER [ "K" | "M" | "G" ] */
+static unsigned long long size(void)
+{
+	unsigned long long n = tok->num, mul;
+
+	if (tok->kind != TK_NUM)
+		error_at(&tok->pos, "expected a size such as 1M, found '%s'",
+			 describe(tok));
+	if (!strcmp(tok->suffix, ""))
+		mul = 1;
+	else if (!strcmp(tok->suffix, "K"))
+		mul = 1ULL << 10;
+	else if (!strcmp(tok->suffix, "M"))
+		mul = 1ULL << 20;
+	else if (!strcmp(tok->suffix, "G"))
+		mul = 1ULL << 30;
+	else
+		error_at(&tok->pos, "unknown size suffix '%s' (use K, M or G)",
+			 tok->suffix);
+	if (n == 0 || n > (1ULL << 40) / mul)
+		error_at(&tok->pos, "size out of range");
+	tok = tok->next;
+	return n * mul;
+}
+
+/* DURATION = NUMBER ( "s" | "ms" ), in milliseconds, at most one hour */
+static unsigned duration(void)
+{
+	unsigned long long n = tok->num;
+
+	if (tok->kind != TK_NUM)
+		error_at(&tok->pos, "expected a duration such as 8s, found '%s'",
+			 describe(tok));
+	if (!strcmp(tok->suffix, "s"))
+		n *= 1000;
+	else if (strcmp(tok->suffix, "ms"))
+		error_at(&tok->pos, "a duration needs a unit: s or ms");
+	if (n == 0 || n > 3600 * 1000)
+		error_at(&tok->pos, "duration must be between 1ms and 3600s");
+	tok = tok->next;
+	return n;
+}
+
+/*
+ * fetch = "arg" NUMBER | "$retval" | "$comm" | "$stack" [NUMBER]
+ *       | "%" WORD | "@" WORD [("+"|"-") NUMBER] | "@" NUMBER
+ *       | ("+"|"-") NUMBER "(" fetch ")" | NUMBER
+ */
+static struct fetch *fetch(int depth)
+{
+	struct fetch *f = xcalloc(1, sizeof(*f));
+
+	f->pos = tok->pos;
+	if (is("+") || is("-")) {
+		bool neg = is("-");
+
+		if (depth >= MAX_DEREF)
+			error_at(&tok->pos, "dereferences nest at most %d deep",
+				 MAX_DEREF);
+		tok = tok->next;
+		f->kind = F_DEREF;
+		f->n = (long long)number("a dereference offset");
+		if (neg)
+			f->n = -f->n;
+		expect("(", "after a dereference offset");
+		f->inner = fetch(depth + 1);
+		expect(")", "to close the dereference");
+		return f;
+	}
+	if (is("$")) {
+		const char *w;
+
+		tok = tok->next;
+		if (tok->kind != TK_WORD)
+			error_at(&f->pos, "expected retval, comm or stack after '$'");
+		w = tok->text;
+		if (!strcmp(w, "retval")) {
+			f->kind = F_RETVAL;
+		} else if (!strcmp(w, "comm")) {
+			f->kind = F_COMM;
+		} else if (!strcmp(w, "stack")) {
+			f->kind = F_STACK;
+		} else if (!strncmp(w, "stack", 5) && w[5] >= '0' && w[5] <= '9' &&
+			   strspn(w + 5, "0123456789") == strlen(w + 5)) {
+			f->kind = F_STACKN;
+			f->n = strtoll(w + 5, NULL, 10);
+		} else if (!strncmp(w, "arg", 3)) {
+			error_at(&tok->pos, "write argument N as 'argN' (probecc maps it to the target ABI), not '$%s'", w);
+		} else {
+			error_at(&tok->pos, "unknown special variable '$%s' (known: $retval, $comm, $stack, $stackN)", w);
+		}
+		tok = tok->next;
+		return f;
+	}
+	if (is("%")) {
+		tok = tok->next;
+		if (tok->kind != TK_WORD)
+			error_at(&tok->pos, "expected a register name after '%%'");
+		f->kind = F_REG;
+		f->name = xstrdup(tok->text);
+		tok = tok->next;
+		return f;
+	}
+	if (is("@")) {
+		tok = tok->next;
+		if (tok->kind == TK_NUM) {
+			f->kind = F_ADDR;
+			f->n = (long long)number("an address");
+			return f;
+		}
+		f->kind = F_SYM;
+		f->name = symbol("a symbol after '@'");
+		if (is("+") || is("-")) {
+			bool neg = is("-");
+
+			tok = tok->next;
+			f->n = (long long)number("a symbol offset");
+			if (neg)
+				f->n = -f->n;
+		}
+		return f;
+	}
+	if (tok->kind == TK_NUM) {
+		f->kind = F_IMM;
+		f->n = (long long)number("an immediate");
+		return f;
+	}
+	if (tok->kind == TK_WORD && !strncmp(tok->text, "arg", 3)) {
+		const char *d = tok->text + 3;
+
+		if (*d && strspn(d, "0123456789") == strlen(d)) {
+			f->kind = F_ARG;
+			f->n = strtoll(d, NULL, 10);
+			if (f->n < 1 || f->n > MAX_FIELDS)
+				error_at(&tok->pos, "arguments are numbered from arg1");
+			tok = tok->next;
+			return f;
+		}
+	}
+	error_at(&tok->pos, "expected a fetch argument (argN, $retval, $comm, $stack, %%REG, @SYM, +OFFS(...)), found '%s'",
+		 describe(tok));
+}
+
+static const char *const types[] = {
+	"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
+	"x8", "x16", "x32", "x64", "string", "ustring", "symbol", NULL,
+};
+
+/* TYPE = u8 .. x64 | string | ustring | symbol  (trace_probe.c probe_fetch_types) */
+static char *type(void)
+{
+	int i;
+
+	if (tok->kind == TK_WORD)
+		for (i = 0; types[i]; i++)
+			if (!strcmp(tok->text, types[i])) {
+				tok = tok->next;
+				return xstrdup(types[i]);
+			}
+	error_at(&tok->pos, "unknown type '%s' (known: u8..u64, s8..s64, x8..x64, string, ustring, symbol)",
+		 describe(tok));
+}
+
+/* Field names the kernel reserves: trace_probe.c reserved_field_names. */
+static const char *const reserved[] = {
+	"common_type", "common_flags", "common_preempt_count", "common_pid",
+	"common_tgid", "__probe_ip", "__probe_ret_ip", "__probe_func", NULL,
+};
+
+/* item = NAME "=" fetch [ ":" TYPE ] | "stack" | "filter" STRING */
+static void item(struct probe *p, struct field ***tail, int *nfields)
+{
+	struct field *f, *g;
+	int i;
+
+	if (is("stack")) {
+		p->stack = true;
+		tok = tok->next;
+		return;
+	}
+	if (is("filter")) {
+		tok = tok->next;
+		if (tok->kind != TK_STR)
+			error_at(&tok->pos, "expected a \"quoted\" filter expression after 'filter'");
+		if (p->filter)
+			error_at(&tok->pos, "a second filter for '%s'; combine them with && or ||",
+				 p->name);
+		p->filter = xstrdup(tok->text);
+		p->filter_pos = tok->pos;
+		if (!*p->filter)
+			error_at(&tok->pos, "empty filter");
+		tok = tok->next;
+		return;
+	}
+	if (p->kind == P_EVENT && tok->kind == TK_WORD && tok->next &&
+	    tok->next->kind == TK_PUNCT && !strcmp(tok->next->text, "="))
+		error_at(&tok->pos, "a static event has its own fields; only 'filter' and 'stack' go in its block");
+	f = xcalloc(1, sizeof(*f));
+	f->pos = tok->pos;
+	f->name = name("field");
+	for (i = 0; reserved[i]; i++)
+		if (!strcmp(f->name, reserved[i]))
+			error_at(&f->pos, "'%s' is a name the kernel reserves for its own fields",
+				 f->name);
+	for (g = p->fields; g; g = g->next)
+		if (!strcmp(g->name, f->name))
+			error_at(&f->pos, "field '%s' is already defined in probe '%s'",
+				 f->name, p->name);
+	expect("=", "after a field name");
+	f->fetch = fetch(0);
+	if (is(":")) {
+		tok = tok->next;
+		f->type_pos = tok->pos;
+		f->type = type();
+	}
+	if (++*nfields > MAX_FIELDS)
+		error_at(&f->pos, "more than %d fields in one probe", MAX_FIELDS);
+	**tail = f;
+	*tail = &f->next;
+}
+
+/* block = "{" { item END } "}" */
+static void block(struct probe *p)
+{
+	struct field **tail = &p->fields;
+	int nfields = 0;
+
+	if (!is("{"))
+		return;
+	tok = tok->next;
+	for (;;) {
+		while (tok->kind == TK_NL || is(";"))
+			tok = tok->next;
+		if (is("}"))
+			break;
+		if (tok->kind == TK_EOF)
+			error_at(&tok->pos, "missing '}' to close the block of '%s'", p->name);
+		item(p, &tail, &nfields);
+		if (!at_end() && !is("}"))
+			error_at(&tok->pos, "unexpected '%s' in the block of '%s' (one item per line or ';')",
+				 describe(tok), p->name);
+	}
+	tok = tok->next;
+}
+
+static void check_unique(const struct program *prog, const struct probe *p)
+{
+	const struct probe *q;
+
+	for (q = prog->probes; q; q = q->next)
+		if (!strcmp(q->group, p->group) && !strcmp(q->name, p->name))
+			error_at(&p->pos, "%s:%s is already defined at line %d",
+				 p->group, p->name, q->pos.line);
+}
+
+/*
+ * probe = ("kprobe"|"kretprobe") NAME SYMBOL [("+"|"-") NUMBER] [block]
+ *       | ("uprobe"|"uretprobe") NAME PATH ":" NUMBER [block]
+ */
+static struct probe *probe(enum probe_kind kind)
+{
+	struct probe *p = xcalloc(1, sizeof(*p));
+
+	p->kind = kind;
+	p->pos = tok->pos;
+	tok = tok->next;
+	p->name = name("probe");
+	if (kind == P_KPROBE || kind == P_KRETPROBE) {
+		p->group = "kprobes";
+		p->target = symbol("the kernel function to probe");
+		if (is("+") || is("-")) {
+			if (is("-"))
+				error_at(&tok->pos, "a probe offset counts forward from the symbol: use +OFFSET");
+			tok = tok->next;
+			p->offset = (long long)number("an offset");
+			p->has_offset = true;
+			if (kind == P_KRETPROBE && p->offset)
+				error_at(&p->pos, "a kretprobe is placed on a function entry; it takes no offset");
+		}
+	} else {
+		p->group = "uprobes";
+		if (tok->kind != TK_PATH)
+			error_at(&tok->pos, "expected PATH:OFFSET of a user-space ELF (an absolute path in the target's root), found '%s'",
+				 describe(tok));
+		p->target = xstrdup(tok->text);
+		tok = tok->next;
+		expect(":", "between the path and the file offset");
+		p->offset = (long long)number("a file offset");
+		p->has_offset = true;
+	}
+	block(p);
+	return p;
+}
+
+/* event = "event" WORD ":" WORD [block] */
+static struct probe *event(void)
+{
+	struct probe *p = xcalloc(1, sizeof(*p));
+
+	p->kind = P_EVENT;
+	p->pos = tok->pos;
+	tok = tok->next;
+	p->group = name("event group");
+	expect(":", "between the event group and the event (GROUP:EVENT)");
+	p->name = name("event");
+	block(p);
+	return p;
+}
+
+/*
+ * OPTION = WORD { "-" WORD }, written without spaces ("sym-offset"):
+ * '-' is not a word character, since "@jiffies-4" must stay a symbol
+ * minus an offset.
+ */
+static struct name *option_word(void)
+{
+	struct strbuf sb = { 0 };
+	struct pos pos = tok->pos;
+	struct name *n;
+
+	sb_addf(&sb, "%s", tok->text);
+	tok = tok->next;
+	while (is("-") && tok->pos.loc == pos.loc + sb.len &&
+	       tok->next->kind == TK_WORD && tok->next->pos.loc == tok->pos.loc + 1) {
+		sb_addf(&sb, "-%s", tok->next->text);
+		tok = tok->next->next;
+	}
+	n = new_name(sb.s, &pos);
+	free(sb.s);
+	return n;
+}
+
+/* GLOB { GLOB } : names for function lists, globs allowed */
+static void glob_list(struct name **list, const char *what)
+{
+	if (tok->kind != TK_WORD)
+		error_at(&tok->pos, "expected a function name after '%s'", what);
+	while (tok->kind == TK_WORD && !is("stack") && !is("depth")) {
+		append_name(list, new_name(tok->text, &tok->pos));
+		tok = tok->next;
+	}
+}
+
+/*
+ * statement = setting | functions | probe | event | dumping
+ * Returns false at the end of the file.
+ */
+static bool statement(struct program *prog)
+{
+	struct pos start;
+
+	while (tok->kind == TK_NL || is(";"))
+		tok = tok->next;
+	if (tok->kind == TK_EOF)
+		return false;
+	start = tok->pos;
+	if (tok->kind != TK_WORD)
+		error_at(&tok->pos, "expected a statement, found '%s'", describe(tok));
+
+	if (is("function")) {
+		tok = tok->next;
+		if (!prog->functions && !prog->graph)
+			prog->tracer_pos = start;
+		glob_list(&prog->functions, "function");
+		if (is("stack")) {
+			prog->func_stack = true;
+			tok = tok->next;
+		}
+		end_statement("the function list");
+	} else if (is("notrace")) {
+		tok = tok->next;
+		glob_list(&prog->notrace, "notrace");
+		end_statement("the notrace list");
+	} else if (is("graph")) {
+		tok = tok->next;
+		if (!prog->functions && !prog->graph)
+			prog->tracer_pos = start;
+		glob_list(&prog->graph, "graph");
+		if (is("depth")) {
+			tok = tok->next;
+			prog->graph_depth = (int)number("a depth");
+			if (prog->graph_depth < 1 || prog->graph_depth > 1000)
+				error_at(&start, "graph depth must be between 1 and 1000");
+		}
+		end_statement("the graph list");
+	} else if (is("kprobe") || is("kretprobe") || is("uprobe") ||
+		   is("uretprobe") || is("event")) {
+		struct probe *p, **tail;
+
+		if (is("event"))
+			p = event();
+		else
+			p = probe(is("kprobe") ? P_KPROBE : is("kretprobe") ? P_KRETPROBE :
+				  is("uprobe") ? P_UPROBE : P_URETPROBE);
+		check_unique(prog, p);
+		for (tail = &prog->probes; *tail; tail = &(*tail)->next)
+			;
+		*tail = p;
+		end_statement("the probe");
+	} else if (is("buffer")) {
+		tok = tok->next;
+		if (prog->buffer_size)
+			error_at(&start, "the buffer size is already set");
+		prog->buffer_size = size();
+		end_statement("the buffer size");
+	} else if (is("clock")) {
+		tok = tok->next;
+		if (prog->clock)
+			error_at(&start, "the trace clock is already set");
+		prog->clock_pos = tok->pos;
+		prog->clock = symbol("a trace clock name");
+		end_statement("the clock");
+	} else if (is("option")) {
+		tok = tok->next;
+		if (tok->kind != TK_WORD)
+			error_at(&tok->pos, "expected a trace option name after 'option'");
+		while (tok->kind == TK_WORD)
+			append_name(&prog->options, option_word());
+		end_statement("the options");
+	} else if (is("dump")) {
+		tok = tok->next;
+		if (prog->sink)
+			error_at(&start, "the dump sink is already set");
+		if (is("console"))
+			prog->sink = xstrdup("console");
+		else if (tok->kind == TK_PATH)
+			prog->sink = xstrdup(tok->text);
+		else
+			error_at(&tok->pos, "expected 'console' or an absolute path (/dev/ttyS1, /probecc.dump) after 'dump'");
+		tok = tok->next;
+		end_statement("the dump sink");
+	} else if (is("window")) {
+		tok = tok->next;
+		if (prog->window_ms)
+			error_at(&start, "the window is already set");
+		prog->window_ms = duration();
+		end_statement("the window");
+	} else if (is("init")) {
+		tok = tok->next;
+		if (tok->kind != TK_PATH)
+			error_at(&tok->pos, "expected the absolute path of the real init");
+		while (tok->kind == TK_PATH) {
+			append_name(&prog->inits, new_name(tok->text, &tok->pos));
+			tok = tok->next;
+		}
+		end_statement("the init list");
+	} else {
+		error_at(&tok->pos, "unknown statement '%s' (known: function, notrace, graph, kprobe, kretprobe, uprobe, uretprobe, event, buffer, clock, option, dump, window, init)",
+			 tok->text);
+	}
+	return true;
+}
+
+/* file = { statement } EOF */
+struct program *parse(struct token *t)
+{
+	struct program *prog = xcalloc(1, sizeof(*prog));
+
+	tok = t;
+	while (statement(prog))
+		;
+	if (prog->functions && prog->graph)
+		error_at(&prog->graph->pos, "'graph' needs the function_graph tracer, but 'function' at line %d already chose the function tracer; a boot has one tracer",
+			 prog->functions->pos.line);
+	return prog;
+}

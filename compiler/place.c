@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Placement: for each part of the program, decide whether the kernel
+ * arms it from the command line, from bootconfig, or whether the
+ * early-init agent must arm it, and record the decision for --explain.
+ *
+ * The rules and their sources:
+ * - kprobe_event= exists from 5.3 (commit 970988e19eb0,
+ *   kernel/trace/trace_kprobe.c); one parameter holds every probe, ';'
+ *   between them, and every ',' becomes a space (setup_boot_kprobe_events),
+ *   so a repeated kprobe_event= would overwrite the earlier one.
+ * - bootconfig exists from 5.6 (lib/bootconfig.c, kernel/trace/trace_boot.c);
+ *   "kernel.*" keys become command-line parameters from 5.7 (init/main.c:
+ *   xbc_make_cmdline("kernel")); "SYM%return" makes a kretprobe in a
+ *   p: definition from 5.11 (trace_kprobe.c), the only way bootconfig can
+ *   hold one, since trace_boot.c writes "p:kprobes/EVENT ...".
+ * - Tracer options (func_stack_trace, funcgraph-*) are not global trace
+ *   options: trace_options= applies them once ftrace= set the tracer
+ *   (trace.c: register_tracer -> apply_trace_boot_options), but bootconfig's
+ *   ftrace.options is applied before the tracer exists and the kernel
+ *   refuses them (trace_boot.c; measured on 6.1).
+ * - The global "stacktrace" option gives a stack on every event, not on
+ *   the function tracer's entries (seed 001); event triggers have no
+ *   command-line parameter before 6.2 (trace_trigger=), and bootconfig's
+ *   "actions" need CONFIG_HIST_TRIGGERS, so per-probe stacks are triggers
+ *   written by the agent.
+ * - Uprobes, event filters and triggers have no command-line form: agent.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bootconfig.h"
+#include "probecc.h"
+
+/* trace.h TRACE_FLAGS of 6.1 (global options; BRANCH needs BRANCH_TRACER). */
+static const char *const global_options[] = {
+	"print-parent", "sym-offset", "sym-addr", "verbose", "raw", "hex",
+	"bin", "block", "trace_printk", "annotate", "userstacktrace",
+	"sym-userobj", "printk-msg-only", "context-info", "latency-format",
+	"record-cmd", "record-tgid", "overwrite", "disable_on_free",
+	"irq-info", "markers", "event-fork", "pause-on-trace", "hash-ptr",
+	"function-trace", "function-fork", "display-graph", "stacktrace", NULL,
+};
+
+/* Tracer options: trace_functions.c and trace_functions_graph.c. */
+static const struct {
+	const char *name, *tracer;
+} tracer_options[] = {
+	{ "func_stack_trace", "function" },
+	{ "func-no-repeats", "function" },
+	{ "funcgraph-overrun", "function_graph" },
+	{ "funcgraph-cpu", "function_graph" },
+	{ "funcgraph-overhead", "function_graph" },
+	{ "funcgraph-proc", "function_graph" },
+	{ "funcgraph-duration", "function_graph" },
+	{ "funcgraph-abstime", "function_graph" },
+	{ "funcgraph-irqs", "function_graph" },
+	{ "funcgraph-tail", "function_graph" },
+	{ "sleep-time", "function_graph" },
+	{ "graph-time", "function_graph" },
+};
+
+/* trace.c trace_clocks[] of 6.1, plus ARCH_TRACE_CLOCKS of x86. */
+static const char *const clocks[] = {
+	"local", "global", "counter", "uptime", "perf", "mono", "mono_raw",
+	"boot", "tai", NULL,
+};
+
+bool kernel_at_least(const struct target *t, int major, int minor)
+{
+	return t->kmajor > major || (t->kmajor == major && t->kminor >= minor);
+}
+
+/* The state placement builds up, in emission order. */
+struct ctx {
+	const struct program *prog;
+	const struct target *t;
+	struct placement *pl;
+	const char *tracer;		/* NULL, "function" or "function_graph" */
+	struct strbuf opts_cmdline;	/* trace_options= values */
+	struct name *opts_bc;		/* ftrace.options values */
+	struct name *opts_kernel;	/* kernel.trace_options values */
+	struct strbuf events;		/* trace_event= values */
+	struct strbuf kprobes;		/* kprobe_event= values */
+	struct strbuf expects;		/* plan: expect lines */
+	struct strbuf arms;		/* plan: arm lines */
+	bool bootconfig;
+	int kprobe_limit;		/* kprobe_event= definitions allowed */
+};
+
+static void explain(struct ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void explain(struct ctx *c, const char *fmt, ...)
+{
+	struct strbuf *sb = &c->pl->explain;
+	char *s;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = xcalloc(1, n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, n + 1, fmt, ap);
+	va_end(ap);
+	sb_addf(sb, "%s\n", s);
+	free(s);
+}
+
+static void bc(struct ctx *c, const char *key, const char *value)
+{
+	int err = bc_add(c->pl->bootconfig, key, value);
+
+	if (err)
+		fatal("bootconfig key '%s': %s", key, bc_strerror(err));
+}
+
+static void add_list(struct strbuf *sb, const char *s)
+{
+	sb_addf(sb, "%s%s", sb->len ? "," : "", s);
+}
+
+static void cmdline(struct ctx *c, const char *param, const char *value)
+{
+	struct strbuf *sb = &c->pl->cmdline;
+
+	if (strpbrk(value, " \t\"'\n"))
+		fatal("internal: command-line value '%s' would be split by the kernel",
+		      value);
+	sb_addf(sb, "%s%s%s", sb->len ? " " : "", param, value);
+}
+
+static void expect(struct ctx *c, const char *who, const char *file,
+		   const char *match, const char *value)
+{
+	sb_addf(&c->expects, "expect\t%s\t%s\t%s%s%s\n", who, file, match,
+		value ? "\t" : "", value ? value : "");
+}
+
+static void arm(struct ctx *c, const char *who, const char *file,
+		const char *value)
+{
+	sb_addf(&c->arms, "arm\t%s\t%s\t%s\n", who, file, value);
+}
+
+static bool has_glob(const char *s)
+{
+	return strpbrk(s, "*?") != NULL;
+}
+
+/* A function list: ftrace_filter=, ftrace_notrace=, ftrace_graph_filter=. */
+static void function_list(struct ctx *c, const struct name *list,
+			  const char *param, const char *bckey,
+			  const char *file, const char *what)
+{
+	struct strbuf val = { 0 };
+	const struct name *n;
+
+	if (!list)
+		return;
+	for (n = list; n; n = n->next) {
+		add_list(&val, n->s);
+		if (c->bootconfig)
+			bc(c, bckey, n->s);
+		if (has_glob(n->s)) {
+			explain(c, "%s %s: a glob; the kernel expands it, so the agent cannot verify it by name",
+				what, n->s);
+			continue;
+		}
+		expect(c, n->s, file, n->s, n->s);
+	}
+	if (!c->bootconfig)
+		cmdline(c, param, val.s);
+	explain(c, "%s %s: %s; the agent verifies %s and adds what is missing",
+		what, val.s, c->bootconfig ? bckey : param, file);
+	free(val.s);
+}
+
+static void tracer(struct ctx *c)
+{
+	const struct program *p = c->prog;
+
+	if (p->functions)
+		c->tracer = "function";
+	else if (p->graph)
+		c->tracer = "function_graph";
+	if (p->notrace && !c->tracer)
+		error_at(&p->notrace->pos, "'notrace' without 'function' or 'graph': no function tracer would run");
+	if (!c->tracer)
+		return;
+	if (c->bootconfig)
+		bc(c, "ftrace.tracer", c->tracer);
+	else
+		cmdline(c, "ftrace=", c->tracer);
+	function_list(c, p->functions, "ftrace_filter=", "ftrace.ftrace.filters",
+		      "set_ftrace_filter", "function");
+	function_list(c, p->notrace, "ftrace_notrace=", "ftrace.ftrace.notraces",
+		      "set_ftrace_notrace", "notrace");
+	function_list(c, p->graph, "ftrace_graph_filter=", "ftrace.fgraph.filters",
+		      "set_graph_function", "graph");
+	if (p->graph_depth) {
+		char *d = xasprintf("%d", p->graph_depth);
+
+		if (c->bootconfig)
+			bc(c, "ftrace.fgraph.max_depth", d);
+		else
+			cmdline(c, "ftrace_graph_max_depth=", d);
+		expect(c, "-", "max_graph_depth", d, d);
+		free(d);
+	}
+}
+
+static const char *tracer_of_option(const char *opt)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(tracer_options) / sizeof(tracer_options[0]); i++)
+		if (!strcmp(tracer_options[i].name, opt))
+			return tracer_options[i].tracer;
+	return NULL;
+}
+
+/*
+ * One trace option, "NAME" or "noNAME", validated and placed.  @pos is
+ * NULL for options probecc adds itself (stack requests).
+ */
+static void option(struct ctx *c, const char *opt, const struct pos *pos,
+		   const char *why)
+{
+	const char *base = opt, *owner;
+	bool on = true, global = false;
+	struct name **list;
+	char *file;
+	int i;
+
+	if (!strncmp(opt, "no", 2)) {
+		base = opt + 2;
+		on = false;
+	}
+	for (i = 0; global_options[i]; i++)
+		if (!strcmp(global_options[i], base))
+			global = true;
+	owner = tracer_of_option(base);
+	if (!global && !owner) {
+		if (pos)
+			error_at(pos, "unknown trace option '%s' (see the kernel's trace_options file; tracer options: func_stack_trace, funcgraph-*)",
+				 base);
+		fatal("internal: unknown option %s", base);
+	}
+	if (owner && (!c->tracer || strcmp(owner, c->tracer)))
+		error_at(pos, "'%s' is an option of the %s tracer, and this file does not use it%s",
+			 base, owner,
+			 !strcmp(owner, "function") ? " (add a 'function' line)" : " (add a 'graph' line)");
+	/* Added twice (an option and a stack request)?  Once is enough. */
+	for (list = &c->opts_bc; *list; list = &(*list)->next)
+		if (!strcmp((*list)->s, opt))
+			return;
+	for (list = &c->opts_kernel; *list; list = &(*list)->next)
+		if (!strcmp((*list)->s, opt))
+			return;
+	if (strstr(c->opts_cmdline.s ? c->opts_cmdline.s : "", opt)) {
+		const char *s = c->opts_cmdline.s;
+		size_t n = strlen(opt);
+
+		for (; (s = strstr(s, opt)); s += n)
+			if ((s == c->opts_cmdline.s || s[-1] == ',') &&
+			    (s[n] == ',' || s[n] == '\0'))
+				return;
+	}
+
+	if (c->bootconfig && global) {
+		list = &c->opts_bc;
+		explain(c, "option %s%s: ftrace.options", opt, why);
+	} else if (c->bootconfig && kernel_at_least(c->t, 5, 7)) {
+		list = &c->opts_kernel;
+		explain(c, "option %s%s: kernel.trace_options, since ftrace.options is applied before the %s tracer exists and the kernel refuses it there",
+			opt, why, owner);
+	} else {
+		list = NULL;
+		add_list(&c->opts_cmdline, opt);
+		explain(c, "option %s%s: trace_options=%s", opt, why,
+			owner ? " (applied once ftrace= has set the tracer)" : "");
+	}
+	if (list) {
+		while (*list)
+			list = &(*list)->next;
+		*list = xcalloc(1, sizeof(**list));
+		(*list)->s = xstrdup(opt);
+	}
+	file = xasprintf("options/%s", base);
+	expect(c, "-", file, on ? "1" : "0", on ? "1" : "0");
+	free(file);
+}
+
+static void settings(struct ctx *c)
+{
+	const struct program *p = c->prog;
+	const struct name *n;
+
+	for (n = p->options; n; n = n->next)
+		option(c, n->s, &n->pos, "");
+	if (p->func_stack)
+		option(c, "func_stack_trace", NULL,
+		       " (\"stack\" on a function line: the function tracer's own option)");
+	if (p->buffer_size) {
+		unsigned long long sz = p->buffer_size;
+		char *v = (sz % (1 << 20)) == 0 ? xasprintf("%lluM", sz >> 20) :
+			  (sz % (1 << 10)) == 0 ? xasprintf("%lluK", sz >> 10) :
+			  xasprintf("%llu", sz);
+
+		if (c->bootconfig)
+			bc(c, "ftrace.buffer_size", v);
+		else
+			cmdline(c, "trace_buf_size=", v);
+		explain(c, "buffer %s per CPU: %s (the kernel rounds it up to whole pages, so the agent reports buffer_size_kb instead of checking it)",
+			v, c->bootconfig ? "ftrace.buffer_size" : "trace_buf_size=");
+		free(v);
+	}
+	if (p->clock) {
+		char *m = xasprintf("[%s]", p->clock);
+		int i;
+		bool known = !strcmp(c->t->abi->arch, "x86_64") &&
+			     !strcmp(p->clock, "x86-tsc");
+
+		for (i = 0; clocks[i]; i++)
+			if (!strcmp(clocks[i], p->clock))
+				known = true;
+		if (!known)
+			error_at(&p->clock_pos, "unknown trace clock '%s' (known: local global counter uptime perf mono mono_raw boot tai%s)",
+				 p->clock, strcmp(c->t->abi->arch, "x86_64") ? "" : " x86-tsc");
+		if (c->bootconfig)
+			bc(c, "ftrace.trace_clock", p->clock);
+		else
+			cmdline(c, "trace_clock=", p->clock);
+		expect(c, "-", "trace_clock", m, p->clock);
+		explain(c, "clock %s: %s", p->clock,
+			c->bootconfig ? "ftrace.trace_clock" : "trace_clock=");
+		free(m);
+	}
+}
+
+/* "SYM+OFF f1 f2" / "PATH:0xOFF f1 f2": a definition without its "p:GROUP/NAME" head. */
+static char *probe_body(const struct probe *p, const struct target *t,
+			const char *retsuffix)
+{
+	struct strbuf sb = { 0 };
+	const struct field *f;
+
+	if (p->kind == P_UPROBE || p->kind == P_URETPROBE)
+		sb_addf(&sb, "%s:0x%llx", p->target, (unsigned long long)p->offset);
+	else if (p->offset)
+		sb_addf(&sb, "%s+%lld", p->target, p->offset);
+	else
+		sb_addf(&sb, "%s%s", p->target, retsuffix);
+	for (f = p->fields; f; f = f->next) {
+		char *s = fetch_field(f, p, t);
+
+		sb_addf(&sb, " %s", s);
+		free(s);
+	}
+	return sb.s;
+}
+
+static bool is_return(const struct probe *p)
+{
+	return p->kind == P_KRETPROBE || p->kind == P_URETPROBE;
+}
+
+static void kprobe(struct ctx *c, const struct probe *p, int *order)
+{
+	const struct target *t = c->t;
+	char *body = probe_body(p, t, "");
+	char *def = xasprintf("%c:kprobes/%s %s", is_return(p) ? 'r' : 'p',
+			      p->name, body);
+	char *head = xasprintf("%c:kprobes/%s", is_return(p) ? 'r' : 'p', p->name);
+	char *enable = xasprintf("events/kprobes/%s/enable", p->name);
+
+	if (c->bootconfig && (!is_return(p) || kernel_at_least(t, 5, 11))) {
+		char *key = xasprintf("ftrace.event.kprobes.%s.probes", p->name);
+		char *ekey = xasprintf("ftrace.event.kprobes.%s.enable", p->name);
+		char *bbody = is_return(p) ? probe_body(p, t, "%return") : xstrdup(body);
+
+		bc(c, key, bbody);
+		bc(c, ekey, NULL);
+		explain(c, "%s %s: bootconfig %s%s", is_return(p) ? "kretprobe" : "kprobe",
+			p->name, key, is_return(p) ? " (SYM%return: a kretprobe, 5.11+)" : "");
+		expect(c, p->name, "kprobe_events", head, def);
+		expect(c, p->name, enable, "1", "1");
+		free(key);
+		free(ekey);
+		free(bbody);
+	} else if (kernel_at_least(t, 5, 3) && *order < c->kprobe_limit) {
+		/* kprobe_event= form: "p:NAME,SYM,f1,f2"; ',' becomes ' '. */
+		char *s;
+
+		if (strchr(body, ','))
+			error_at(&p->pos, "probe '%s' would hold a ',' which kprobe_event= turns into a space",
+				 p->name);
+		s = xasprintf("%c:%s %s", is_return(p) ? 'r' : 'p', p->name, body);
+		for (char *q = s; *q; q++)
+			if (*q == ' ')
+				*q = ',';
+		sb_addf(&c->kprobes, "%s%s", c->kprobes.len ? ";" : "", s);
+		free(s);
+		explain(c, "%s %s: kprobe_event= (kernel 5.3+; defined at fs_initcall, so hits earlier in boot are missed: trace the function with 'function' to see those)",
+			is_return(p) ? "kretprobe" : "kprobe", p->name);
+		expect(c, p->name, "kprobe_events", head, def);
+		expect(c, p->name, enable, "1", "1");
+		(*order)++;
+	} else {
+		arm(c, p->name, "kprobe_events", def);
+		arm(c, p->name, enable, "1");
+		if (kernel_at_least(t, 5, 3))
+			explain(c, "%s %s: agent (the command line has no room left within %d bytes)",
+				is_return(p) ? "kretprobe" : "kprobe", p->name, t->cmdline_max);
+		else
+			explain(c, "%s %s: agent (kernel %d.%d has no kprobe_event=, added in 5.3)",
+				is_return(p) ? "kretprobe" : "kprobe", p->name, t->kmajor, t->kminor);
+	}
+	free(body);
+	free(def);
+	free(head);
+	free(enable);
+}
+
+static void uprobe(struct ctx *c, const struct probe *p)
+{
+	char *body = probe_body(p, c->t, "");
+	char *def = xasprintf("%c:uprobes/%s %s", is_return(p) ? 'r' : 'p',
+			      p->name, body);
+	char *enable = xasprintf("events/uprobes/%s/enable", p->name);
+
+	arm(c, p->name, "uprobe_events", def);
+	arm(c, p->name, enable, "1");
+	explain(c, "%s %s: agent (the kernel has no command-line or bootconfig form for uprobes; %s must exist when the agent runs)",
+		is_return(p) ? "uretprobe" : "uprobe", p->name, p->target);
+	free(body);
+	free(def);
+	free(enable);
+}
+
+static void event(struct ctx *c, const struct probe *p)
+{
+	char *who = xasprintf("%s:%s", p->group, p->name);
+	char *enable = xasprintf("events/%s/%s/enable", p->group, p->name);
+
+	if (c->bootconfig) {
+		char *key = xasprintf("ftrace.event.%s.%s.enable", p->group, p->name);
+
+		bc(c, key, NULL);
+		explain(c, "event %s: bootconfig %s", who, key);
+		free(key);
+	} else {
+		add_list(&c->events, who);
+		explain(c, "event %s: trace_event=", who);
+	}
+	expect(c, who, enable, "1", "1");
+	free(who);
+	free(enable);
+}
+
+/* Filters and stacks of kprobes, uprobes and events. */
+static void filter_and_stack(struct ctx *c, const struct probe *p,
+			     bool global_stack)
+{
+	char *who = p->kind == P_EVENT ? xasprintf("%s:%s", p->group, p->name) :
+		    xstrdup(p->name);
+	char *dir = xasprintf("events/%s/%s", p->group, p->name);
+	char *file;
+
+	if (p->filter) {
+		if (c->bootconfig && p->kind != P_UPROBE && p->kind != P_URETPROBE) {
+			char *key = xasprintf("ftrace.event.%s.%s.filter", p->group, p->name);
+			int err = bc_add(c->pl->bootconfig, key, p->filter);
+
+			if (err)
+				error_at(&p->filter_pos, "this filter cannot be written in bootconfig: %s",
+					 bc_strerror(err));
+			explain(c, "%s filter: bootconfig %s", who, key);
+			free(key);
+		} else {
+			file = xasprintf("%s/filter", dir);
+			arm(c, who, file, p->filter);
+			explain(c, "%s filter: agent writes %s (no command-line form; hits before the agent ran are unfiltered)",
+				who, file);
+			free(file);
+		}
+	}
+	if (p->stack && p->kind != P_UPROBE && p->kind != P_URETPROBE &&
+	    !global_stack) {
+		file = xasprintf("%s/trigger", dir);
+		arm(c, who, file, "stacktrace");
+		explain(c, "%s stack: agent writes a stacktrace trigger to %s (no command-line form before 6.2; bootconfig actions need CONFIG_HIST_TRIGGERS); hits before the agent ran have no stack",
+			who, file);
+		free(file);
+	}
+	free(who);
+	free(dir);
+}
+
+static void probes(struct ctx *c, int *order)
+{
+	const struct probe *p;
+	bool any_kstack = false, all_kstack = true, any_ustack = false;
+
+	*order = 0;
+	for (p = c->prog->probes; p; p = p->next) {
+		if (p->kind == P_UPROBE || p->kind == P_URETPROBE) {
+			any_ustack |= p->stack;
+			continue;
+		}
+		any_kstack |= p->stack;
+		all_kstack &= p->stack;
+	}
+	for (p = c->prog->probes; p; p = p->next) {
+		if (p->kind == P_KPROBE || p->kind == P_KRETPROBE)
+			kprobe(c, p, order);
+		else if (p->kind == P_EVENT)
+			event(c, p);
+		else
+			uprobe(c, p);
+	}
+	/*
+	 * When every kernel event wants a stack, the global stacktrace
+	 * option does it from the first hit on; otherwise triggers.
+	 */
+	if (any_kstack && all_kstack)
+		option(c, "stacktrace", NULL,
+		       " (every kprobe and event asks for a stack: the global option covers hits before the agent runs)");
+	if (any_ustack)
+		option(c, "userstacktrace", NULL,
+		       " (\"stack\" on a uprobe: a user stack on every event; MIPS kernels record none)");
+	for (p = c->prog->probes; p; p = p->next)
+		filter_and_stack(c, p, any_kstack && all_kstack);
+}
+
+static void finish_cmdline(struct ctx *c)
+{
+	const struct name *n;
+	struct strbuf v = { 0 };
+
+	if (c->opts_cmdline.len)
+		cmdline(c, "trace_options=", c->opts_cmdline.s);
+	if (c->events.len)
+		cmdline(c, "trace_event=", c->events.s);
+	if (c->kprobes.len)
+		cmdline(c, "kprobe_event=", c->kprobes.s);
+	if (c->bootconfig) {
+		for (n = c->opts_bc; n; n = n->next)
+			bc(c, "ftrace.options", n->s);
+		for (n = c->opts_kernel; n; n = n->next)
+			add_list(&v, n->s);
+		if (v.len)
+			bc(c, "kernel.trace_options", v.s);
+		free(v.s);
+		/* The kernel reads bootconfig from the initrd only when told to. */
+		cmdline(c, "bootconfig", "");
+	}
+}
+
+static void plan_head(struct ctx *c, const char *file)
+{
+	const struct program *p = c->prog;
+	struct strbuf *sb = &c->pl->plan;
+	const struct name *n;
+
+	sb_addf(sb, "probecc-plan\t1\n");
+	(void)file;
+	sb_addf(sb, "arch\t%s\n", c->t->abi->arch);
+	sb_addf(sb, "kernel\t%d.%d\n", c->t->kmajor, c->t->kminor);
+	sb_addf(sb, "sink\t%s\n", p->sink ? p->sink : "console");
+	if (p->window_ms)
+		sb_addf(sb, "window\t%u\n", (p->window_ms + 999) / 1000);
+	for (n = p->inits; n; n = n->next)
+		sb_addf(sb, "init\t%s\n", n->s);
+}
+
+/* One placement with at most @kprobe_limit kprobes on the command line. */
+static struct placement *place_once(const struct program *prog,
+				    const struct target *t, const char *file,
+				    int kprobe_limit, int *nkprobes)
+{
+	struct placement *pl = xcalloc(1, sizeof(*pl));
+	struct ctx c = { .prog = prog, .t = t, .pl = pl,
+			 .kprobe_limit = kprobe_limit };
+
+	c.bootconfig = t->via == VIA_BOOTCONFIG;
+	if (c.bootconfig) {
+		if (!kernel_at_least(t, 5, 6))
+			fatal("bootconfig needs kernel 5.6 or later (target is %d.%d); use --cmdline",
+			      t->kmajor, t->kminor);
+		pl->bootconfig = bc_new();
+		if (!pl->bootconfig)
+			fatal("out of memory");
+	}
+	explain(&c, "target: %s (%s ABI)%s, kernel %d.%d%s; kernel-side setup via %s, command line budget %d bytes",
+		t->abi->arch, t->abi->abi, t->arch_default ? " [default]" : "",
+		t->kmajor, t->kminor, t->version_default ? " [default]" : "",
+		c.bootconfig ? "bootconfig" : "the command line", t->cmdline_max);
+
+	tracer(&c);
+	settings(&c);
+	probes(&c, nkprobes);
+	finish_cmdline(&c);
+
+	plan_head(&c, file);
+	sb_addf(&pl->plan, "%s%s", c.expects.s ? c.expects.s : "",
+		c.arms.s ? c.arms.s : "");
+	if (prog->window_ms)
+		explain(&c, "dump: %s, before the real init, and again after a %u ms window of early userspace",
+			prog->sink ? prog->sink : "console", prog->window_ms);
+	else
+		explain(&c, "dump: %s, before the real init",
+			prog->sink ? prog->sink : "console");
+	return pl;
+}
+
+struct placement *place(const struct program *prog, const struct target *t,
+			const char *file)
+{
+	struct placement *pl;
+	int n = 0, limit;
+
+	/*
+	 * Every kprobe on the command line first; while the fragment is
+	 * over budget, hand the last of them to the agent.
+	 */
+	pl = place_once(prog, t, file, 1 << 30, &n);
+	for (limit = n - 1; pl->cmdline.len > (size_t)t->cmdline_max && limit >= 0; limit--)
+		pl = place_once(prog, t, file, limit, &n);
+	if (pl->cmdline.len > (size_t)t->cmdline_max)
+		fatal("the command-line fragment needs %zu bytes, over the budget of %d (--cmdline-max); shorten the function lists or use bootconfig",
+		      pl->cmdline.len, t->cmdline_max);
+	return pl;
+}

@@ -1,0 +1,110 @@
+# Compiler golden tests: tests/compiler/good-*.probes must compile to the
+# exact expected outputs beside them; bad-*.probes must fail with the
+# exact expected message and leave no output behind.  Every case runs
+# with probecc and with probecc-asan (ASan/UBSan).
+#
+# The first line of a case may be "# args: ..." (extra probecc options).
+# Expected files: .cmdline (stdout of --cmdline), .plan (--plan),
+# .bootconfig (-o; its presence selects bootconfig placement),
+# .explain (--explain, optional), .err (bad cases: stderr).
+
+# probecc-asan never frees its arena (chibicc style), so leaks are noise.
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+case_args() {
+	sed -n '1s/^# args: //p' "$1"
+}
+
+compiler_good() {
+	local bin=$1 in=$2 tag=$3 base=${2%.probes} d rc args
+	d=$T_OUT/compiler/$tag/$(basename "$base")
+	rm -rf "$d" && mkdir -p "$d"
+	args=$(case_args "$in")
+	if [ -f "$base.bootconfig" ]; then
+		"$bin" $args "$in" -o "$d/bootconfig" --plan "$d/plan" --cmdline > "$d/cmdline" 2> "$d/stderr"
+	else
+		"$bin" $args "$in" --plan "$d/plan" --cmdline > "$d/cmdline" 2> "$d/stderr"
+	fi
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		t_fail "$tag/$(basename "$base")" "exit status $rc" "$d/stderr"
+		return
+	fi
+	t_check "$tag/$(basename "$base").cmdline" "$base.cmdline" "$d/cmdline"
+	t_check "$tag/$(basename "$base").plan" "$base.plan" "$d/plan"
+	[ -f "$base.bootconfig" ] &&
+		t_check "$tag/$(basename "$base").bootconfig" "$base.bootconfig" "$d/bootconfig"
+	if [ -f "$base.explain" ]; then
+		"$bin" $args "$in" --explain > "$d/explain" 2>&1
+		t_check "$tag/$(basename "$base").explain" "$base.explain" "$d/explain"
+	fi
+}
+
+compiler_bad() {
+	local bin=$1 in=$2 tag=$3 base=${2%.probes} d rc args name
+	name=$tag/$(basename "$base")
+	d=$T_OUT/compiler/$tag/$(basename "$base")
+	rm -rf "$d" && mkdir -p "$d/out"
+	args=$(case_args "$in")
+	"$bin" $args "$in" -o "$d/out/bootconfig" --plan "$d/out/plan" > "$d/stdout" 2> "$d/stderr"
+	rc=$?
+	if [ $rc -ne 1 ]; then
+		t_fail "$name" "exit status $rc, expected 1" "$d/stderr"
+	elif [ -n "$(ls -A "$d/out")" ]; then
+		t_fail "$name" "left files behind: $(ls -A "$d/out")"
+	elif [ -s "$d/stdout" ]; then
+		t_fail "$name" "printed to stdout on error" "$d/stdout"
+	else
+		t_check "$name" "$base.err" "$d/stderr"
+	fi
+}
+
+for bin in ./probecc ./probecc-asan; do
+	tag=$(basename "$bin")
+	if [ ! -x "$bin" ]; then
+		t_fail "$tag" "not built (run make)"
+		continue
+	fi
+	for f in tests/compiler/good-*.probes; do
+		compiler_good "$bin" "$f" "$tag"
+	done
+	for f in tests/compiler/bad-*.probes; do
+		compiler_bad "$bin" "$f" "$tag"
+	done
+done
+
+# An existing output survives a failed run unchanged.
+d=$T_OUT/compiler/keep && rm -rf "$d" && mkdir -p "$d"
+echo "precious" > "$d/bootconfig"
+./probecc tests/compiler/bad-unknown-statement.probes -o "$d/bootconfig" 2>/dev/null
+if [ "$(cat "$d/bootconfig")" = precious ] && [ "$(ls -A "$d")" = bootconfig ]; then
+	t_pass "compiler/failed-run-keeps-old-output"
+else
+	t_fail "compiler/failed-run-keeps-old-output" "bootconfig changed or temp files left: $(ls -A "$d")"
+fi
+
+# An unwritable destination: an error, and the other output is not written either.
+rm -rf "$d" && mkdir -p "$d"
+if ./probecc examples/bond0.probes --plan "$d/plan" -o "$d/no/such/dir/bootconfig" 2> "$d/err"; then
+	t_fail "compiler/unwritable-output" "succeeded"
+elif [ -e "$d/plan" ] || [ "$(ls -A "$d")" != err ]; then
+	t_fail "compiler/unwritable-output" "left files: $(ls -A "$d")"
+elif grep -q "cannot write $d/no/such/dir/bootconfig" "$d/err"; then
+	t_pass "compiler/unwritable-output"
+else
+	t_fail "compiler/unwritable-output" "unexpected message" "$d/err"
+fi
+
+# The examples compile for every arch the ABI tables cover.
+for a in mips mipsel mips64 mips64el x86_64 arm64 riscv64; do
+	ok=1
+	for f in examples/*.probes; do
+		./probecc --arch $a "$f" --cmdline > /dev/null 2> "$T_OUT/compiler/ex.err" || ok=0
+	done
+	if [ $ok = 1 ]; then
+		t_pass "compiler/examples-$a"
+	else
+		t_fail "compiler/examples-$a" "an example does not compile" "$T_OUT/compiler/ex.err"
+	fi
+done
