@@ -45,6 +45,11 @@ static void bad_register(const struct fetch *f, const struct target *t)
 			if (!strcmp(f->name, mips_aliases[i].alias))
 				error_at(&f->pos, "a MIPS kernel does not know register '%%%s'; write '%%%s' (arch/mips/kernel/ptrace.c names registers by number)",
 					 f->name, mips_aliases[i].reg);
+	/* x86_64: "%rdi", "%eax" -> "%di", "%ax" (arch/x86/kernel/ptrace.c) */
+	if (!strcmp(a->arch, "x86_64") && (f->name[0] == 'r' || f->name[0] == 'e') &&
+	    abi_has_reg(a, f->name + 1))
+		error_at(&f->pos, "the x86_64 kernel names this register '%%%s', without the '%c'",
+			 f->name + 1, f->name[0]);
 	{
 		struct strbuf names = { 0 };
 

@@ -264,8 +264,11 @@ static struct fetch *fetch(int depth)
 		if (*d && strspn(d, "0123456789") == strlen(d)) {
 			f->kind = F_ARG;
 			f->n = strtoll(d, NULL, 10);
-			if (f->n < 1 || f->n > MAX_FIELDS)
+			if (f->n < 1)
 				error_at(&tok->pos, "arguments are numbered from arg1");
+			if (f->n > MAX_FIELDS)
+				error_at(&tok->pos, "arg%lld: a function has at most %d arguments here",
+					 f->n, MAX_FIELDS);
 			tok = tok->next;
 			return f;
 		}
@@ -358,6 +361,8 @@ static void block(struct probe *p)
 	struct field **tail = &p->fields;
 	int nfields = 0;
 
+	struct pos open = tok->pos;
+
 	if (!is("{"))
 		return;
 	tok = tok->next;
@@ -367,7 +372,7 @@ static void block(struct probe *p)
 		if (is("}"))
 			break;
 		if (tok->kind == TK_EOF)
-			error_at(&tok->pos, "missing '}' to close the block of '%s'", p->name);
+			error_at(&open, "this block of '%s' is not closed: '}' missing before the end of the file", p->name);
 		item(p, &tail, &nfields);
 		if (!at_end() && !is("}"))
 			error_at(&tok->pos, "unexpected '%s' in the block of '%s' (one item per line or ';')",
