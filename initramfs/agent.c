@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probecc-agent: the early-init agent of probecc.
+ *
+ * Runs from the initramfs as /init (rdinit=/init) before the real init:
+ *
+ *   1. mounts proc on /proc, sysfs on /sys, devtmpfs on /dev (then opens
+ *      /dev/console as fds 0, 1, 2 if they are closed: the initramfs has
+ *      no /dev/console node, so the kernel could not open one), tracefs on
+ *      /sys/kernel/tracing, or debugfs on /sys/kernel/debug and its
+ *      tracing/ directory for kernels without tracefs;
+ *   2. reads the plan (/probecc/plan, docs/plan.md) and acts on its
+ *      expect and arm lines in order;
+ *   3. dumps the manifest and tracefs/trace to the plan's sink;
+ *   4. if the plan has "window N", forks a child that sleeps N seconds,
+ *      dumps again ("stage window"), writes /run/probecc.done and exits;
+ *   5. execs the real init: the plan's init lines, then /sbin/init,
+ *      /etc/init, /bin/init, /bin/sh (init/main.c:kernel_init order),
+ *      with the agent's own arguments (those the kernel passed) after
+ *      argv[0].
+ *
+ * Nothing stops the boot: every failure is a "note" or an "item ...
+ * failed" line of the dump.  Only if no init at all can be exec'd does
+ * the agent exit, and the kernel panics as it would without an init.
+ *
+ * Test mode.  As PID 1 the agent takes no options (every argument goes
+ * to the real init).  Otherwise it mounts nothing and takes:
+ *
+ *   --root DIR     where / would be: DIR/proc/uptime, DIR/dev/console,
+ *                  DIR/run/probecc.done, the plan's sink and the inits
+ *                  are looked up under DIR (default: the real /)
+ *   --tracefs DIR  the directory standing in for tracefs (default:
+ *                  ROOT/sys/kernel/tracing, else ROOT/sys/kernel/debug/
+ *                  tracing, else none)
+ *   --plan FILE    the plan (default: ROOT/probecc/plan)
+ *   --sink PATH    dump here instead of the plan's sink (a host path)
+ *   --no-exec      do not exec an init: print "would exec PATH" on
+ *                  stderr, and wait for the window child before exiting
+ *   -- ARGS        arguments passed to the real init
+ *
+ * Exit status in test mode: 0, or 1 when no init could be exec'd, 2 on a
+ * bad option.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "agent.h"
+
+static const char *const default_inits[] = {
+	"/sbin/init", "/etc/init", "/bin/init", "/bin/sh",
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: agent [--root DIR] [--tracefs DIR] [--plan FILE] [--sink PATH]\n"
+		"             [--no-exec] [-- INIT-ARGS...]\n"
+		"As PID 1 (rdinit=/init) it takes no options; see initramfs/README.md.\n");
+}
+
+/* Is @path a directory? */
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/*
+ * do_mount() - mkdir @dir (0755, EEXIST is fine) and mount @type there.
+ * Returns 0 or -errno, and notes the failure ("note mount DIR: ...").
+ * EBUSY (already mounted, e.g. CONFIG_DEVTMPFS_MOUNT) counts as success.
+ */
+static int do_mount(struct agent *a, const char *type, const char *dir)
+{
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		agent_note(a, "mount", "mkdir %s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	if (mount(type, dir, type, MS_NOSUID | MS_NOEXEC | MS_RELATIME, NULL)
+	    && errno != EBUSY) {
+		int err = errno;
+
+		agent_note(a, "mount", "%s on %s: %s", type, dir,
+			   strerror(err));
+		return -err;
+	}
+	return 0;
+}
+
+/*
+ * fix_stdio() - open /dev/console as each of fds 0, 1, 2 that is closed
+ * (O_RDWR, as init/main.c:console_on_rootfs does), /dev/null if the
+ * console cannot be opened.  Must run before any other open() so that no
+ * file lands on 0..2 and leaks into the real init as its stdin.
+ */
+static void fix_stdio(struct agent *a)
+{
+	int fd, i;
+
+	for (i = 0; i < 3; i++) {
+		if (fcntl(i, F_GETFD) >= 0)
+			continue;
+		fd = open("/dev/console", O_RDWR);
+		if (fd < 0) {
+			agent_note(a, "mount", "/dev/console: %s",
+				   strerror(errno));
+			fd = open("/dev/null", O_RDWR);
+		}
+		if (fd < 0)
+			return;
+		if (fd != i) {
+			dup2(fd, i);
+			close(fd);
+		}
+	}
+}
+
+/* PID 1: mount what the agent needs and find tracefs. */
+static void mounts(struct agent *a)
+{
+	do_mount(a, "proc", "/proc");
+	do_mount(a, "sysfs", "/sys");
+	do_mount(a, "devtmpfs", "/dev");
+	fix_stdio(a);
+	if (!do_mount(a, "tracefs", "/sys/kernel/tracing")) {
+		strcpy(a->tracefs, "/sys/kernel/tracing");
+		return;
+	}
+	if (!do_mount(a, "debugfs", "/sys/kernel/debug") &&
+	    is_dir("/sys/kernel/debug/tracing")) {
+		strcpy(a->tracefs, "/sys/kernel/debug/tracing");
+		return;
+	}
+	agent_note(a, "tracefs", "none: nothing can be armed or dumped");
+}
+
+/* Test mode: find the directory standing in for tracefs under the root. */
+static void find_tracefs(struct agent *a)
+{
+	static const char *const cand[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	char path[AGENT_PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < sizeof(cand) / sizeof(cand[0]); i++)
+		if (!rooted(a, path, sizeof(path), cand[i]) &&
+		    is_dir(path) && strlen(path) < sizeof(a->tracefs)) {
+			strcpy(a->tracefs, path);
+			return;
+		}
+	agent_note(a, "tracefs", "none: nothing can be armed or dumped");
+}
+
+/* Copy an option value, exiting (test mode only) when it is too long. */
+static void opt_copy(char *dst, size_t size, const char *opt, const char *v)
+{
+	if (!v) {
+		fprintf(stderr, "agent: %s needs a value\n", opt);
+		usage(stderr);
+		exit(2);
+	}
+	if (strlen(v) >= size) {
+		fprintf(stderr, "agent: %s: value too long\n", opt);
+		exit(2);
+	}
+	strcpy(dst, v);
+}
+
+/*
+ * parse_args() - test-mode options (see the top of this file).
+ * Returns the index of the first argument for the real init.
+ */
+static int parse_args(struct agent *a, int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *o = argv[i];
+
+		if (!strcmp(o, "--root"))
+			opt_copy(a->root, sizeof(a->root), o, argv[++i]);
+		else if (!strcmp(o, "--tracefs"))
+			opt_copy(a->tracefs, sizeof(a->tracefs), o, argv[++i]);
+		else if (!strcmp(o, "--plan"))
+			opt_copy(a->plan_path, sizeof(a->plan_path), o,
+				 argv[++i]);
+		else if (!strcmp(o, "--sink"))
+			opt_copy(a->sink_override, sizeof(a->sink_override), o,
+				 argv[++i]);
+		else if (!strcmp(o, "--no-exec"))
+			a->no_exec = 1;
+		else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+			usage(stdout);
+			exit(0);
+		} else if (!strcmp(o, "--")) {
+			return i + 1;
+		} else {
+			fprintf(stderr, "agent: unknown option %s\n", o);
+			usage(stderr);
+			exit(2);
+		}
+	}
+	return argc;
+}
+
+/*
+ * mark_done() - write /run/probecc.done (under the root) once the window
+ * dump is out: "window N\n".  mkdir /run first; the initramfs (rootfs) is
+ * writable, no tmpfs needed.  Errors are ignored: nobody is left to tell.
+ */
+static void mark_done(struct agent *a)
+{
+	char path[AGENT_PATH_MAX], text[64];
+	int fd, n;
+
+	if (!rooted(a, path, sizeof(path), "/run"))
+		mkdir(path, 0755);
+	if (rooted(a, path, sizeof(path), "/run/probecc.done"))
+		return;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	n = snprintf(text, sizeof(text), "window %u\n", a->window);
+	write_all(fd, text, n);
+	close(fd);
+}
+
+/*
+ * window_child() - the forked child of "window N": detach from the
+ * console session (setsid, stdio on /dev/null), ignore the job-control
+ * and hangup signals init or a shell may send, keep SIGTERM/SIGKILL so a
+ * shutdown can end it, sleep N seconds on CLOCK_MONOTONIC, dump with
+ * stage "window", mark done and _exit.  Never returns.
+ */
+static void window_child(struct agent *a)
+{
+	static const int ign[] = {
+		SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU,
+		SIGUSR1, SIGUSR2,
+	};
+	struct timespec until;
+	char path[AGENT_PATH_MAX];
+	size_t i;
+	int fd;
+
+	setsid();
+	for (i = 0; i < sizeof(ign) / sizeof(ign[0]); i++)
+		signal(ign[i], SIG_IGN);
+	if (!rooted(a, path, sizeof(path), "/dev/null")) {
+		fd = open(path, O_RDWR);
+		if (fd < 0)
+			fd = open("/dev/null", O_RDWR);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+			if (fd > 2)
+				close(fd);
+		}
+	}
+	if (chdir("/") < 0)
+		errno = 0;	/* nothing to do about it */
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += a->window;
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL)
+	       == EINTR)
+		;
+	dump(a, "window");
+	mark_done(a);
+	_exit(0);
+}
+
+/*
+ * exec_init() - exec the first init that works: the plan's, then the
+ * kernel's order.  argv[0] is the init's path as the plan names it;
+ * @args (NULL-terminated) follow.  In test mode the paths are looked up
+ * under --root, and with --no-exec the first executable one is only
+ * printed ("would exec PATH" on stderr) and 0 returned.  SIGPIPE, ignored
+ * by the agent, is set back to the default first (SIG_IGN survives exec).
+ * Returns -1 when no init could be exec'd.
+ */
+static int exec_init(struct agent *a, char **args, int nargs)
+{
+	const char *list[AGENT_MAX_INITS + 4];
+	char path[AGENT_PATH_MAX], **av;
+	int n = 0, i;
+
+	for (i = 0; i < a->n_inits; i++)
+		list[n++] = a->inits[i];
+	for (i = 0; i < 4; i++)
+		list[n++] = default_inits[i];
+	signal(SIGPIPE, SIG_DFL);
+	av = calloc(nargs + 2, sizeof(*av));
+	if (!av)
+		return -1;
+	for (i = 0; i < nargs; i++)
+		av[i + 1] = args[i];
+	for (i = 0; i < n; i++) {
+		if (rooted(a, path, sizeof(path), list[i]))
+			continue;
+		if (a->no_exec) {
+			if (!access(path, X_OK)) {
+				fprintf(stderr, "agent: would exec %s\n",
+					list[i]);
+				free(av);
+				return 0;
+			}
+			continue;
+		}
+		av[0] = (char *)list[i];
+		execv(path, av);
+		fprintf(stderr, "probecc-agent: exec %s: %s\n", list[i],
+			strerror(errno));
+	}
+	fprintf(stderr, "probecc-agent: no init found\n");
+	free(av);
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	static struct agent a;
+	int first = 1, rc;
+	pid_t child = -1;
+
+	clock_gettime(CLOCK_MONOTONIC, &a.t0);
+	a.pid1 = getpid() == 1;
+	a.sink_fd = -1;
+	strcpy(a.sink, "console");
+	signal(SIGPIPE, SIG_IGN);	/* a sink write error is reported */
+	if (!a.pid1)
+		first = parse_args(&a, argc, argv);
+	if (!a.plan_path[0] &&
+	    rooted(&a, a.plan_path, sizeof(a.plan_path), "/probecc/plan"))
+		strcpy(a.plan_path, "/probecc/plan");
+	if (a.pid1)
+		mounts(&a);
+	else if (!a.tracefs[0])
+		find_tracefs(&a);
+
+	plan_run(&a);
+	sink_open(&a);
+	rc = dump(&a, "init");
+	if (rc)
+		fprintf(stderr, "probecc-agent: dump: %s\n", strerror(-rc));
+
+	if (a.window) {
+		child = fork();
+		if (child == 0)
+			window_child(&a);
+		if (child < 0)
+			fprintf(stderr, "probecc-agent: fork: %s; no window dump\n",
+				strerror(errno));
+	}
+	rc = exec_init(&a, argv + first, argc - first);
+	if (child > 0 && a.no_exec)
+		waitpid(child, NULL, 0);
+	return rc ? 1 : 0;
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * probecc early-init agent: shared declarations.
+ *
+ * The agent reads the plan (docs/plan.md), acts on it against tracefs,
+ * dumps a manifest plus the trace to a sink, and execs the real init.
+ * See agent.c for the command line and initramfs/README.md.
+ */
+#ifndef PROBECC_AGENT_H
+#define PROBECC_AGENT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <time.h>
+
+#define AGENT_PATH_MAX		4096
+#define AGENT_MAX_INITS		16
+#define AGENT_MAX_ITEMS		4096
+#define AGENT_MAX_NOTES		256
+#define AGENT_DETAIL_MAX	8192	/* bytes of one DETAIL field, NUL incl. */
+#define AGENT_PLAN_MAX		(1024 * 1024)	/* bytes of plan read */
+#define AGENT_WINDOW_MAX	86400	/* seconds */
+
+/* One manifest "item" line; strings are owned by the item (never freed). */
+struct item {
+	char *probe;
+	char *file;
+	const char *state;	/* static: "ok", "armed", ... */
+	char *detail;
+};
+
+struct agent {
+	int pid1;		/* running as PID 1: mount, exec */
+	int no_exec;		/* test mode: do not exec an init */
+	char root[AGENT_PATH_MAX];	/* prefix of /proc, /dev, /run, inits */
+	char tracefs[AGENT_PATH_MAX];	/* "" when there is none */
+	char plan_path[AGENT_PATH_MAX];
+	char sink[AGENT_PATH_MAX];	/* plan's sink ("console" default) */
+	char sink_override[AGENT_PATH_MAX];	/* --sink: a host path */
+	int sink_fd;		/* -1 until opened */
+	char arch[64];
+	char kernel[64];
+	unsigned int window;	/* seconds, 0: no window dump */
+	char *inits[AGENT_MAX_INITS];
+	int n_inits;
+	struct item *items;
+	size_t n_items, cap_items, dropped_items;
+	char *notes[AGENT_MAX_NOTES];
+	size_t n_notes, dropped_notes;
+	struct timespec t0;	/* CLOCK_MONOTONIC at start of main() */
+};
+
+/* util.c */
+void agent_note(struct agent *a, const char *topic, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void agent_item(struct agent *a, const char *probe, const char *state,
+		const char *file, const char *detail);
+char *xstrdup(const char *s);
+void sanitize_field(char *s);
+int write_all(int fd, const void *buf, size_t len);
+int path_join(char *out, size_t size, const char *a, const char *b);
+int rooted(const struct agent *a, char *out, size_t size, const char *path);
+ssize_t read_small(const char *path, char *buf, size_t size);
+
+/* plan.c */
+void plan_run(struct agent *a);
+int file_has_token(const char *path, const char *match);
+void errlog_mark(const char *tracefs, char *mark, size_t size);
+void errlog_detail(const char *tracefs, const char *mark, int err,
+		   char *out, size_t size);
+
+/* dump.c */
+void sink_open(struct agent *a);
+int dump(struct agent *a, const char *stage);
+
+#endif /* PROBECC_AGENT_H */

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probecc early-init agent: the sink and the dump (docs/plan.md, "Dump").
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "agent.h"
+
+#define MAX_CPUS	4096
+#define TRACE_CHUNK	(64 * 1024)
+
+/* A small buffered writer that stops at the first error. */
+struct out {
+	int fd;
+	int err;		/* -errno of the first failed write, or 0 */
+	size_t len;
+	char buf[8192];
+};
+
+static void out_flush(struct out *o)
+{
+	if (!o->err && o->len)
+		o->err = o->fd < 0 ? -EBADF : write_all(o->fd, o->buf, o->len);
+	o->len = 0;
+}
+
+static void out_write(struct out *o, const char *s, size_t n)
+{
+	if (o->err)
+		return;
+	if (o->len + n > sizeof(o->buf)) {
+		out_flush(o);
+		if (n > sizeof(o->buf)) {
+			if (!o->err)
+				o->err = o->fd < 0 ? -EBADF :
+					 write_all(o->fd, s, n);
+			return;
+		}
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+static void out_printf(struct out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void out_printf(struct out *o, const char *fmt, ...)
+{
+	char line[AGENT_DETAIL_MAX + 8192];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(line)) {
+		/* cannot happen with the field limits; keep the frame sane */
+		n = sizeof(line) - 1;
+		line[n - 1] = '\n';
+	}
+	out_write(o, line, n);
+}
+
+/* Is @path (a plan path, before rooting) a device under /dev/? */
+static int under_dev(const char *path)
+{
+	return !strncmp(path, "/dev/", 5);
+}
+
+/* Open the console (rooted) for the sink; -1 and errno on failure. */
+static int open_console(const struct agent *a)
+{
+	char path[AGENT_PATH_MAX];
+
+	if (rooted(a, path, sizeof(path), "/dev/console")) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
+}
+
+/*
+ * sink_open() - open where dumps go into @a->sink_fd (O_CLOEXEC, so the
+ * real init does not inherit it; the window child keeps it).
+ *
+ * --sink (a host path) wins over the plan's sink.  "console" is
+ * /dev/console.  A path under /dev/ is opened without O_CREAT: without
+ * devtmpfs, /dev/ttyS1 would otherwise become a regular file in the
+ * initramfs (shared/notes/qemu-facts.md).  Another path is created and
+ * truncated.  On failure the agent notes it and falls back to the console,
+ * then to a copy of fd 1; @a->sink_fd stays -1 only if all fail.  A tty
+ * sink other than the console gets OPOST cleared so the dump arrives
+ * byte for byte (no "\r\n"); the console is left as the kernel set it.
+ */
+void sink_open(struct agent *a)
+{
+	char path[AGENT_PATH_MAX];
+	const char *want = a->sink_override[0] ? a->sink_override : a->sink;
+	int flags = O_WRONLY | O_NOCTTY | O_CLOEXEC, fd = -1, console;
+	struct termios t;
+
+	console = !a->sink_override[0] && !strcmp(a->sink, "console");
+	if (console) {
+		fd = open_console(a);
+		if (fd < 0)
+			agent_note(a, "sink", "console: %s; using stdout",
+				   strerror(errno));
+	} else {
+		if (under_dev(want))
+			flags |= O_APPEND;
+		else
+			flags |= O_CREAT | O_TRUNC;
+		if (a->sink_override[0])
+			snprintf(path, sizeof(path), "%s", want);
+		else if (rooted(a, path, sizeof(path), want))
+			path[0] = '\0';
+		fd = path[0] ? open(path, flags, 0644) : -1;
+		if (fd < 0) {
+			agent_note(a, "sink", "%s: %s; using console", want,
+				   path[0] ? strerror(errno) :
+				   strerror(ENAMETOOLONG));
+			fd = open_console(a);
+			if (fd < 0)
+				agent_note(a, "sink", "console: %s; using stdout",
+					   strerror(errno));
+			console = 1;
+		}
+	}
+	if (fd < 0)
+		fd = fcntl(1, F_DUPFD_CLOEXEC, 3);
+	if (fd >= 0 && !console && isatty(fd) && !tcgetattr(fd, &t)) {
+		t.c_oflag &= ~OPOST;
+		tcsetattr(fd, TCSANOW, &t);
+	}
+	a->sink_fd = fd;
+}
+
+/* "SECONDS.MILLIS" from the first field of @a->root/proc/uptime. */
+static void uptime(const struct agent *a, char *out, size_t size)
+{
+	char path[AGENT_PATH_MAX], buf[128], frac[4] = "000";
+	size_t i, n;
+	struct timespec ts;
+
+	if (!rooted(a, path, sizeof(path), "/proc/uptime") &&
+	    read_small(path, buf, sizeof(buf)) > 0) {
+		n = strspn(buf, "0123456789");
+		if (n && n < 24 && buf[n] == '.') {
+			for (i = 0; i < 3 && buf[n + 1 + i] >= '0' &&
+				    buf[n + 1 + i] <= '9'; i++)
+				frac[i] = buf[n + 1 + i];
+			snprintf(out, size, "%.*s.%s", (int)n, buf, frac);
+			return;
+		}
+	}
+	/* /proc/uptime reads CLOCK_BOOTTIME too (fs/proc/uptime.c) */
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	snprintf(out, size, "%lld.%03ld", (long long)ts.tv_sec,
+		 ts.tv_nsec / 1000000);
+}
+
+/* Copy the number after "@key: " in a per_cpu stats file into @out. */
+static void stat_field(const char *stats, const char *key, char *out,
+		       size_t size)
+{
+	size_t k = strlen(key), n;
+	const char *p = stats;
+
+	for (; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p))
+		if (!strncmp(p, key, k) && p[k] == ':' && p[k + 1] == ' ') {
+			n = strspn(p + k + 2, "0123456789-");
+			if (n && n < size) {
+				memcpy(out, p + k + 2, n);
+				out[n] = '\0';
+				return;
+			}
+		}
+	snprintf(out, size, "-");
+}
+
+static int cmp_int(const void *x, const void *y)
+{
+	int a = *(const int *)x, b = *(const int *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * cpu_lines() - one "cpu N entries E overrun O dropped D" line per
+ * per_cpu/cpuN/stats, N ascending (kernel/trace/trace.c:
+ * tracing_stats_read prints "entries: ", "overrun: ", "dropped events: ").
+ */
+static void cpu_lines(struct agent *a, struct out *o)
+{
+	char path[AGENT_PATH_MAX], stats[1024], e[32], ov[32], dr[32];
+	static int cpus[MAX_CPUS];
+	struct dirent *de;
+	size_t n = 0, i;
+	DIR *d;
+
+	if (path_join(path, sizeof(path), a->tracefs, "per_cpu"))
+		return;
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d)) && n < MAX_CPUS) {
+		char *end;
+		long c;
+
+		if (strncmp(de->d_name, "cpu", 3) || !de->d_name[3])
+			continue;
+		c = strtol(de->d_name + 3, &end, 10);
+		if (!*end && c >= 0 && c < 1000000)
+			cpus[n++] = c;
+	}
+	closedir(d);
+	qsort(cpus, n, sizeof(cpus[0]), cmp_int);
+	for (i = 0; i < n; i++) {
+		char rel[64];
+
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpus[i]);
+		if (path_join(path, sizeof(path), a->tracefs, rel) ||
+		    read_small(path, stats, sizeof(stats)) < 0)
+			stats[0] = '\0';
+		stat_field(stats, "entries", e, sizeof(e));
+		stat_field(stats, "overrun", ov, sizeof(ov));
+		stat_field(stats, "dropped events", dr, sizeof(dr));
+		out_printf(o, "cpu\t%d\tentries\t%s\toverrun\t%s\tdropped\t%s\n",
+			   cpus[i], e, ov, dr);
+	}
+}
+
+/*
+ * dump() - write one framed dump (manifest, then tracefs/trace streamed
+ * in TRACE_CHUNK reads; never trace_pipe, which blocks) to @a->sink_fd.
+ * @stage: "init" or "window"
+ *
+ * agent_us is taken when the dump starts.  Returns 0 or the -errno of the
+ * first failed write to the sink (the rest of that dump is skipped).
+ */
+int dump(struct agent *a, const char *stage)
+{
+	static char chunk[TRACE_CHUNK];
+	static struct out o;
+	char up[64], path[AGENT_PATH_MAX];
+	struct timespec now;
+	struct utsname u;
+	long long us;
+	int tfd = -1, last = '\n';
+	size_t i;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	us = (now.tv_sec - a->t0.tv_sec) * 1000000LL +
+	     (now.tv_nsec - a->t0.tv_nsec) / 1000;
+	uptime(a, up, sizeof(up));
+	o.fd = a->sink_fd;
+	o.err = 0;
+	o.len = 0;
+	if (uname(&u))
+		strcpy(u.release, "-"), strcpy(u.machine, "-");
+	sanitize_field(u.release);
+	sanitize_field(u.machine);
+
+	if (a->tracefs[0]) {
+		if (path_join(path, sizeof(path), a->tracefs, "trace"))
+			errno = ENAMETOOLONG;
+		else
+			tfd = open(path, O_RDONLY | O_CLOEXEC);
+		if (tfd < 0)
+			agent_note(a, "trace", "%s: %s", path, strerror(errno));
+	}
+
+	out_printf(&o, "=== probecc dump 1 begin ===\n");
+	out_printf(&o, "probecc-manifest\t1\nstage\t%s\nuptime\t%s\n", stage,
+		   up);
+	out_printf(&o, "agent_us\t%lld\ntracefs\t%s\n", us,
+		   a->tracefs[0] ? a->tracefs : "-");
+	out_printf(&o, "arch\t%s\nkernel\t%s\nuname\t%s\t%s\n",
+		   a->arch[0] ? a->arch : "-", a->kernel[0] ? a->kernel : "-",
+		   u.release, u.machine);
+	for (i = 0; i < a->n_notes; i++)
+		out_printf(&o, "note\t%s\n", a->notes[i]);
+	if (a->dropped_notes)
+		out_printf(&o, "note\tagent\t%zu more notes dropped\n",
+			   a->dropped_notes);
+	for (i = 0; i < a->n_items; i++)
+		out_printf(&o, "item\t%s\t%s\t%s\t%s\n", a->items[i].probe,
+			   a->items[i].state, a->items[i].file,
+			   a->items[i].detail);
+	if (a->dropped_items)
+		out_printf(&o, "note\tagent\t%zu more items dropped\n",
+			   a->dropped_items);
+	if (a->tracefs[0])
+		cpu_lines(a, &o);
+	out_printf(&o, "--- trace ---\n");
+	out_flush(&o);
+	while (tfd >= 0 && !o.err) {
+		ssize_t n = read(tfd, chunk, sizeof(chunk));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		o.err = write_all(o.fd, chunk, n);
+		last = chunk[n - 1];
+	}
+	if (tfd >= 0)
+		close(tfd);
+	if (last != '\n')
+		out_write(&o, "\n", 1);
+	out_printf(&o, "=== probecc dump 1 end ===\n");
+	out_flush(&o);
+	return o.err;
+}

@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probecc early-init agent: the plan (docs/plan.md) and its tracefs
+ * actions: "expect" checks, "arm" appends, error_log reasons.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent.h"
+
+#define MAX_FIELDS	8
+#define ERRLOG_MAX	(128 * 1024)	/* 8 entries of <= ~8 KiB, with room */
+#define MARK_MAX	1024
+
+/*
+ * file_has_token() - does @path hold @match as one whole
+ * whitespace-separated token (docs/plan.md "expect")?
+ * @path: file to stream (any size; read in 4 KiB chunks, O(1) memory)
+ * @match: non-empty token
+ *
+ * Returns 1 when found, 0 when not, -errno when @path cannot be read.
+ */
+int file_has_token(const char *path, const char *match)
+{
+	size_t mlen = strlen(match), pos = 0;
+	int in_token = 0, same = 1, found = 0, fd;
+	char buf[4096];
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf)), i;
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			n = -errno;
+			close(fd);
+			return found ? 1 : (int)n;
+		}
+		if (n == 0)
+			break;
+		for (i = 0; i < n && !found; i++) {
+			unsigned char c = buf[i];
+
+			if (isspace(c)) {
+				if (in_token && same && pos == mlen)
+					found = 1;
+				in_token = 0;
+				same = 1;
+				pos = 0;
+			} else {
+				in_token = 1;
+				if (same && pos < mlen && match[pos] == (char)c)
+					pos++;
+				else
+					same = 0;
+			}
+		}
+		if (found)
+			break;
+	}
+	if (in_token && same && pos == mlen && mlen)
+		found = 1;
+	close(fd);
+	return found;
+}
+
+/*
+ * read_errlog() - the tail (at most ERRLOG_MAX - 1 bytes) of
+ * @tracefs/error_log into a malloc'd, NUL-terminated buffer owned by the
+ * caller.  Returns NULL when there is no error_log (kernels before 5.8,
+ * kernel/trace/trace.c:tracing_err_log_fops) or no memory.
+ */
+static char *read_errlog(const char *tracefs)
+{
+	char path[AGENT_PATH_MAX], *buf;
+	size_t len = 0;
+	int fd;
+
+	if (!tracefs[0] || path_join(path, sizeof(path), tracefs, "error_log"))
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = malloc(ERRLOG_MAX);
+	if (!buf) {
+		close(fd);
+		return NULL;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (len == ERRLOG_MAX - 1) {
+			/* keep the newer half */
+			memmove(buf, buf + len / 2, len - len / 2);
+			len -= len / 2;
+		}
+		n = read(fd, buf + len, ERRLOG_MAX - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* Is @line (up to '\n') an error_log entry header "[ sec.usec] ..."? */
+static int is_header(const char *line)
+{
+	return line[0] == '[';
+}
+
+/*
+ * errlog_mark() - remember where error_log ends before a write.
+ * @tracefs: tracefs mount ("" for none)
+ * @mark: out, the last entry header line of error_log (entries start
+ *        with "[%5llu.%06u] ", kernel/trace/trace.c:
+ *        tracing_err_log_seq_show), or "" when there is none
+ * @size: bytes of @mark (a longer header is cut; it still compares)
+ */
+void errlog_mark(const char *tracefs, char *mark, size_t size)
+{
+	char *log = read_errlog(tracefs), *p, *last = NULL;
+	size_t n;
+
+	mark[0] = '\0';
+	if (!log)
+		return;
+	for (p = log; *p; ) {
+		char *nl = strchr(p, '\n');
+
+		if (is_header(p))
+			last = p;
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	if (last) {
+		n = strcspn(last, "\n");
+		if (n >= size)
+			n = size - 1;
+		memcpy(mark, last, n);
+		mark[n] = '\0';
+	}
+	free(log);
+}
+
+/* Append @s (@n bytes) to @out (@size bytes) at *@len, cutting with "...". */
+static void append(char *out, size_t size, size_t *len, const char *s,
+		   size_t n)
+{
+	if (*len + 1 >= size)
+		return;
+	if (*len + n + 1 > size) {
+		n = size - 1 - *len;
+		memcpy(out + *len, s, n);
+		*len += n;
+		if (size > 4)
+			memcpy(out + size - 4, "...", 3);
+		out[size - 1] = '\0';
+		return;
+	}
+	memcpy(out + *len, s, n);
+	*len += n;
+	out[*len] = '\0';
+}
+
+/*
+ * errlog_detail() - DETAIL of a failed write (docs/plan.md, "Dump"):
+ * strerror(@err), then, for each line error_log gained after @mark,
+ * " | " and the line with leading blanks dropped; the "[sec.usec] "
+ * prefix of a header is dropped and the caret line under "  Command: "
+ * (kernel/trace/trace.c:tracing_err_log_show_pos) becomes "^ at N",
+ * N the 0-based column in the command.
+ * @tracefs: tracefs mount; @mark: from errlog_mark() before the write
+ * @err: positive errno of the write
+ * @out, @size: result buffer, always NUL-terminated, cut with "..."
+ */
+void errlog_detail(const char *tracefs, const char *mark, int err,
+		   char *out, size_t size)
+{
+	char *log = read_errlog(tracefs), *p, *start;
+	size_t len = 0, mlen = strlen(mark);
+	long cmd_col = -1;
+
+	out[0] = '\0';
+	append(out, size, &len, strerror(err), strlen(strerror(err)));
+	if (!log)
+		return;
+	start = log;
+	if (mlen) {
+		/* find the mark's entry, then skip to the next header */
+		for (p = log; *p; ) {
+			char *nl = strchr(p, '\n');
+
+			if (!strncmp(p, mark, mlen)) {
+				start = nl ? nl + 1 : p + strlen(p);
+				while (*start && !is_header(start)) {
+					nl = strchr(start, '\n');
+					start = nl ? nl + 1 : start + strlen(start);
+				}
+			}
+			p = nl ? nl + 1 : p + strlen(p);
+		}
+	}
+	for (p = start; *p; ) {
+		size_t n = strcspn(p, "\n");
+		char *line = p, *t, tmp[64];
+		size_t lead = strspn(line, " ");
+
+		p += n + (p[n] == '\n');
+		if (lead == n)
+			continue;
+		t = line + lead;
+		if (is_header(line)) {
+			char *rb = memchr(line, ']', n);
+
+			if (rb) {
+				t = rb + 1 + (rb[1] == ' ');
+				cmd_col = -1;
+			}
+		} else if (!strncmp(t, "Command: ", 9)) {
+			cmd_col = (t - line) + 9;
+		} else if (*t == '^' && t + 1 == line + n) {
+			long col = t - line - (cmd_col >= 0 ? cmd_col : 0);
+
+			snprintf(tmp, sizeof(tmp), "^ at %ld", col);
+			append(out, size, &len, " | ", 3);
+			append(out, size, &len, tmp, strlen(tmp));
+			continue;
+		}
+		append(out, size, &len, " | ", 3);
+		append(out, size, &len, t, line + n - t);
+	}
+	free(log);
+	sanitize_field(out);
+}
+
+/*
+ * bad_rel_path() - FILE of a plan line must be relative to tracefs with
+ * no ".." component (the plan is trusted, this only guards mistakes).
+ */
+static int bad_rel_path(const char *f)
+{
+	const char *p;
+
+	if (!*f || *f == '/')
+		return 1;
+	for (p = f; (p = strstr(p, "..")); p += 2)
+		if ((p == f || p[-1] == '/') && (p[2] == '/' || !p[2]))
+			return 1;
+	return 0;
+}
+
+/*
+ * tracefs_append() - append "@value\n" to @tracefs/@file with one
+ * write(2) on an O_WRONLY|O_APPEND descriptor (no O_TRUNC: that clears
+ * kprobe_events, uprobe_events and set_ftrace_filter, see
+ * kernel/trace/trace_kprobe.c:probes_open, ftrace.c:ftrace_regex_open).
+ * The newline is what `echo VALUE >> FILE` writes.
+ * @detail: on failure, the DETAIL text (errlog_detail()); @size bytes
+ *
+ * Returns 0 or -errno.
+ */
+static int tracefs_append(const char *tracefs, const char *file,
+			  const char *value, char *detail, size_t size)
+{
+	char path[AGENT_PATH_MAX], mark[MARK_MAX], *line;
+	size_t len = strlen(value);
+	int fd, err = 0;
+	ssize_t n;
+
+	if (!tracefs[0]) {
+		snprintf(detail, size, "no tracefs");
+		return -ENOENT;
+	}
+	if (bad_rel_path(file)) {
+		snprintf(detail, size, "bad path");
+		return -EINVAL;
+	}
+	if (path_join(path, sizeof(path), tracefs, file)) {
+		snprintf(detail, size, "%s", strerror(ENAMETOOLONG));
+		return -ENAMETOOLONG;
+	}
+	line = malloc(len + 2);
+	if (!line) {
+		snprintf(detail, size, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	memcpy(line, value, len);
+	line[len] = '\n';
+	errlog_mark(tracefs, mark, sizeof(mark));
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		err = errno;
+	} else {
+		do {
+			n = write(fd, line, len + 1);
+		} while (n < 0 && errno == EINTR);
+		if (n < 0)
+			err = errno;
+		else if ((size_t)n != len + 1)
+			err = EIO;	/* short write: the kernel took a part */
+		if (close(fd) && !err)
+			err = errno;
+	}
+	free(line);
+	if (err)
+		errlog_detail(tracefs, mark, err, detail, size);
+	return -err;
+}
+
+/* "expect PROBE FILE MATCH [VALUE]", docs/plan.md. */
+static void do_expect(struct agent *a, char **f, int nf)
+{
+	const char *probe = f[1], *file = f[2], *match = f[3];
+	const char *value = nf > 4 ? f[4] : NULL;
+	char path[AGENT_PATH_MAX], detail[AGENT_DETAIL_MAX];
+	int r = -ENOENT;
+
+	if (a->tracefs[0] && !bad_rel_path(file) &&
+	    !path_join(path, sizeof(path), a->tracefs, file))
+		r = file_has_token(path, match);
+	if (r == 1) {
+		agent_item(a, probe, "ok", file, "-");
+		return;
+	}
+	if (!value) {
+		agent_item(a, probe, "missing", file, "-");
+		return;
+	}
+	if (tracefs_append(a->tracefs, file, value, detail, sizeof(detail)))
+		agent_item(a, probe, "failed", file, detail);
+	else
+		agent_item(a, probe, "armed-late", file, "-");
+}
+
+/* "arm PROBE FILE VALUE", docs/plan.md. */
+static void do_arm(struct agent *a, char **f)
+{
+	char detail[AGENT_DETAIL_MAX];
+
+	if (tracefs_append(a->tracefs, f[2], f[3], detail, sizeof(detail)))
+		agent_item(a, f[1], "failed", f[2], detail);
+	else
+		agent_item(a, f[1], "armed", f[2], f[3]);
+}
+
+/* Split @line at TABs into at most @max fields; -1 when there are more. */
+static int split(char *line, char **f, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		char *tab = strchr(line, '\t');
+
+		if (n == max)
+			return -1;
+		f[n++] = line;
+		if (!tab)
+			return n;
+		*tab = '\0';
+		line = tab + 1;
+	}
+}
+
+/* Copy a short setting, noting when it does not fit. */
+static void set_text(struct agent *a, int lineno, char *dst, size_t size,
+		     const char *src)
+{
+	if (strlen(src) >= size)
+		agent_note(a, "plan", "line %d: value too long", lineno);
+	else
+		strcpy(dst, src);
+}
+
+/* Act on one plan line @no (1-based) split into @nf fields @f. */
+static void plan_line(struct agent *a, int no, char **f, int nf)
+{
+	const char *v = f[0];
+	int i;
+
+	for (i = 0; i < nf; i++)
+		if (!f[i][0]) {
+			agent_note(a, "plan", "line %d: empty field", no);
+			return;
+		}
+	if (!strcmp(v, "expect") && (nf == 4 || nf == 5)) {
+		do_expect(a, f, nf);
+	} else if (!strcmp(v, "arm") && nf == 4) {
+		do_arm(a, f);
+	} else if (!strcmp(v, "arch") && nf == 2) {
+		set_text(a, no, a->arch, sizeof(a->arch), f[1]);
+	} else if (!strcmp(v, "kernel") && nf == 2) {
+		set_text(a, no, a->kernel, sizeof(a->kernel), f[1]);
+	} else if (!strcmp(v, "sink") && nf == 2) {
+		set_text(a, no, a->sink, sizeof(a->sink), f[1]);
+		if (strcmp(a->sink, "console") && a->sink[0] != '/') {
+			agent_note(a, "plan", "line %d: sink must be console or an absolute path",
+				   no);
+			strcpy(a->sink, "console");
+		}
+	} else if (!strcmp(v, "window") && nf == 2) {
+		char *end;
+		unsigned long w = strtoul(f[1], &end, 10);
+
+		if (*end || !isdigit((unsigned char)f[1][0]) ||
+		    w > AGENT_WINDOW_MAX)
+			agent_note(a, "plan", "line %d: bad window \"%s\"",
+				   no, f[1]);
+		else
+			a->window = w;
+	} else if (!strcmp(v, "init") && nf == 2) {
+		if (f[1][0] != '/')
+			agent_note(a, "plan", "line %d: init must be an absolute path",
+				   no);
+		else if (a->n_inits == AGENT_MAX_INITS)
+			agent_note(a, "plan", "line %d: too many init lines",
+				   no);
+		else
+			a->inits[a->n_inits++] = xstrdup(f[1]);
+	} else if (!strcmp(v, "probecc-plan")) {
+		agent_note(a, "plan", "line %d: probecc-plan only on line 1",
+			   no);
+	} else if (!strcmp(v, "expect") || !strcmp(v, "arm") ||
+		   !strcmp(v, "arch") || !strcmp(v, "kernel") ||
+		   !strcmp(v, "sink") || !strcmp(v, "window") ||
+		   !strcmp(v, "init")) {
+		agent_note(a, "plan", "line %d: %s: wrong number of fields (%d)",
+			   no, v, nf - 1);
+	} else {
+		agent_note(a, "plan", "line %d: unknown verb \"%.64s\"", no, v);
+	}
+}
+
+/*
+ * plan_run() - read the plan at @a->plan_path and act on it line by line.
+ *
+ * The file is read whole, up to AGENT_PLAN_MAX bytes (more is reported
+ * and ignored).  A first line other than "probecc-plan<TAB>1" makes the
+ * agent refuse the whole plan: a note, no action, default sink and init.
+ * A bad line is noted and skipped; every other line is acted on in order.
+ * Nothing here fails the boot.
+ */
+void plan_run(struct agent *a)
+{
+	char *buf, *p, *f[MAX_FIELDS];
+	size_t len = 0;
+	int fd, no = 0, nf;
+
+	fd = open(a->plan_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		agent_note(a, "plan", "%s: %s", a->plan_path, strerror(errno));
+		return;
+	}
+	buf = malloc(AGENT_PLAN_MAX + 1);
+	if (!buf) {
+		agent_note(a, "plan", "%s", strerror(ENOMEM));
+		close(fd);
+		return;
+	}
+	for (;;) {
+		ssize_t n = read(fd, buf + len, AGENT_PLAN_MAX - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			agent_note(a, "plan", "%s: %s", a->plan_path,
+				   strerror(errno));
+		if (n <= 0)
+			break;
+		len += n;
+		if (len == AGENT_PLAN_MAX) {
+			char c;
+
+			if (read(fd, &c, 1) == 1)
+				agent_note(a, "plan", "longer than %d bytes, rest ignored",
+					   AGENT_PLAN_MAX);
+			break;
+		}
+	}
+	close(fd);
+	buf[len] = '\0';
+	if (memchr(buf, '\0', len)) {
+		agent_note(a, "plan", "%s: holds a NUL byte, refused",
+			   a->plan_path);
+		free(buf);
+		return;
+	}
+	for (p = buf; *p; ) {
+		char *line = p, *nl = strchr(p, '\n');
+
+		if (nl) {
+			*nl = '\0';
+			p = nl + 1;
+		} else {
+			p += strlen(p);
+		}
+		no++;
+		if (nl > line && nl[-1] == '\r')
+			nl[-1] = '\0';
+		if (no == 1) {
+			nf = split(line, f, MAX_FIELDS);
+			if (nf != 2 || strcmp(f[0], "probecc-plan") ||
+			    strcmp(f[1], "1")) {
+				agent_note(a, "plan", "%s: not a version 1 plan (first line \"%.64s\"), refused",
+					   a->plan_path, line);
+				break;
+			}
+			continue;
+		}
+		if (!*line)
+			continue;
+		nf = split(line, f, MAX_FIELDS);
+		if (nf < 0)
+			agent_note(a, "plan", "line %d: too many fields", no);
+		else
+			plan_line(a, no, f, nf);
+	}
+	if (no == 0)
+		agent_note(a, "plan", "%s: empty, refused", a->plan_path);
+	free(buf);
+}

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probecc early-init agent: small helpers (notes, items, I/O, paths).
+ *
+ * Nothing here is fatal: an allocation failure or an I/O error is turned
+ * into a value the caller reports, because the agent must always go on
+ * to exec the real init.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent.h"
+
+/*
+ * xstrdup() - strdup() that never returns NULL.
+ * @s: string to copy (NULL is taken as "-")
+ *
+ * Returns a heap copy owned by the caller, or a static "(oom)" when memory
+ * is exhausted; the agent never frees these (it execs soon after).
+ */
+char *xstrdup(const char *s)
+{
+	static char oom[] = "(oom)";
+	char *p = strdup(s ? s : "-");
+
+	return p ? p : oom;
+}
+
+/*
+ * sanitize_field() - make @s safe as one TAB-separated manifest field.
+ * @s: NUL-terminated string, changed in place
+ *
+ * TAB, CR and LF become spaces (docs/plan.md: no TAB or newline inside a
+ * field).  An empty string becomes "-" only if the caller left room; the
+ * callers never pass empty strings.
+ */
+void sanitize_field(char *s)
+{
+	for (; *s; s++)
+		if (*s == '\t' || *s == '\n' || *s == '\r')
+			*s = ' ';
+}
+
+/*
+ * agent_note() - record a "note TOPIC TEXT" line for the manifest.
+ * @a: agent state (owns the copy)
+ * @topic: short word: mount, plan, sink, tracefs, init, window
+ * @fmt: printf format of TEXT, at most 1 KiB is kept
+ *
+ * At most AGENT_MAX_NOTES notes are kept; later ones are counted in
+ * @a->dropped_notes and reported as one line by the dump.
+ */
+void agent_note(struct agent *a, const char *topic, const char *fmt, ...)
+{
+	char text[1024], line[1200];
+	va_list ap;
+
+	if (a->n_notes >= AGENT_MAX_NOTES) {
+		a->dropped_notes++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	sanitize_field(text);
+	snprintf(line, sizeof(line), "%s\t%s", topic, text);
+	a->notes[a->n_notes++] = xstrdup(line);
+}
+
+/*
+ * agent_item() - record the result of one expect/arm line.
+ * @a: agent state (owns the copies)
+ * @probe, @file, @detail: copied and sanitized; NULL or "" become "-"
+ * @state: a static string ("ok", "armed", "armed-late", "missing",
+ *         "failed"), not copied
+ *
+ * The array grows by doubling up to AGENT_MAX_ITEMS entries; beyond that,
+ * or when realloc() fails, the item is counted in @a->dropped_items.
+ */
+void agent_item(struct agent *a, const char *probe, const char *state,
+		const char *file, const char *detail)
+{
+	struct item *it;
+
+	if (a->n_items == a->cap_items) {
+		size_t cap = a->cap_items ? a->cap_items * 2 : 32;
+		struct item *n;
+
+		if (cap > AGENT_MAX_ITEMS)
+			cap = AGENT_MAX_ITEMS;
+		n = cap > a->cap_items ?
+			realloc(a->items, cap * sizeof(*n)) : NULL;
+		if (!n) {
+			a->dropped_items++;
+			return;
+		}
+		a->items = n;
+		a->cap_items = cap;
+	}
+	it = &a->items[a->n_items++];
+	it->probe = xstrdup(probe && *probe ? probe : "-");
+	it->file = xstrdup(file && *file ? file : "-");
+	it->detail = xstrdup(detail && *detail ? detail : "-");
+	it->state = state;
+	sanitize_field(it->probe);
+	sanitize_field(it->file);
+	sanitize_field(it->detail);
+}
+
+/*
+ * write_all() - write(2) all of @buf to @fd, retrying on EINTR and on
+ * short writes.
+ * @len: bytes
+ *
+ * Returns 0, or -errno of the failing write (-EIO if write returns 0).
+ */
+int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * path_join() - "@a/@b" into @out (@size bytes, NUL incl.).
+ * A leading '/' of @b is not doubled.  Returns 0 or -ENAMETOOLONG (then
+ * @out holds "").
+ */
+int path_join(char *out, size_t size, const char *a, const char *b)
+{
+	int n;
+
+	while (*b == '/')
+		b++;
+	n = snprintf(out, size, "%s/%s", a, b);
+	if (n < 0 || (size_t)n >= size) {
+		if (size)
+			out[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+/*
+ * rooted() - the path of the absolute @path under the agent's root
+ * (--root in test mode, "" as PID 1) into @out (@size bytes).
+ * Returns 0 or -ENAMETOOLONG.
+ */
+int rooted(const struct agent *a, char *out, size_t size, const char *path)
+{
+	int n;
+
+	if (!a->root[0]) {
+		n = snprintf(out, size, "%s", path);
+		if (n < 0 || (size_t)n >= size)
+			return -ENAMETOOLONG;
+		return 0;
+	}
+	return path_join(out, size, a->root, path);
+}
+
+/*
+ * read_small() - read at most @size - 1 bytes of @path into @buf and
+ * NUL-terminate it (for /proc/uptime, stats files: a few hundred bytes).
+ * Returns the byte count or -errno.
+ */
+ssize_t read_small(const char *path, char *buf, size_t size)
+{
+	size_t got = 0;
+	int fd, err = 0;
+
+	if (!size)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (got < size - 1) {
+		ssize_t n = read(fd, buf + got, size - 1 - got);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		got += n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	return err ? err : (ssize_t)got;
+}
