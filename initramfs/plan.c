@@ -508,11 +508,14 @@ void plan_run(struct agent *a)
 		if (nl > line && nl[-1] == '\r')
 			nl[-1] = '\0';
 		if (no == 1) {
+			char first[65];
+
+			snprintf(first, sizeof(first), "%s", line);
 			nf = split(line, f, MAX_FIELDS);
 			if (nf != 2 || strcmp(f[0], "probecc-plan") ||
 			    strcmp(f[1], "1")) {
-				agent_note(a, "plan", "%s: not a version 1 plan (first line \"%.64s\"), refused",
-					   a->plan_path, line);
+				agent_note(a, "plan", "%s: not a version 1 plan (first line \"%s\"), refused",
+					   a->plan_path, first);
 				break;
 			}
 			continue;

@@ -1,0 +1,345 @@
+# Agent and initramfs tests: the ASan/UBSan build of the early-init
+# agent (initramfs/agent-asan) runs on the host in test mode (--root,
+# --tracefs, --plan, --sink, --no-exec) against a directory standing in
+# for tracefs; mkinitramfs builds archives that cpio -t inspects.
+# Golden files are in tests/agent/; uptime, agent_us, uname and the
+# tracefs path vary and are replaced by X before comparing.
+
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+AGENT=initramfs/agent-asan
+MKI=initramfs/mkinitramfs
+TAB=$(printf '\t')
+A=$T_OUT/agent
+rm -rf "$A" && mkdir -p "$A"
+
+if [ ! -x "$AGENT" ] || [ -n "$(find initramfs -name '*.[ch]' -newer "$AGENT")" ]; then
+	make -s "$AGENT" > "$A/make.log" 2>&1 ||
+		t_fail agent/build "make $AGENT failed" "$A/make.log"
+fi
+
+# mk_tracefs DIR: a directory standing in for tracefs.
+mk_tracefs() {
+	local d=$1
+	mkdir -p "$d"/options "$d"/per_cpu/cpu0 "$d"/per_cpu/cpu1 \
+		"$d"/events/kprobes "$d"/events/sched/sched_process_exec
+	printf 'function\n' > "$d/current_tracer"
+	printf 'register_netdevice\nbond_create [bonding]\n' > "$d/set_ftrace_filter"
+	printf 'local [global] counter uptime perf mono mono_raw boot\n' > "$d/trace_clock"
+	printf '0\n' > "$d/options/func_stack_trace"
+	printf '1\n' > "$d/options/sym-offset"
+	printf 'p:kprobes/early kernel_init\n' > "$d/kprobe_events"
+	: > "$d/uprobe_events"
+	: > "$d/error_log"
+	: > "$d/events/sched/sched_process_exec/trigger"
+	printf '0\n' > "$d/events/sched/sched_process_exec/enable"
+	printf 'entries: 12\noverrun: 3\ncommit overrun: 0\nbytes: 640\noldest event ts:     0.5\nnow ts:     3.1\ndropped events: 1\nread events: 0\n' \
+		> "$d/per_cpu/cpu0/stats"
+	printf 'entries: 0\noverrun: 0\ncommit overrun: 0\nbytes: 0\ndropped events: 0\nread events: 0\n' \
+		> "$d/per_cpu/cpu1/stats"
+	# the kernel's trace text; no final newline: the framing adds one
+	printf '# tracer: function\n#\n            init-1       [000] .....     0.373329: register_netdevice <-register_netdev' \
+		> "$d/trace"
+}
+
+# mk_root DIR: a root with proc/uptime and a console standing in.
+mk_root() {
+	mkdir -p "$1"/proc "$1"/dev "$1"/probecc
+	echo '3.14 1.00' > "$1/proc/uptime"
+	: > "$1/dev/console"
+}
+
+# plan FILE LINE...: write a plan, one argument a line; "|" becomes TAB.
+plan() {
+	local f=$1
+	shift
+	printf '%s\n' "$@" | tr '|' '\t' > "$f"
+}
+
+# filter: the variable fields of a dump.
+filter() {
+	sed -E "s/^(uptime|agent_us)$TAB.*/\\1${TAB}X/; s/^uname$TAB.*/uname${TAB}X${TAB}X/; s/^tracefs$TAB.+/tracefs${TAB}X/" "$@"
+}
+
+# run_agent NAME ARGS...: run the agent with a 30 s guard, stderr to
+# $A/NAME.err; the exit status is in $rc.
+run_agent() {
+	local name=$1
+	shift
+	timeout 30 "$AGENT" "$@" 2> "$A/$name.err"
+	rc=$?
+}
+
+# ---- the full plan: every state, framing, notes, side effects ----
+d=$A/full
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+plan "$d/plan" \
+	'probecc-plan|1' 'arch|mipsel' 'kernel|6.1' 'sink|/dump.out' \
+	'expect|-|current_tracer|function' \
+	'expect|-|current_tracer|function_graph' \
+	'expect|register_netdevice|set_ftrace_filter|register_netdevice|register_netdevice' \
+	'expect|bond_create|set_ftrace_filter|bond_create|bond_create' \
+	'expect|register_netdev|set_ftrace_filter|register_netdev|register_netdev' \
+	'expect|-|trace_clock|[global]|global' \
+	'expect|-|trace_clock|glob' \
+	'expect|-|options/func_stack_trace|1|1' \
+	'expect|early|kprobe_events|p:kprobes/early' \
+	'expect|late|kprobe_events|p:kprobes/late|p:kprobes/late do_fork' \
+	'arm|exec|kprobe_events|p:kprobes/exec kernel_execve filename=+0(%r4):string' \
+	'arm|exec|events/kprobes|1' \
+	'arm|exec|events/kprobes/exec/enable|1' \
+	'arm|sched:sched_process_exec|events/sched/sched_process_exec/trigger|stacktrace' \
+	'arm|up|../escape|1' \
+	'expect|gone|nosuchfile|1' \
+	'frobnicate|x' \
+	'arm|short|kprobe_events' \
+	'window|soon' \
+	''
+run_agent full --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
+filter "$d/root/dump.out" > "$d/dump"
+t_check agent/full-dump tests/agent/full.dump "$d/dump"
+printf '%s\n' 'p:kprobes/early kernel_init' 'p:kprobes/late do_fork' \
+	'p:kprobes/exec kernel_execve filename=+0(%r4):string' > "$d/want"
+t_check agent/arm-appends "$d/want" "$d/tfs/kprobe_events"
+printf '%s\n' register_netdevice 'bond_create [bonding]' register_netdev > "$d/want"
+t_check agent/expect-armed-late-appends "$d/want" "$d/tfs/set_ftrace_filter"
+printf 'stacktrace\n' > "$d/want"
+t_check agent/arm-trigger "$d/want" "$d/tfs/events/sched/sched_process_exec/trigger"
+if [ $rc -eq 0 ] && grep -qx 'agent: would exec /bin/sh' "$A/full.err" 2>/dev/null ||
+   [ $rc -eq 1 ] && grep -q 'no init found' "$A/full.err"; then
+	t_pass agent/full-exit
+else
+	t_fail agent/full-exit "exit $rc" "$A/full.err"
+fi
+
+# ---- the kernel's reason: a write that fails (ENOSPC via /dev/full)
+# while error_log gains an entry (a FIFO fed twice: before and after) ----
+d=$A/errlog
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+if [ -w /dev/full ] && command -v mkfifo > /dev/null; then
+	ln -s /dev/full "$d/tfs/bad_events"
+	rm -f "$d/tfs/error_log"
+	mkfifo "$d/tfs/error_log"
+	old='[    1.000000] trace_kprobe: error: Old error
+  Command: p:kprobes/old foo
+                        ^'
+	new='[    2.500000] trace_kprobe: error: Invalid fetch argument
+  Command: p:kprobes/bad foo x=%zz
+                             ^'
+	(
+		printf '%s\n' "$old" > "$d/tfs/error_log"
+		sleep 1
+		printf '%s\n%s\n' "$old" "$new" > "$d/tfs/error_log"
+	) &
+	feeder=$!
+	plan "$d/plan" 'probecc-plan|1' 'arm|bad|bad_events|p:kprobes/bad foo x=%zz'
+	run_agent errlog --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" \
+		--sink "$d/dump" --no-exec
+	kill $feeder 2> /dev/null
+	wait $feeder 2> /dev/null
+	printf 'item\tbad\tfailed\tbad_events\t%s\n' \
+		'No space left on device | trace_kprobe: error: Invalid fetch argument | Command: p:kprobes/bad foo x=%zz | ^ at 18' \
+		> "$d/want"
+	grep '^item' "$d/dump" > "$d/got" 2>&1
+	t_check agent/failed-errlog-reason "$d/want" "$d/got"
+else
+	t_skip agent/failed-errlog-reason "needs /dev/full and mkfifo"
+fi
+
+# ---- no plan: note, dump to the console, exec the real init ----
+d=$A/noplan
+mk_root "$d/root"
+mkdir -p "$d/root/sbin"
+printf '#!/bin/sh\necho "$0 $*" > "%s"\n' "$d/root/ran" > "$d/root/sbin/init"
+chmod +x "$d/root/sbin/init"
+run_agent noplan --root "$d/root" --plan "$d/none" -- single x
+# a script's $0 is the file the kernel ran: the init under the root
+printf '%s\n' "$d/root/sbin/init single x" > "$d/want"
+t_check agent/noplan-execs-init "$d/want" "$d/root/ran"
+printf 'note\tplan\t%s\n' "$d/none: No such file or directory" > "$d/want"
+grep '^note' "$d/root/dev/console" | grep plan > "$d/got"
+t_check agent/noplan-note "$d/want" "$d/got"
+printf 'note\ttracefs\tnone: nothing can be armed or dumped\n' > "$d/want"
+grep '^note.tracefs' "$d/root/dev/console" > "$d/got"
+t_check agent/no-tracefs-note "$d/want" "$d/got"
+
+# ---- a plan of another version is refused: no action, default sink ----
+d=$A/version
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+cp "$d/tfs/kprobe_events" "$d/kprobe_events.before"
+plan "$d/plan" 'probecc-plan|2' 'sink|/dump.out' 'arm|x|kprobe_events|p:kprobes/x foo'
+run_agent version --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
+t_check agent/bad-version-no-action "$d/kprobe_events.before" "$d/tfs/kprobe_events"
+if [ ! -e "$d/root/dump.out" ] && grep -q "^note${TAB}plan${TAB}.*not a version 1 plan (first line \"probecc-plan${TAB/$TAB/ }2\"), refused\$" "$d/root/dev/console" &&
+   ! grep -q '^item' "$d/root/dev/console"; then
+	t_pass agent/bad-version-refused
+else
+	t_fail agent/bad-version-refused "want a note on the console and no item" "$d/root/dev/console"
+fi
+
+# ---- a missing sink falls back to the console and says so ----
+d=$A/sink
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+plan "$d/plan" 'probecc-plan|1' 'sink|/dev/ttyS9'
+run_agent sink --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
+printf 'note\tsink\t/dev/ttyS9: No such file or directory; using console\n' > "$d/want"
+grep '^note.sink' "$d/root/dev/console" > "$d/got"
+t_check agent/sink-fallback "$d/want" "$d/got"
+if [ -e "$d/root/dev/ttyS9" ]; then
+	t_fail agent/sink-dev-not-created "a regular file /dev/ttyS9 was created"
+else
+	t_pass agent/sink-dev-not-created
+fi
+# and when even the console is missing: stdout
+rm "$d/root/dev/console"
+run_agent sink2 --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec > "$d/stdout"
+if grep -q '^=== probecc dump 1 end ===$' "$d/stdout" &&
+   grep -q "^note${TAB}sink${TAB}console: No such file or directory; using stdout$" "$d/stdout"; then
+	t_pass agent/sink-stdout-fallback
+else
+	t_fail agent/sink-stdout-fallback "no dump on stdout" "$d/stdout"
+fi
+
+# ---- a large trace is streamed whole ----
+d=$A/large
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+awk 'BEGIN { for (i = 0; i < 120000; i++)
+	printf "          init-1       [000] .....  %6d.%06d: register_netdevice <-register_netdev\n", i / 1000, i % 1000 }' \
+	> "$d/tfs/trace"
+plan "$d/plan" 'probecc-plan|1'
+run_agent large --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --sink "$d/dump" --no-exec
+sed -n '/^--- trace ---$/,/^=== probecc dump 1 end ===$/p' "$d/dump" | sed '1d;$d' > "$d/trace"
+if [ "$(stat -c %s "$d/tfs/trace")" -lt 5000000 ]; then
+	t_fail agent/large-trace "test trace too small"
+else
+	t_check agent/large-trace "$d/tfs/trace" "$d/trace"
+fi
+
+# ---- init order: the plan's inits first, then the kernel's ----
+d=$A/init
+mk_root "$d/root"
+mkdir -p "$d/root/sbin" "$d/root/bin"
+printf '#!/bin/sh\necho "$0 $*" > "%s"\n' "$d/root/ran" > "$d/root/sbin/myinit"
+cp "$d/root/sbin/myinit" "$d/root/bin/sh"
+chmod +x "$d/root/sbin/myinit" "$d/root/bin/sh"
+plan "$d/plan" 'probecc-plan|1' 'init|/nonexistent' 'init|/sbin/myinit'
+run_agent init --root "$d/root" --plan "$d/plan" -- arg1
+printf '%s\n' "$d/root/sbin/myinit arg1" > "$d/want"
+t_check agent/init-from-plan "$d/want" "$d/root/ran"
+plan "$d/plan" 'probecc-plan|1'
+run_agent init2 --root "$d/root" --plan "$d/plan" --no-exec
+printf 'agent: would exec /bin/sh\n' > "$d/want"
+grep 'would exec' "$A/init2.err" > "$d/got"
+t_check agent/init-fallback-order "$d/want" "$d/got"
+rm "$d/root/bin/sh" "$d/root/ran"
+run_agent init3 --root "$d/root" --plan "$d/plan"
+if [ $rc -eq 1 ] && grep -q 'no init found' "$A/init3.err" &&
+   grep -q '^=== probecc dump 1 end ===$' "$d/root/dev/console"; then
+	t_pass agent/no-init-at-all
+else
+	t_fail agent/no-init-at-all "exit $rc" "$A/init3.err"
+fi
+
+# ---- window: a second dump, then /run/probecc.done ----
+d=$A/window
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+plan "$d/plan" 'probecc-plan|1' 'sink|/dump.out' 'window|1'
+start=$(date +%s%N)
+run_agent window --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+grep -E '^(===|stage)' "$d/root/dump.out" > "$d/got"
+printf '%s\n' '=== probecc dump 1 begin ===' "stage${TAB}init" '=== probecc dump 1 end ===' \
+	'=== probecc dump 1 begin ===' "stage${TAB}window" '=== probecc dump 1 end ===' > "$d/want"
+t_check agent/window-two-dumps "$d/want" "$d/got"
+printf 'window 1\n' > "$d/want"
+t_check agent/window-marker "$d/want" "$d/root/run/probecc.done"
+if [ "$ms" -ge 1000 ]; then
+	t_pass agent/window-sleeps
+else
+	t_fail agent/window-sleeps "returned after $ms ms"
+fi
+
+# ---- a bad option in test mode ----
+run_agent badopt --frobnicate
+if [ $rc -eq 2 ] && grep -q 'unknown option' "$A/badopt.err"; then
+	t_pass agent/bad-option
+else
+	t_fail agent/bad-option "exit $rc" "$A/badopt.err"
+fi
+
+# ---- mkinitramfs ----
+d=$A/mki
+mkdir -p "$d/out"
+printf 'fake busybox\n' > "$d/busybox"
+printf 'fake agent\n' > "$d/agent"
+printf 'probecc-plan\t1\n' > "$d/plan"
+printf 'echo rc without a shebang\n' > "$d/rc"
+printf 'extra\n' > "$d/extra"
+mki_args=(--busybox "$d/busybox" --agent "$d/agent" --plan "$d/plan" --rc "$d/rc" --add "$d/extra:/etc/extra.conf")
+if "$MKI" -o "$d/out/a.cpio.gz" "${mki_args[@]}" > "$d/mki.log" 2>&1; then
+	zcat "$d/out/a.cpio.gz" | cpio -t --quiet > "$d/list" 2>&1
+	zcat "$d/out/a.cpio.gz" | cpio -tv --quiet > "$d/listv" 2>&1
+	miss=
+	for f in init bin/busybox bin/sh sbin/init probecc/plan etc/extra.conf dev proc sys run; do
+		grep -qx "$f" "$d/list" || miss="$miss $f"
+	done
+	if [ -z "$miss" ]; then t_pass mkinitramfs/lists; else t_fail mkinitramfs/lists "missing:$miss" "$d/list"; fi
+	if grep -q ' bin/sh -> busybox$' "$d/listv" && grep -q ' sbin/poweroff -> ../bin/busybox$' "$d/listv"; then
+		t_pass mkinitramfs/applet-links
+	else
+		t_fail mkinitramfs/applet-links "no bin/sh -> busybox" "$d/listv"
+	fi
+	if awk '{ print $3; print $4 }' "$d/listv" | sort -u | grep -qvx 'root'; then
+		t_fail mkinitramfs/owner "files not owned by root" "$d/listv"
+	else
+		t_pass mkinitramfs/owner
+	fi
+	mkdir -p "$d/x"
+	(cd "$d/x" && zcat ../out/a.cpio.gz | cpio -id --quiet 2> /dev/null)
+	if cmp -s "$d/agent" "$d/x/init" && [ -x "$d/x/init" ] &&
+	   cmp -s "$d/plan" "$d/x/probecc/plan" && cmp -s "$d/extra" "$d/x/etc/extra.conf" &&
+	   [ "$(head -1 "$d/x/sbin/init")" = '#!/bin/sh' ] && [ -x "$d/x/sbin/init" ]; then
+		t_pass mkinitramfs/contents
+	else
+		t_fail mkinitramfs/contents "files differ from their sources" "$d/listv"
+	fi
+	sleep 1
+	"$MKI" -o "$d/out/b.cpio.gz" "${mki_args[@]}" > "$d/mki2.log" 2>&1
+	if cmp -s "$d/out/a.cpio.gz" "$d/out/b.cpio.gz"; then
+		t_pass mkinitramfs/reproducible
+	else
+		t_fail mkinitramfs/reproducible "two runs differ"
+	fi
+else
+	t_fail mkinitramfs/lists "mkinitramfs failed" "$d/mki.log"
+fi
+# failures leave nothing behind, and an existing OUT untouched
+rm -rf "$d/fail" && mkdir -p "$d/fail"
+echo old > "$d/fail/keep.cpio.gz"
+"$MKI" -o "$d/fail/keep.cpio.gz" "${mki_args[@]}" --add "$d/nonexistent:/x" > "$d/fail.log" 2>&1
+frc=$?
+if [ $frc -ne 0 ] && [ "$(cat "$d/fail/keep.cpio.gz")" = old ] &&
+   [ "$(ls -A "$d/fail")" = keep.cpio.gz ]; then
+	t_pass mkinitramfs/fail-keeps-out
+else
+	t_fail mkinitramfs/fail-keeps-out "exit $frc; left: $(ls -A "$d/fail" | tr '\n' ' ')" "$d/fail.log"
+fi
+# a failure while writing the archive (gzip fails half-way)
+mkdir -p "$d/fakebin"
+printf '#!/bin/sh\nhead -c 100 /dev/zero\nexit 1\n' > "$d/fakebin/gzip"
+chmod +x "$d/fakebin/gzip"
+rm -f "$d/fail/keep.cpio.gz"
+PATH=$d/fakebin:$PATH "$MKI" -o "$d/fail/new.cpio.gz" "${mki_args[@]}" > "$d/fail2.log" 2>&1
+frc=$?
+if [ $frc -ne 0 ] && [ -z "$(ls -A "$d/fail")" ]; then
+	t_pass mkinitramfs/fail-leaves-nothing
+else
+	t_fail mkinitramfs/fail-leaves-nothing "exit $frc; left: $(ls -A "$d/fail" | tr '\n' ' ')" "$d/fail2.log"
+fi
