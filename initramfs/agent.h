@@ -49,6 +49,8 @@ struct agent {
 	char *notes[AGENT_MAX_NOTES];
 	size_t n_notes, dropped_notes;
 	struct timespec t0;	/* CLOCK_MONOTONIC at start of main() */
+	unsigned int n_dumps;	/* dumps written so far (the window child's
+				 * copy counts the parent's init dump) */
 };
 
 /* util.c */

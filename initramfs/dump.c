@@ -245,7 +245,9 @@ static void cpu_lines(struct agent *a, struct out *o)
  * in TRACE_CHUNK reads; never trace_pipe, which blocks) to @a->sink_fd.
  * @stage: "init" or "window"
  *
- * agent_us is taken when the dump starts.  Returns 0 or the -errno of the
+ * The frame lines carry the dump's number in the boot: 1 for the init
+ * dump, 2 for the window dump (@a->n_dumps + 1).  agent_us is taken when
+ * the dump starts.  Returns 0 or the -errno of the
  * first failed write to the sink (the rest of that dump is skipped).
  */
 int dump(struct agent *a, const char *stage)
@@ -256,6 +258,7 @@ int dump(struct agent *a, const char *stage)
 	struct timespec now;
 	struct utsname u;
 	long long us;
+	unsigned int seq;
 	int tfd = -1, last = '\n';
 	size_t i;
 
@@ -280,7 +283,8 @@ int dump(struct agent *a, const char *stage)
 			agent_note(a, "trace", "%s: %s", path, strerror(errno));
 	}
 
-	out_printf(&o, "=== probecc dump 1 begin ===\n");
+	seq = ++a->n_dumps;
+	out_printf(&o, "=== probecc dump %u begin ===\n", seq);
 	out_printf(&o, "probecc-manifest\t1\nstage\t%s\nuptime\t%s\n", stage,
 		   up);
 	out_printf(&o, "agent_us\t%lld\ntracefs\t%s\n", us,
@@ -318,7 +322,7 @@ int dump(struct agent *a, const char *stage)
 		close(tfd);
 	if (last != '\n')
 		out_write(&o, "\n", 1);
-	out_printf(&o, "=== probecc dump 1 end ===\n");
+	out_printf(&o, "=== probecc dump %u end ===\n", seq);
 	out_flush(&o);
 	return o.err;
 }

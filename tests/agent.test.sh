@@ -256,7 +256,7 @@ run_agent window --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 grep -E '^(===|stage)' "$d/root/dump.out" > "$d/got"
 printf '%s\n' '=== probecc dump 1 begin ===' "stage${TAB}init" '=== probecc dump 1 end ===' \
-	'=== probecc dump 1 begin ===' "stage${TAB}window" '=== probecc dump 1 end ===' > "$d/want"
+	'=== probecc dump 2 begin ===' "stage${TAB}window" '=== probecc dump 2 end ===' > "$d/want"
 t_check agent/window-two-dumps "$d/want" "$d/got"
 printf 'window 1\n' > "$d/want"
 t_check agent/window-marker "$d/want" "$d/root/run/probecc.done"

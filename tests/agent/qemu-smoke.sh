@@ -77,7 +77,7 @@ qpid=$!
 # wall time from QEMU start to the end of each dump on ttyS1
 seen=0
 while kill -0 $qpid 2>/dev/null; do
-	n=$(grep -c '^=== probecc dump 1 end' "$out/ttyS1.log" 2>/dev/null) || true
+	n=$(grep -c '^=== probecc dump [0-9]* end' "$out/ttyS1.log" 2>/dev/null) || true
 	while [ "${n:-0}" -gt $seen ]; do
 		seen=$((seen + 1))
 		echo "dump $seen on ttyS1 after $(( ($(date +%s%N) - start) / 1000000 )) ms wall"
