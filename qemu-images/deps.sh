@@ -1,0 +1,61 @@
+#!/bin/sh
+# deps.sh: install the Debian packages probecc needs, when missing.
+#
+# usage: deps.sh [build] [boot] [all]      (default: all)
+#
+#   build  compilers and libraries for probecc and the agents
+#   boot   QEMU, and the mipsel foreign architecture in dpkg so that
+#          qemu-images/fetch can download busybox-static:mipsel and the
+#          Malta kernel
+# A no-op (dpkg-query only) when everything is there.  As root it runs
+# apt-get; as another user it prints the command to run and exits 1.
+set -eu
+prog=${0##*/}
+
+build_pkgs="gcc make libfdt-dev libelf-dev libdw-dev device-tree-compiler cpio
+gcc-mipsel-linux-gnu libc6-dev-mipsel-cross"
+boot_pkgs="qemu-system-mips qemu-system-x86"
+
+groups=${*:-all}
+want= foreign=0
+for g in $groups; do
+	case $g in
+	build) want="$want $build_pkgs" ;;
+	boot) want="$want $boot_pkgs"; foreign=1 ;;
+	all) want="$want $build_pkgs $boot_pkgs"; foreign=1 ;;
+	*) echo "usage: $prog [build] [boot] [all]" >&2; exit 2 ;;
+	esac
+done
+
+command -v dpkg-query >/dev/null 2>&1 || {
+	echo "$prog: not a Debian system (no dpkg-query); install by hand:$want" >&2
+	exit 1
+}
+
+# One dpkg-query for all; a package it does not know prints nothing.
+installed=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' $want 2>/dev/null |
+	awk '$1 == "ii" { sub(/:.*/, "", $2); print $2 }') || true
+missing=
+for p in $want; do
+	printf '%s\n' "$installed" | grep -qx -- "$p" || missing="$missing $p"
+done
+add_arch=0
+if [ "$foreign" = 1 ] && ! dpkg --print-foreign-architectures | grep -qx mipsel; then
+	add_arch=1
+fi
+[ -n "$missing" ] || [ "$add_arch" = 1 ] || exit 0
+
+cmd=
+[ "$add_arch" = 0 ] || cmd="dpkg --add-architecture mipsel && "
+cmd="${cmd}apt-get update"
+[ -z "$missing" ] ||
+	cmd="$cmd && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends$missing"
+
+if [ "$(id -u)" != 0 ]; then
+	echo "$prog: missing:${missing:- (none)}$([ "$add_arch" = 0 ] || echo ' and dpkg architecture mipsel')" >&2
+	echo "$prog: run as root:" >&2
+	echo "  sudo sh -c '$cmd'" >&2
+	exit 1
+fi
+echo "$prog: installing:${missing:- (none)}$([ "$add_arch" = 0 ] || echo ' + dpkg architecture mipsel')" >&2
+sh -c "set -e; $cmd"
