@@ -254,6 +254,7 @@ int dump(struct agent *a, const char *stage)
 {
 	static char chunk[TRACE_CHUNK];
 	static struct out o;
+	static char cmdline[4096];	/* COMMAND_LINE_SIZE of MIPS, the largest */
 	char up[64], path[AGENT_PATH_MAX];
 	struct timespec now;
 	struct utsname u;
@@ -292,6 +293,13 @@ int dump(struct agent *a, const char *stage)
 	out_printf(&o, "arch\t%s\nkernel\t%s\nuname\t%s\t%s\n",
 		   a->arch[0] ? a->arch : "-", a->kernel[0] ? a->kernel : "-",
 		   u.release, u.machine);
+	/* What the kernel really got: firmware may truncate it (QEMU Malta: 256 bytes). */
+	if (rooted(a, path, sizeof(path), "/proc/cmdline") ||
+	    read_small(path, cmdline, sizeof(cmdline)) <= 0)
+		strcpy(cmdline, "-");
+	cmdline[strcspn(cmdline, "\n")] = '\0';
+	sanitize_field(cmdline);
+	out_printf(&o, "cmdline\t%s\n", cmdline);
 	for (i = 0; i < a->n_notes; i++)
 		out_printf(&o, "note\t%s\n", a->notes[i]);
 	if (a->dropped_notes)

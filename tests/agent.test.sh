@@ -47,6 +47,7 @@ mk_tracefs() {
 mk_root() {
 	mkdir -p "$1"/proc "$1"/dev "$1"/probecc
 	echo '3.14 1.00' > "$1/proc/uptime"
+	printf 'console=ttyS0 rdinit=/init\tftrace=function\n' > "$1/proc/cmdline"
 	: > "$1/dev/console"
 }
 
