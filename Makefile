@@ -23,3 +23,11 @@ include tests/Makefile.tests
 .PHONY: all clean check demo
 clean:
 	rm -f $(CLEAN_FILES)
+
+# The main job on the embedded default: examples/bond0.probes compiled
+# for Debian's MIPS Malta kernel, booted in QEMU, the trace shown.
+DEMO_PROBES ?= examples/bond0.probes
+DEMO_ARCH ?= mipsel
+demo: qemu-deps
+	$(MAKE) all
+	qemu-images/run-probes --arch $(DEMO_ARCH) --show $(DEMO_PROBES)
