@@ -44,13 +44,44 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
+/*
+ * Destinations that rename cannot replace are written in place, after
+ * everything compiled: "-" and /dev/stdout (standard output), and an
+ * existing file that is not a regular one (a FIFO, a tty).  A symbolic
+ * link to a regular file is followed, so the link stays and its target
+ * is replaced atomically.
+ */
+static struct staged *direct;
+
+static bool is_stdout(const char *path)
+{
+	return !strcmp(path, "-") || !strcmp(path, "/dev/stdout");
+}
+
+static bool is_special(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 int out_stage(const char *path, const char *data, size_t len)
 {
 	struct staged *s = xcalloc(1, sizeof(*s));
 	int fd, err;
 
-	s->tmp = xasprintf("%s.probecc-XXXXXX", path);
-	s->path = xstrdup(path);
+	if (is_stdout(path) || is_special(path)) {
+		s->path = xstrdup(path);
+		s->tmp = xstrndup(data, len);	/* the data, kept until commit */
+		s->next = direct;
+		direct = s;
+		return 0;
+	}
+
+	s->path = realpath(path, NULL);	/* follows a link; NULL: no file yet */
+	if (!s->path)
+		s->path = xstrdup(path);
+	s->tmp = xasprintf("%s.probecc-XXXXXX", s->path);
 	fd = mkstemp(s->tmp);
 	if (fd < 0)
 		goto fail_nofd;
@@ -88,15 +119,26 @@ void out_abort(void)
 	for (s = staged; s; s = s->next)
 		unlink(s->tmp);
 	staged = NULL;
+	direct = NULL;
 }
 
 int out_commit(void)
 {
 	struct staged *s;
+	int fd, r;
 
 	for (s = staged; s; s = s->next)
 		if (rename(s->tmp, s->path))
 			return -1;
 	staged = NULL;
+	for (s = direct; s; s = s->next) {
+		fd = is_stdout(s->path) ? dup(1) : open(s->path, O_WRONLY | O_APPEND);
+		if (fd < 0)
+			return -1;
+		r = write_all(fd, s->tmp, strlen(s->tmp));
+		if (close(fd) || r)
+			return -1;
+	}
+	direct = NULL;
 	return 0;
 }

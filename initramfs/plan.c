@@ -318,11 +318,16 @@ static int tracefs_append(const char *tracefs, const char *file,
 	return -err;
 }
 
-/* "expect PROBE FILE MATCH [VALUE]", docs/plan.md. */
+/*
+ * "expect PROBE FILE MATCH [VALUE [WFILE]]", docs/plan.md: VALUE goes to
+ * WFILE when given (a kprobe is checked in available_events but defined
+ * through kprobe_events), else to FILE.
+ */
 static void do_expect(struct agent *a, char **f, int nf)
 {
 	const char *probe = f[1], *file = f[2], *match = f[3];
 	const char *value = nf > 4 ? f[4] : NULL;
+	const char *wfile = nf > 5 ? f[5] : file;
 	char path[AGENT_PATH_MAX], detail[AGENT_DETAIL_MAX];
 	int r = -ENOENT;
 
@@ -337,10 +342,10 @@ static void do_expect(struct agent *a, char **f, int nf)
 		agent_item(a, probe, "missing", file, "-");
 		return;
 	}
-	if (tracefs_append(a->tracefs, file, value, detail, sizeof(detail)))
-		agent_item(a, probe, "failed", file, detail);
+	if (tracefs_append(a->tracefs, wfile, value, detail, sizeof(detail)))
+		agent_item(a, probe, "failed", wfile, detail);
 	else
-		agent_item(a, probe, "armed-late", file, "-");
+		agent_item(a, probe, "armed-late", wfile, "-");
 }
 
 /* "arm PROBE FILE VALUE", docs/plan.md. */
@@ -393,7 +398,7 @@ static void plan_line(struct agent *a, int no, char **f, int nf)
 			agent_note(a, "plan", "line %d: empty field", no);
 			return;
 		}
-	if (!strcmp(v, "expect") && (nf == 4 || nf == 5)) {
+	if (!strcmp(v, "expect") && nf >= 4 && nf <= 6) {
 		do_expect(a, f, nf);
 	} else if (!strcmp(v, "arm") && nf == 4) {
 		do_arm(a, f);

@@ -47,7 +47,7 @@ compiler_bad() {
 	d=$T_OUT/compiler/$tag/$(basename "$base")
 	rm -rf "$d" && mkdir -p "$d/out"
 	args=$(case_args "$in")
-	"$bin" $args "$in" -o "$d/out/bootconfig" --plan "$d/out/plan" > "$d/stdout" 2> "$d/stderr"
+	"$bin" $args "$in" --plan "$d/out/plan" --explain > "$d/stdout" 2> "$d/stderr"
 	rc=$?
 	if [ $rc -ne 1 ]; then
 		t_fail "$name" "exit status $rc, expected 1" "$d/stderr"

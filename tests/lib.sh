@@ -30,7 +30,7 @@ t_check() {
 	if cmp -s "$2" "$3"; then
 		t_pass "$1"
 	else
-		diff -u "$2" "$3" > "$T_OUT/$1.diff" 2>&1
-		t_fail "$1" "output differs from $2" "$T_OUT/$1.diff"
+		diff -u "$2" "$3" > "$T_OUT/$(echo "$1" | tr / _).diff" 2>&1
+		t_fail "$1" "output differs from $2" "$T_OUT/$(echo "$1" | tr / _).diff"
 	fi
 }

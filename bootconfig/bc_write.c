@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bootconfig writer: a flat list of dotted keys with their values,
+ * printed as "key = value[, value...]" lines that the kernel's parser
+ * (lib/bootconfig.c) reads back into the same tree.
+ *
+ * Limits are those of include/linux/bootconfig.h (6.1): XBC_DATA_MAX
+ * bytes of text, XBC_NODE_MAX nodes (one per key word and per value),
+ * XBC_KEYLEN_MAX bytes of key, XBC_DEPTH_MAX words in a key.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bootconfig.h"
+
+#define XBC_DATA_MAX	32767
+#define XBC_NODE_MAX	8192
+#define XBC_KEYLEN_MAX	256
+#define XBC_DEPTH_MAX	16
+
+struct bc_key {
+	char *key;		/* dotted, owned */
+	char **values;		/* owned; NULL for a key without a value */
+	int nvalues;
+	struct bc_key *next;
+};
+
+struct bc_tree {
+	struct bc_key *head, **tail;
+};
+
+static const char *const errors[BC_ERR_COUNT] = {
+	[BC_OK] = "success",
+	[BC_ERR_NOMEM] = "out of memory",
+	[BC_ERR_KEY] = "a key word is empty or holds a character other than letters, digits, '-' and '_'",
+	[BC_ERR_KEY_LEN] = "a key is longer than 256 bytes (XBC_KEYLEN_MAX) or deeper than 16 words",
+	[BC_ERR_VALUE_QUOTES] = "a value holds both ' and \": bootconfig has no escapes",
+	[BC_ERR_VALUE_CHAR] = "a value holds a control character",
+	[BC_ERR_VALUE_LEN] = "a value is longer than 32767 bytes",
+	[BC_ERR_NODES] = "more than 8192 nodes (XBC_NODE_MAX)",
+	[BC_ERR_SIZE] = "the text is larger than 32767 bytes (XBC_DATA_MAX)",
+	[BC_ERR_MIXED] = "a key has both a value and subkeys",
+	[BC_ERR_SYNTAX] = "syntax error",
+	[BC_ERR_IO] = "write error",
+};
+
+const char *bc_strerror(int err)
+{
+	if (err < 0 || err >= BC_ERR_COUNT || !errors[err])
+		return "unknown error";
+	return errors[err];
+}
+
+struct bc_tree *bc_new(void)
+{
+	struct bc_tree *t = calloc(1, sizeof(*t));
+
+	if (t)
+		t->tail = &t->head;
+	return t;
+}
+
+void bc_free(struct bc_tree *t)
+{
+	struct bc_key *k, *next;
+	int i;
+
+	if (!t)
+		return;
+	for (k = t->head; k; k = next) {
+		next = k->next;
+		for (i = 0; i < k->nvalues; i++)
+			free(k->values[i]);
+		free(k->values);
+		free(k->key);
+		free(k);
+	}
+	free(t);
+}
+
+/* Key words: [A-Za-z0-9_-]+ (lib/bootconfig.c: xbc_valid_keyword). */
+static int check_key(const char *key)
+{
+	const char *p = key;
+	int words = 1;
+
+	if (strlen(key) > XBC_KEYLEN_MAX)
+		return BC_ERR_KEY_LEN;
+	for (;; p++) {
+		const char *start = p;
+
+		while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		       (*p >= '0' && *p <= '9') || *p == '-' || *p == '_')
+			p++;
+		if (p == start || (*p && *p != '.'))
+			return BC_ERR_KEY;
+		if (!*p)
+			break;
+		if (++words > XBC_DEPTH_MAX)
+			return BC_ERR_KEY_LEN;
+	}
+	return BC_OK;
+}
+
+/* A value must be quotable: no escapes exist, and no control characters. */
+static int check_value(const char *v)
+{
+	const char *p;
+
+	if (strlen(v) > XBC_DATA_MAX)
+		return BC_ERR_VALUE_LEN;
+	for (p = v; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return BC_ERR_VALUE_CHAR;
+	if (strchr(v, '"') && strchr(v, '\''))
+		return BC_ERR_VALUE_QUOTES;
+	return BC_OK;
+}
+
+/* Is @a a proper prefix of @b in words ("a.b" of "a.b.c")? */
+static int word_prefix(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+
+	return !strncmp(a, b, n) && b[n] == '.';
+}
+
+int bc_add(struct bc_tree *t, const char *key, const char *value)
+{
+	struct bc_key *k;
+	char **vals;
+	int err;
+
+	err = check_key(key);
+	if (!err && value)
+		err = check_value(value);
+	if (err)
+		return err;
+	for (k = t->head; k; k = k->next) {
+		if (!strcmp(k->key, key))
+			break;
+		/* A key with a value cannot also have subkeys (and back). */
+		if ((value && word_prefix(key, k->key)) ||
+		    (k->nvalues && word_prefix(k->key, key)))
+			return BC_ERR_MIXED;
+	}
+	if (!k) {
+		k = calloc(1, sizeof(*k));
+		if (!k || !(k->key = strdup(key))) {
+			free(k);
+			return BC_ERR_NOMEM;
+		}
+		*t->tail = k;
+		t->tail = &k->next;
+	}
+	if (!value)
+		return BC_OK;
+	vals = realloc(k->values, (k->nvalues + 1) * sizeof(*vals));
+	if (!vals)
+		return BC_ERR_NOMEM;
+	k->values = vals;
+	vals[k->nvalues] = strdup(value);
+	if (!vals[k->nvalues])
+		return BC_ERR_NOMEM;
+	k->nvalues++;
+	return BC_OK;
+}
+
+/* Nodes the kernel builds: one per distinct key word path, one per value. */
+static int count_nodes(const struct bc_tree *t)
+{
+	const struct bc_key *k, *j;
+	int nodes = 0;
+
+	for (k = t->head; k; k = k->next) {
+		const char *p = k->key;
+
+		nodes += k->nvalues;
+		for (;;) {
+			size_t len = strcspn(p, ".");
+			size_t plen = (size_t)(p - k->key) + len;
+			int seen = 0;
+
+			/* Count this word path once, at its first key. */
+			for (j = t->head; j != k && !seen; j = j->next)
+				seen = !strncmp(j->key, k->key, plen) &&
+				       (j->key[plen] == '.' || !j->key[plen]);
+			nodes += !seen;
+			if (!p[len])
+				break;
+			p += len + 1;
+		}
+	}
+	return nodes;
+}
+
+int bc_write(const struct bc_tree *t, FILE *out)
+{
+	const struct bc_key *k;
+	long size = 0;
+	int i, n;
+
+	if (count_nodes(t) > XBC_NODE_MAX)
+		return BC_ERR_NODES;
+	for (k = t->head; k; k = k->next) {
+		n = fprintf(out, "%s", k->key);
+		if (n < 0)
+			return BC_ERR_IO;
+		size += n;
+		for (i = 0; i < k->nvalues; i++) {
+			char q = strchr(k->values[i], '"') ? '\'' : '"';
+
+			n = fprintf(out, "%s%c%s%c", i ? ", " : " = ", q,
+				    k->values[i], q);
+			if (n < 0)
+				return BC_ERR_IO;
+			size += n;
+		}
+		if (fputc('\n', out) == EOF)
+			return BC_ERR_IO;
+		size++;
+	}
+	if (size > XBC_DATA_MAX)
+		return BC_ERR_SIZE;
+	return ferror(out) ? BC_ERR_IO : BC_OK;
+}
