@@ -214,8 +214,9 @@ static int parse_args(struct agent *a, int argc, char **argv)
 }
 
 /*
- * mark_done() - write /run/probecc.done (under the root) once the window
- * dump is out: "window N\n".  mkdir /run first; the initramfs (rootfs) is
+ * mark_done() - write /run/probecc.done (under the root) once the last
+ * dump is out (the window dump, or the init dump when there is no window):
+ * "window N\n".  mkdir /run first; the initramfs (rootfs) is
  * writable, no tmpfs needed.  Errors are ignored: nobody is left to tell.
  */
 static void mark_done(struct agent *a)
@@ -358,9 +359,14 @@ int main(int argc, char **argv)
 		child = fork();
 		if (child == 0)
 			window_child(&a);
-		if (child < 0)
+		if (child < 0) {
 			fprintf(stderr, "probecc-agent: fork: %s; no window dump\n",
 				strerror(errno));
+			mark_done(&a);
+		}
+	} else {
+		/* No window: the last dump is out, say so to early userspace. */
+		mark_done(&a);
 	}
 	rc = exec_init(&a, argv + first, argc - first);
 	if (child > 0 && a.no_exec)

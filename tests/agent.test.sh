@@ -267,6 +267,19 @@ else
 	t_fail agent/window-sleeps "returned after $ms ms"
 fi
 
+# ---- no window: the init dump is the last, marked done before the exec ----
+d=$A/nowindow
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+plan "$d/plan" 'probecc-plan|1' 'sink|/dump.out'
+run_agent nowindow --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
+printf 'window 0\n' > "$d/want"
+if [ -f "$d/root/run/probecc.done" ]; then
+	t_check agent/no-window-marker "$d/want" "$d/root/run/probecc.done"
+else
+	t_fail agent/no-window-marker "no /run/probecc.done without a window"
+fi
+
 # ---- a bad option in test mode ----
 run_agent badopt --frobnicate
 if [ $rc -eq 2 ] && grep -q 'unknown option' "$A/badopt.err"; then
