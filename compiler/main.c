@@ -27,7 +27,10 @@ static const char usage[] =
 "                        where the kernel-side setup goes (default: bootconfig with -o,\n"
 "                        else the command line)\n"
 "  --cmdline-max BYTES   room the fragment may take (default: COMMAND_LINE_SIZE - 512)\n"
-"With no output option, --cmdline is implied.\n";
+"With no output option, --cmdline is implied.\n"
+"\n"
+"usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT]\n"
+"  summarise the agent's dumps and check the probe file's expectations\n";
 
 /* Read all of @path; the text is NUL-terminated and owned by the caller. */
 static struct source *read_source(const char *path)
@@ -112,6 +115,8 @@ int main(int argc, char **argv)
 	struct source *src;
 	int c;
 
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return report_main(argc - 1, argv + 1);
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':

@@ -479,6 +479,106 @@ static void glob_list(struct name **list, const char *what)
 	}
 }
 
+/* OP = ">=" | "<=" | "==", written without a space */
+static char *compare_op(void)
+{
+	const char *first = tok->text;
+	struct pos pos = tok->pos;
+
+	if ((is(">") || is("<") || is("=")) && tok->next->kind == TK_PUNCT &&
+	    !strcmp(tok->next->text, "=") && tok->next->pos.loc == pos.loc + 1) {
+		char *op = xasprintf("%s=", first);
+
+		tok = tok->next->next;
+		return op;
+	}
+	error_at(&pos, "expected a comparison: >=, <= or ==");
+}
+
+/*
+ * expectation = "expect" ( "armed" | "no" "lost"
+ *             | TARGET "hits" OP NUMBER [ ("before" | "after") "init" ]
+ *             | TARGET "stack" "has" WORD
+ *             | TARGET "." NAME "==" ( STRING | ["-"] NUMBER | WORD ) )
+ * TARGET      = WORD [ ":" WORD ]
+ */
+static struct expectation *expectation(const struct pos *start)
+{
+	struct expectation *e = xcalloc(1, sizeof(*e));
+	const char *line_end;
+
+	e->pos = tok->pos;
+	line_end = strchr(start->loc, '\n');
+	e->text = line_end ? xstrndup(start->loc, line_end - start->loc) :
+		  xstrdup(start->loc);
+	if (strchr(e->text, '#'))	/* a trailing comment is not part of it */
+		*strchr(e->text, '#') = '\0';
+	while (*e->text && strchr(" \t;", e->text[strlen(e->text) - 1]))
+		e->text[strlen(e->text) - 1] = '\0';
+	if (is("armed")) {
+		e->kind = E_ARMED;
+		tok = tok->next;
+		return e;
+	}
+	if (is("no") && tok->next->kind == TK_WORD && !strcmp(tok->next->text, "lost")) {
+		e->kind = E_NOLOST;
+		tok = tok->next->next;
+		return e;
+	}
+	if (tok->kind != TK_WORD)
+		error_at(&tok->pos, "expected what to expect: a probe, GROUP:EVENT or function name, 'armed' or 'no lost'");
+	e->target = xstrdup(tok->text);
+	tok = tok->next;
+	if (is(":")) {
+		tok = tok->next;
+		if (tok->kind != TK_WORD)
+			error_at(&tok->pos, "expected the event name after '%s:'", e->target);
+		e->target = xasprintf("%s:%s", e->target, tok->text);
+		tok = tok->next;
+	}
+	if (is("hits")) {
+		e->kind = E_HITS;
+		tok = tok->next;
+		e->op = compare_op();
+		e->n = (long long)number("a hit count");
+		if (is("before") || is("after")) {
+			e->when = is("before") ? W_BEFORE_INIT : W_AFTER_INIT;
+			tok = tok->next;
+			if (!is("init"))
+				error_at(&tok->pos, "expected 'init' (the start of userspace) after before/after");
+			tok = tok->next;
+		}
+	} else if (is("stack")) {
+		e->kind = E_STACK;
+		tok = tok->next;
+		expect("has", "after 'stack'");
+		e->func = symbol("a function name");
+	} else if (strchr(e->target, '.') && !strchr(e->target, ':')) {
+		char *dot = strchr(e->target, '.');
+
+		e->kind = E_FIELD;
+		e->field = xstrdup(dot + 1);
+		*dot = '\0';
+		if (!is("=") || tok->next->kind != TK_PUNCT || strcmp(tok->next->text, "="))
+			error_at(&tok->pos, "expected '==' after %s.%s", e->target, e->field);
+		tok = tok->next->next;
+		if (tok->kind == TK_STR) {
+			e->value = xasprintf("\"%s\"", tok->text);
+		} else if (is("-") && tok->next->kind == TK_NUM) {
+			tok = tok->next;
+			e->value = xasprintf("-%s", tok->text);
+		} else if (tok->kind == TK_NUM || tok->kind == TK_WORD || tok->kind == TK_PATH) {
+			e->value = xstrdup(tok->text);
+		} else {
+			error_at(&tok->pos, "expected the value %s.%s must take", e->target, e->field);
+		}
+		tok = tok->next;
+	} else {
+		error_at(&tok->pos, "expected 'hits', 'stack has' or .FIELD == VALUE after '%s'", e->target);
+	}
+	return e;
+}
+
 /*
  * statement = setting | functions | probe | event | dumping
  * Returns false at the end of the file.
@@ -573,6 +673,14 @@ static bool statement(struct program *prog)
 			error_at(&start, "the window is already set");
 		prog->window_ms = duration();
 		end_statement("the window");
+	} else if (is("expect")) {
+		struct expectation **tail = &prog->expects;
+
+		tok = tok->next;
+		while (*tail)
+			tail = &(*tail)->next;
+		*tail = expectation(&start);
+		end_statement("the expectation");
 	} else if (is("init")) {
 		tok = tok->next;
 		if (tok->kind != TK_PATH)
@@ -583,10 +691,72 @@ static bool statement(struct program *prog)
 		}
 		end_statement("the init list");
 	} else {
-		error_at(&tok->pos, "unknown statement '%s' (known: function, notrace, graph, kprobe, kretprobe, uprobe, uretprobe, event, buffer, clock, option, dump, window, init)",
+		error_at(&tok->pos, "unknown statement '%s' (known: function, notrace, graph, kprobe, kretprobe, uprobe, uretprobe, event, buffer, clock, option, dump, window, init, expect)",
 			 tok->text);
 	}
 	return true;
+}
+
+static const struct probe *find_probe(const struct program *prog,
+				      const char *target)
+{
+	const struct probe *p;
+
+	for (p = prog->probes; p; p = p->next) {
+		if (p->kind == P_EVENT) {
+			size_t n = strlen(p->group);
+
+			if (!strncmp(target, p->group, n) && target[n] == ':' &&
+			    !strcmp(target + n + 1, p->name))
+				return p;
+		} else if (!strcmp(target, p->name)) {
+			return p;
+		}
+	}
+	return NULL;
+}
+
+static bool in_list(const struct name *n, const char *s)
+{
+	for (; n; n = n->next)
+		if (!strcmp(n->s, s))
+			return true;
+	return false;
+}
+
+/* Every expectation names something the file traces, in a way it records. */
+static void check_expectations(const struct program *prog)
+{
+	const struct expectation *e;
+
+	for (e = prog->expects; e; e = e->next) {
+		const struct probe *p;
+		bool func;
+
+		if (e->kind == E_ARMED || e->kind == E_NOLOST)
+			continue;
+		p = find_probe(prog, e->target);
+		func = in_list(prog->functions, e->target) || in_list(prog->graph, e->target);
+		if (!p && !func)
+			error_at(&e->pos, "'%s' is not a probe, event or traced function of this file",
+				 e->target);
+		if (e->kind == E_STACK && !(p ? p->stack : prog->func_stack))
+			error_at(&e->pos, "'%s' records no stack; add 'stack' to it", e->target);
+		if (e->kind == E_FIELD) {
+			const struct field *f;
+
+			if (!p)
+				error_at(&e->pos, "a traced function has no fields; '%s.%s' needs a probe",
+					 e->target, e->field);
+			if (p->kind == P_EVENT)	/* the kernel's own fields: known at run time */
+				continue;
+			for (f = p->fields; f; f = f->next)
+				if (!strcmp(f->name, e->field))
+					break;
+			if (!f)
+				error_at(&e->pos, "probe '%s' has no field '%s'", e->target, e->field);
+		}
+	}
 }
 
 /* file = { statement } EOF */
@@ -600,5 +770,6 @@ struct program *parse(struct token *t)
 	if (prog->functions && prog->graph)
 		error_at(&prog->graph->pos, "'graph' needs the function_graph tracer, but 'function' at line %d already chose the function tracer; a boot has one tracer",
 			 prog->functions->pos.line);
+	check_expectations(prog);
 	return prog;
 }

@@ -64,7 +64,7 @@ enum tok_kind {
 	TK_NUM,		/* decimal or 0x hex, with an optional alphabetic suffix */
 	TK_STR,		/* "..." on one line, no escapes; text excludes the quotes */
 	TK_PATH,	/* /[A-Za-z0-9_./+-]* */
-	TK_PUNCT,	/* one of { } ; : = + - ( ) % @ $ */
+	TK_PUNCT,	/* one of { } ; : = + - ( ) % @ $ < > */
 	TK_NL,		/* end of a line */
 	TK_EOF,
 };
@@ -135,6 +135,30 @@ struct name {
 	struct name *next;
 };
 
+/* "expect ..." lines: checked by probecc report against a dump. */
+enum expect_kind {
+	E_HITS,		/* TARGET hits OP N [before|after init] */
+	E_STACK,	/* TARGET stack has FUNC */
+	E_FIELD,	/* TARGET.FIELD == VALUE */
+	E_ARMED,	/* every plan item armed */
+	E_NOLOST,	/* no ring-buffer overrun or dropped event */
+};
+
+enum expect_when { W_ANY, W_BEFORE_INIT, W_AFTER_INIT };
+
+struct expectation {
+	enum expect_kind kind;
+	char *target;		/* probe name, GROUP:EVENT or function name */
+	char *op;		/* E_HITS: ">=", "<=", "==" */
+	long long n;		/* E_HITS count */
+	enum expect_when when;
+	char *func;		/* E_STACK */
+	char *field, *value;	/* E_FIELD; value as the trace prints it */
+	char *text;		/* the line as written, for reports */
+	struct pos pos;
+	struct expectation *next;
+};
+
 struct program {
 	struct name *functions;	/* "function" lines: ftrace_filter */
 	struct name *notrace;	/* ftrace_notrace */
@@ -150,6 +174,7 @@ struct program {
 	char *sink;		/* NULL: console */
 	unsigned window_ms;	/* 0: no second dump */
 	struct name *inits;
+	struct expectation *expects;
 };
 
 /* Parse the tokens of one file; errors exit with a position. */
@@ -221,6 +246,11 @@ struct placement {
 /* Decide where every part of @prog goes for @t. */
 struct placement *place(const struct program *prog, const struct target *t,
 			const char *file);
+
+/* ---- probecc report (report.c) ---- */
+
+/* "probecc report ..." with argv[0] = "report"; returns the exit status. */
+int report_main(int argc, char **argv);
 
 /* ---- outputs (output.c) ---- */
 

@@ -1,4 +1,4 @@
-# Real boots: scenarios 1-3 of ../shared/examples/scenarios.md, the
+# Real boots: scenarios 1-3 and 6 of ../shared/examples/scenarios.md, the
 # probe files of examples/, compiled and booted on Debian's own kernels
 # (MIPS Malta and x86_64) in QEMU by qemu-images/run-probes; the
 # assertions read the agent's dumps from the guest's second serial port.
@@ -153,6 +153,41 @@ for arch in mipsel x86_64; do
 			t_fail "boot/$arch-retval/event-filter" "the filter let PID 1's exec of /sbin/init through"
 		else
 			t_pass "boot/$arch-retval/event-filter"
+		fi
+	fi
+
+	# --- Scenario 6: a CI job: one command, expectations, JUnit ---
+	d=$boot_dir/$arch-ci
+	rm -rf "$d" && mkdir -p "$d"
+	qemu-images/run-probes --arch $arch --out "$d" --timeout 240 --report \
+		examples/ci-bond0.probes > "$d/run.log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q '<testsuite name="probecc" tests="5" failures="0">' "$d/junit.xml" &&
+	   [ "$(grep -c '<failure' "$d/junit.xml")" = 0 ]; then
+		t_pass "boot/$arch-ci/expectations-hold"
+	else
+		t_fail "boot/$arch-ci/expectations-hold" "exit $rc" "$d/run.log"
+	fi
+	# The same dump against expectations that must fail: each one fails.
+	if [ -f "$d/ttyS1.raw" ]; then
+		./probecc report "$d/ttyS1.raw" --probes tests/report/ci-fail.probes \
+			--junit "$d/fail.xml" > "$d/fail.txt" 2>&1
+		rc=$?
+		if [ $rc -eq 1 ] && grep -q '<testsuite name="probecc" tests="4" failures="4">' "$d/fail.xml" &&
+		   [ "$(grep -c '<failure' "$d/fail.xml")" = 4 ] &&
+		   grep -q 'FAIL  expect never hits >= 1  (0 hit(s))' "$d/fail.txt" &&
+		   grep -q 'FAIL  expect register_netdevice stack has tun_chr_open' "$d/fail.txt"; then
+			t_pass "boot/$arch-ci/expectations-fail"
+		else
+			t_fail "boot/$arch-ci/expectations-fail" "exit $rc" "$d/fail.txt"
+		fi
+		# Machine outputs: JSON names every hit, folded stacks feed flame graphs.
+		if grep -q '"probe": "netdev"' "$d/report.json" &&
+		   grep -q ';register_netdevice 1$' "$d/stacks.folded" &&
+		   grep -q '<svg' "$d/timeline.svg"; then
+			t_pass "boot/$arch-ci/machine-outputs"
+		else
+			t_fail "boot/$arch-ci/machine-outputs" "json, folded or svg incomplete"
 		fi
 	fi
 done
