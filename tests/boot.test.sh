@@ -191,3 +191,32 @@ for arch in mipsel x86_64; do
 		fi
 	fi
 done
+
+# --- A CI job's verdict when the guest does not end well (MIPS) ---
+# The image of the CI boot above, with a command line that panics (no
+# init at all) and one that hangs (a shell waiting on the console).
+img=$boot_dir/mipsel-ci/initrd.gz
+if [ -f "$img" ]; then
+	eval "$(qemu-images/fetch mipsel)"
+	d=$boot_dir/mipsel-verdicts && rm -rf "$d" && mkdir -p "$d"
+	qemu-images/boot mipsel --kernel "$VMLINUZ" --initrd "$img" --quiet \
+		--append "console=ttyS0 rdinit=/nonexistent root=/dev/nonexistent panic=0" \
+		--dump "$d/panic.raw" --console-log "$d/panic.log" --timeout 120 2> "$d/panic.err"
+	rc=$?
+	if [ $rc -eq 4 ] && grep -q 'Kernel panic' "$d/panic.log"; then
+		t_pass "boot/mipsel-verdict-panic"
+	else
+		t_fail "boot/mipsel-verdict-panic" "exit $rc, expected 4" "$d/panic.err"
+	fi
+	qemu-images/boot mipsel --kernel "$VMLINUZ" --initrd "$img" --quiet \
+		--append "console=ttyS0 rdinit=/bin/sh" \
+		--dump "$d/hang.raw" --console-log "$d/hang.log" --timeout 20 2> "$d/hang.err"
+	rc=$?
+	if [ $rc -eq 3 ] && grep -q 'timeout' "$d/hang.err"; then
+		t_pass "boot/mipsel-verdict-hang"
+	else
+		t_fail "boot/mipsel-verdict-hang" "exit $rc, expected 3" "$d/hang.err"
+	fi
+else
+	t_fail "boot/mipsel-verdicts" "no image from the CI boot"
+fi
