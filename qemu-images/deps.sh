@@ -13,7 +13,7 @@ set -eu
 prog=${0##*/}
 
 build_pkgs="gcc make libfdt-dev libelf-dev libdw-dev device-tree-compiler cpio
-gcc-mipsel-linux-gnu libc6-dev-mipsel-cross"
+gcc-mipsel-linux-gnu libc6-dev-mipsel-cross xz-utils"
 boot_pkgs="qemu-system-mips qemu-system-x86"
 
 groups=${*:-all}
