@@ -30,6 +30,7 @@ static const char usage[] =
 "With no output option, --cmdline is implied.\n"
 "\n"
 "usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT]\n"
+"                      [--system-map FILE]\n"
 "  summarise the agent's dumps and check the probe file's expectations\n";
 
 /* Read all of @path; the text is NUL-terminated and owned by the caller. */

@@ -5,7 +5,10 @@
  * expectations.
  *
  *   probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT]
- *                       [--svg OUT] [--junit OUT]
+ *                       [--svg OUT] [--junit OUT] [--system-map FILE]
+ *
+ * --system-map takes a System.map or a copy of /proc/kallsyms and names
+ * the stack frames the kernel printed as bare addresses.
  *
  * DUMP is the raw capture of the dump channel (several framed dumps) or
  * one dump.  The last complete dump holds every event the ring buffer
@@ -45,6 +48,8 @@ struct dumpinfo {
 	struct hit *hits;
 	int nhits, cap;
 };
+
+static char *symbolize(char *frame);
 
 static char *read_file(const char *path)
 {
@@ -120,7 +125,7 @@ static void trace_line(struct dumpinfo *d, char *line)
 		struct hit *last = d->nhits ? &d->hits[d->nhits - 1] : NULL;
 
 		if (last && last->stack && last->nframes < MAX_FRAMES)
-			last->frames[last->nframes++] = xstrdup(line + 4);
+			last->frames[last->nframes++] = symbolize(xstrdup(line + 4));
 		return;
 	}
 	if (line[0] == '#' || !cpu || !(colon = strstr(cpu, ": ")))
@@ -241,6 +246,80 @@ static bool has_frame(const struct hit *h, const char *func)
 		    (!h->frames[i][n] || strchr(" +[", h->frames[i][n])))
 			return true;
 	return false;
+}
+
+/* ---- --system-map: symbolize the frames the kernel printed as addresses ---- */
+
+struct ksym {
+	unsigned long long addr;
+	char *name;
+};
+
+static struct ksym *ksyms;
+static size_t nksyms;
+
+static int ksym_cmp(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * Load a System.map or /proc/kallsyms text ("ADDR TYPE NAME [module]"),
+ * text symbols only.  Returns -1 with errno when unreadable, 0 otherwise
+ * (Debian's placeholder System.map has no symbol lines: nothing loaded).
+ */
+static int load_system_map(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[512], name[256], type;
+	unsigned long long addr;
+	size_t cap = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 ||
+		    !strchr("tTwW", type))
+			continue;
+		if (nksyms == cap) {
+			cap = cap ? cap * 2 : 4096;
+			ksyms = realloc(ksyms, cap * sizeof(*ksyms));
+			if (!ksyms)
+				fatal("out of memory");
+		}
+		ksyms[nksyms].addr = addr;
+		ksyms[nksyms++].name = xstrdup(name);
+	}
+	fclose(f);
+	qsort(ksyms, nksyms, sizeof(*ksyms), ksym_cmp);
+	return 0;
+}
+
+/* "0xffffffff81234567" -> "func+0x17", when the map has it; else unchanged. */
+static char *symbolize(char *frame)
+{
+	unsigned long long addr;
+	size_t lo = 0, hi = nksyms;
+	char *end;
+
+	if (!nksyms || strncmp(frame, "0x", 2))
+		return frame;
+	addr = strtoull(frame, &end, 16);
+	if (*end)
+		return frame;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (ksyms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (ksyms[lo].addr > addr)
+		return frame;
+	return xasprintf("%s+0x%llx", ksyms[lo].name, addr - ksyms[lo].addr);
 }
 
 /* Evaluate @e; a one-line reason goes to @why. */
@@ -437,7 +516,7 @@ static void stage_out(const char *path, FILE *f, char **buf, size_t *len)
 int report_main(int argc, char **argv)
 {
 	const char *dumppath = NULL, *probes = NULL, *json = NULL, *folded = NULL;
-	const char *svg = NULL, *junit = NULL;
+	const char *svg = NULL, *junit = NULL, *sysmap = NULL;
 	struct dumpinfo d = { 0 };
 	struct program *prog = NULL;
 	const struct expectation *e;
@@ -450,7 +529,8 @@ int report_main(int argc, char **argv)
 				    !strcmp(argv[i], "--json") ? &json :
 				    !strcmp(argv[i], "--folded") ? &folded :
 				    !strcmp(argv[i], "--svg") ? &svg :
-				    !strcmp(argv[i], "--junit") ? &junit : NULL;
+				    !strcmp(argv[i], "--junit") ? &junit :
+				    !strcmp(argv[i], "--system-map") ? &sysmap : NULL;
 
 		if (slot) {
 			if (++i == argc) {
@@ -459,14 +539,14 @@ int report_main(int argc, char **argv)
 			}
 			*slot = argv[i];
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT]\n");
+			fprintf(stderr, "usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT] [--system-map FILE]\n");
 			return 2;
 		} else {
 			dumppath = argv[i];
 		}
 	}
 	if (!dumppath) {
-		fprintf(stderr, "usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT]\n");
+		fprintf(stderr, "usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT] [--system-map FILE]\n");
 		return 2;
 	}
 	if (probes) {
@@ -481,6 +561,13 @@ int report_main(int argc, char **argv)
 		src->len = strlen(src->text);
 		prog = parse(tokenize(src));
 	}
+	if (sysmap && load_system_map(sysmap)) {
+		fprintf(stderr, "probecc report: cannot read %s: %s\n", sysmap, strerror(errno));
+		return 2;
+	}
+	if (sysmap && !nksyms)
+		fprintf(stderr, "probecc report: %s has no symbols (Debian ships a placeholder; the real map is in the -dbg package, or capture /proc/kallsyms)\n",
+			sysmap);
 	text = read_file(dumppath);
 	if (!text) {
 		fprintf(stderr, "probecc report: cannot read %s: %s\n", dumppath, strerror(errno));

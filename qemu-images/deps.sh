@@ -1,7 +1,7 @@
 #!/bin/sh
 # deps.sh: install the Debian packages probecc needs, when missing.
 #
-# usage: deps.sh [build] [boot] [all]      (default: all)
+# usage: deps.sh [build] [boot] [kernel] [all]      (default: all)
 #
 #   build  compilers and libraries for probecc and the agents
 #   boot   QEMU, and the mipsel foreign architecture in dpkg so that
@@ -15,6 +15,7 @@ prog=${0##*/}
 build_pkgs="gcc make libfdt-dev libelf-dev libdw-dev device-tree-compiler cpio
 gcc-mipsel-linux-gnu libc6-dev-mipsel-cross xz-utils"
 boot_pkgs="qemu-system-mips qemu-system-x86"
+kernel_pkgs="flex bison bc libssl-dev patch"
 
 groups=${*:-all}
 want= foreign=0
@@ -22,8 +23,9 @@ for g in $groups; do
 	case $g in
 	build) want="$want $build_pkgs" ;;
 	boot) want="$want $boot_pkgs"; foreign=1 ;;
+	kernel) want="$want $kernel_pkgs" ;;
 	all) want="$want $build_pkgs $boot_pkgs"; foreign=1 ;;
-	*) echo "usage: $prog [build] [boot] [all]" >&2; exit 2 ;;
+	*) echo "usage: $prog [build] [boot] [kernel] [all]" >&2; exit 2 ;;
 	esac
 done
 
