@@ -513,6 +513,15 @@ static void stage_out(const char *path, FILE *f, char **buf, size_t *len)
 	free(*buf);
 }
 
+static const char usage[] =
+	"usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT] [--system-map FILE]\n";
+
+/* One verdict per expectation, computed once. */
+struct verdict {
+	bool ok;
+	char why[256];
+};
+
 int report_main(int argc, char **argv)
 {
 	const char *dumppath = NULL, *probes = NULL, *json = NULL, *folded = NULL;
@@ -520,6 +529,7 @@ int report_main(int argc, char **argv)
 	struct dumpinfo d = { 0 };
 	struct program *prog = NULL;
 	const struct expectation *e;
+	struct verdict *verdicts;
 	const char *names[256];
 	int i, j, nnames, failed = 0, nexp = 0;
 	char *text;
@@ -539,14 +549,14 @@ int report_main(int argc, char **argv)
 			}
 			*slot = argv[i];
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT] [--system-map FILE]\n");
+			fputs(usage, stderr);
 			return 2;
 		} else {
 			dumppath = argv[i];
 		}
 	}
 	if (!dumppath) {
-		fprintf(stderr, "usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT] [--system-map FILE]\n");
+		fputs(usage, stderr);
 		return 2;
 	}
 	if (probes) {
@@ -628,13 +638,15 @@ int report_main(int argc, char **argv)
 	/* ---- expectations ---- */
 	if (prog && prog->expects)
 		printf("expectations:\n");
-	for (e = prog ? prog->expects : NULL; e; e = e->next) {
-		char why[256];
-		bool ok = evaluate(e, &d, why, sizeof(why));
-
+	for (e = prog ? prog->expects : NULL; e; e = e->next)
 		nexp++;
-		failed += !ok;
-		printf("  %s  %s  (%s)\n", ok ? "PASS" : "FAIL", e->text, why);
+	verdicts = xcalloc(nexp + 1, sizeof(*verdicts));
+	for (i = 0, e = prog ? prog->expects : NULL; e; e = e->next, i++) {
+		struct verdict *v = &verdicts[i];
+
+		v->ok = evaluate(e, &d, v->why, sizeof(v->why));
+		failed += !v->ok;
+		printf("  %s  %s  (%s)\n", v->ok ? "PASS" : "FAIL", e->text, v->why);
 	}
 
 	/* ---- machine outputs, staged and renamed together ---- */
@@ -664,13 +676,10 @@ int report_main(int argc, char **argv)
 		}
 		fprintf(f, "\n], \"expectations\": [");
 		for (i = 0, e = prog ? prog->expects : NULL; e; e = e->next, i++) {
-			char why[256];
-			bool ok = evaluate(e, &d, why, sizeof(why));
-
 			fprintf(f, "%s\n  {\"expect\": ", i ? "," : "");
 			json_string(f, e->text);
-			fprintf(f, ", \"pass\": %s, \"why\": ", ok ? "true" : "false");
-			json_string(f, why);
+			fprintf(f, ", \"pass\": %s, \"why\": ", verdicts[i].ok ? "true" : "false");
+			json_string(f, verdicts[i].why);
 			fprintf(f, "}");
 		}
 		fprintf(f, "\n]}\n");
@@ -728,16 +737,13 @@ int report_main(int argc, char **argv)
 
 		fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 		fprintf(f, "<testsuite name=\"probecc\" tests=\"%d\" failures=\"%d\">\n", nexp, failed);
-		for (e = prog ? prog->expects : NULL; e; e = e->next) {
-			char why[256];
-			bool ok = evaluate(e, &d, why, sizeof(why));
-
+		for (i = 0, e = prog ? prog->expects : NULL; e; e = e->next, i++) {
 			fprintf(f, "  <testcase classname=\"probecc\" name=\"");
 			xml_escaped(f, e->text);
 			fprintf(f, "\">");
-			if (!ok) {
+			if (!verdicts[i].ok) {
 				fprintf(f, "<failure message=\"");
-				xml_escaped(f, why);
+				xml_escaped(f, verdicts[i].why);
 				fprintf(f, "\"/>");
 			}
 			fprintf(f, "</testcase>\n");
