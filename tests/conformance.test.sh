@@ -39,3 +39,49 @@ for f in "$d"/*.bootconfig "$d"/*.bconf; do
 	n=$((n + 1))
 done
 [ $n -ge 20 ] && t_pass conformance/enough-files || t_fail conformance/enough-files "only $n files checked"
+
+# The initrd footer: probecc-bootconfig against the kernel's tools/bootconfig
+# on a real initramfs (qemu-images/mkimage).  Run as the ASan/UBSan build.
+pb="./bootconfig/probecc-bootconfig-asan"
+bc=$d/bootconfig
+./probecc examples/ci-bond0.probes -o "$bc" 2>/dev/null
+if qemu-images/mkimage mipsel -o "$d/initrd.gz" --module none 2> "$d/mkimage.err"; then
+	cp "$d/initrd.gz" "$d/ours.gz"
+	cp "$d/initrd.gz" "$d/kernel.gz"
+	$pb -a "$bc" "$d/ours.gz" && "$kt" -a "$bc" "$d/kernel.gz" > /dev/null
+	if cmp -s "$d/ours.gz" "$d/kernel.gz"; then
+		t_pass conformance/footer-same-bytes-as-kernel-tool
+	else
+		t_fail conformance/footer-same-bytes-as-kernel-tool "$(cmp "$d/ours.gz" "$d/kernel.gz" 2>&1)"
+	fi
+	# Appending again replaces: no second config stacked behind the first.
+	cp "$d/ours.gz" "$d/once.gz"
+	$pb -a "$bc" "$d/ours.gz"
+	cmp -s "$d/ours.gz" "$d/once.gz" && t_pass conformance/footer-append-replaces ||
+		t_fail conformance/footer-append-replaces "a second -a changed the image"
+	# The kernel tool reads ours back; ours reads the kernel tool's.
+	"$kt" "$d/ours.gz" > "$d/kernel-shows" 2>&1
+	$pb "$d/kernel.gz" > "$d/ours-shows"
+	if cmp -s "$d/ours-shows" "$bc" && grep -q 'kprobes' "$d/kernel-shows"; then
+		t_pass conformance/footer-read-both-ways
+	else
+		t_fail conformance/footer-read-both-ways "show output differs" "$d/ours-shows"
+	fi
+	# Delete gives the original image back, byte for byte.
+	$pb -d "$d/ours.gz"
+	cmp -s "$d/ours.gz" "$d/initrd.gz" && t_pass conformance/footer-delete-restores ||
+		t_fail conformance/footer-delete-restores "image differs after -d"
+	# A corrupt checksum is refused, and the image is left as it was.
+	cp "$d/kernel.gz" "$d/bad.gz"
+	size=$(stat -c %s "$d/bad.gz")
+	printf '\377' | dd of="$d/bad.gz" bs=1 seek=$((size - 16)) conv=notrunc 2> /dev/null
+	cp "$d/bad.gz" "$d/bad-copy.gz"
+	if ! $pb -a "$bc" "$d/bad.gz" 2> "$d/bad.err" && grep -q 'checksum' "$d/bad.err" &&
+	   cmp -s "$d/bad.gz" "$d/bad-copy.gz"; then
+		t_pass conformance/footer-bad-checksum
+	else
+		t_fail conformance/footer-bad-checksum "accepted or changed" "$d/bad.err"
+	fi
+else
+	t_fail conformance/footer-image "mkimage failed" "$d/mkimage.err"
+fi
