@@ -20,7 +20,7 @@ include initramfs/Makefile.initramfs
 include qemu-images/Makefile.qemu
 include tests/Makefile.tests
 
-.PHONY: all clean check demo
+.PHONY: all clean check check-kernel demo
 clean:
 	rm -f $(CLEAN_FILES)
 
