@@ -187,7 +187,7 @@ int main(int argc, char **argv)
 	/* read -> tokens -> program -> placement */
 	src = read_source(argv[optind]);
 	prog = parse(tokenize(src));
-	pl = place(prog, &t, argv[optind]);
+	pl = place(prog, &t);
 
 	/* outputs: all staged, then all renamed, or none */
 	if (bcpath) {

@@ -596,14 +596,13 @@ static void finish_cmdline(struct ctx *c)
 	}
 }
 
-static void plan_head(struct ctx *c, const char *file)
+static void plan_head(struct ctx *c)
 {
 	const struct program *p = c->prog;
 	struct strbuf *sb = &c->pl->plan;
 	const struct name *n;
 
 	sb_addf(sb, "probecc-plan\t1\n");
-	(void)file;
 	sb_addf(sb, "arch\t%s\n", c->t->abi->arch);
 	sb_addf(sb, "kernel\t%d.%d\n", c->t->kmajor, c->t->kminor);
 	sb_addf(sb, "sink\t%s\n", p->sink ? p->sink : "console");
@@ -615,8 +614,8 @@ static void plan_head(struct ctx *c, const char *file)
 
 /* One placement with at most @kprobe_limit kprobes on the command line. */
 static struct placement *place_once(const struct program *prog,
-				    const struct target *t, const char *file,
-				    int kprobe_limit, int *nkprobes)
+				    const struct target *t, int kprobe_limit,
+				    int *nkprobes)
 {
 	struct placement *pl = xcalloc(1, sizeof(*pl));
 	struct ctx c = { .prog = prog, .t = t, .pl = pl,
@@ -641,7 +640,7 @@ static struct placement *place_once(const struct program *prog,
 	probes(&c, nkprobes);
 	finish_cmdline(&c);
 
-	plan_head(&c, file);
+	plan_head(&c);
 	sb_addf(&pl->plan, "%s%s", c.expects.s ? c.expects.s : "",
 		c.arms.s ? c.arms.s : "");
 	if (prog->window_ms)
@@ -653,8 +652,7 @@ static struct placement *place_once(const struct program *prog,
 	return pl;
 }
 
-struct placement *place(const struct program *prog, const struct target *t,
-			const char *file)
+struct placement *place(const struct program *prog, const struct target *t)
 {
 	struct placement *pl;
 	int n = 0, limit;
@@ -663,9 +661,9 @@ struct placement *place(const struct program *prog, const struct target *t,
 	 * Every kprobe on the command line first; while the fragment is
 	 * over budget, hand the last of them to the agent.
 	 */
-	pl = place_once(prog, t, file, 1 << 30, &n);
+	pl = place_once(prog, t, 1 << 30, &n);
 	for (limit = n - 1; pl->cmdline.len > (size_t)t->cmdline_max && limit >= 0; limit--)
-		pl = place_once(prog, t, file, limit, &n);
+		pl = place_once(prog, t, limit, &n);
 	if (pl->cmdline.len > (size_t)t->cmdline_max)
 		fatal("the command-line fragment needs %zu bytes, over the budget of %d (--cmdline-max); shorten the function lists or use bootconfig",
 		      pl->cmdline.len, t->cmdline_max);

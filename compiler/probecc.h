@@ -244,8 +244,7 @@ struct placement {
 };
 
 /* Decide where every part of @prog goes for @t. */
-struct placement *place(const struct program *prog, const struct target *t,
-			const char *file);
+struct placement *place(const struct program *prog, const struct target *t);
 
 /* ---- probecc report (report.c) ---- */
 

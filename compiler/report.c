@@ -491,13 +491,13 @@ static int probe_names(const struct dumpinfo *d, const char **names, int max)
 	return n;
 }
 
-static FILE *open_out(const char *path, char **buf, size_t *len)
+/* A memory stream for one machine output; stage_out() stages it. */
+static FILE *open_out(char **buf, size_t *len)
 {
 	FILE *f = open_memstream(buf, len);
 
 	if (!f)
 		fatal("out of memory");
-	(void)path;
 	return f;
 }
 
@@ -653,7 +653,7 @@ int report_main(int argc, char **argv)
 	if (json) {
 		char *buf;
 		size_t len;
-		FILE *f = open_out(json, &buf, &len);
+		FILE *f = open_out(&buf, &len);
 
 		fprintf(f, "{\"dumps\": %d, \"init_time\": %.6f, \"hits\": [", d.ndumps, d.init_time);
 		for (i = 0; i < d.nhits; i++) {
@@ -688,7 +688,7 @@ int report_main(int argc, char **argv)
 	if (folded) {
 		char *buf;
 		size_t len;
-		FILE *f = open_out(folded, &buf, &len);
+		FILE *f = open_out(&buf, &len);
 
 		/* flamegraph.pl input: outermost;...;innermost;probe 1 */
 		for (i = 0; i < d.nhits; i++) {
@@ -703,7 +703,7 @@ int report_main(int argc, char **argv)
 	if (svg) {
 		char *buf;
 		size_t len;
-		FILE *f = open_out(svg, &buf, &len);
+		FILE *f = open_out(&buf, &len);
 		double end = 1;
 		int w = 800, row = 20, left = 180;
 
@@ -733,7 +733,7 @@ int report_main(int argc, char **argv)
 	if (junit) {
 		char *buf;
 		size_t len;
-		FILE *f = open_out(junit, &buf, &len);
+		FILE *f = open_out(&buf, &len);
 
 		fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 		fprintf(f, "<testsuite name=\"probecc\" tests=\"%d\" failures=\"%d\">\n", nexp, failed);
