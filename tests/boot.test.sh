@@ -156,6 +156,27 @@ for arch in mipsel x86_64; do
 		fi
 	fi
 
+	# --- Uprobes: busybox's entry point, at the file offset of its ELF ---
+	d=$boot_dir/$arch-uprobe
+	rm -rf "$d" && mkdir -p "$d"
+	eval "$(qemu-images/fetch $arch)"
+	off=$(tests/uprobe-offset.sh "$BUSYBOX")
+	cat > "$d/uprobe.probes" <<-PROBES
+		uprobe bbstart /bin/busybox:$off { sp = \$stack; who = \$comm }
+		dump /dev/ttyS1
+		window 4s
+		expect bbstart hits >= 3 after init
+		expect armed
+	PROBES
+	qemu-images/run-probes --arch $arch --out "$d" --timeout 240 --report \
+		"$d/uprobe.probes" > "$d/run.log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q 'bbstart: (0x[0-9a-f]*) sp=0x[0-9a-f]* who="' "$d/dump2"; then
+		t_pass "boot/$arch-uprobe-busybox-entry"
+	else
+		t_fail "boot/$arch-uprobe-busybox-entry" "exit $rc (offset $off)" "$d/run.log"
+	fi
+
 	# --- Scenario 6: a CI job: one command, expectations, JUnit ---
 	d=$boot_dir/$arch-ci
 	rm -rf "$d" && mkdir -p "$d"
