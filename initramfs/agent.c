@@ -351,6 +351,12 @@ int main(int argc, char **argv)
 
 	plan_run(&a);
 	sink_open(&a);
+	if (a.capture) {
+		rc = capture(&a);
+		if (rc)
+			fprintf(stderr, "probecc-agent: capture: %s\n",
+				strerror(-rc));
+	}
 	rc = dump(&a, "init");
 	if (rc)
 		fprintf(stderr, "probecc-agent: dump: %s\n", strerror(-rc));

@@ -42,6 +42,7 @@ struct agent {
 	char arch[64];
 	char kernel[64];
 	unsigned int window;	/* seconds, 0: no window dump */
+	int capture;		/* plan "capture": write the target frame */
 	char *inits[AGENT_MAX_INITS];
 	int n_inits;
 	struct item *items;
@@ -53,7 +54,19 @@ struct agent {
 				 * copy counts the parent's init dump) */
 };
 
+/* A small buffered writer for the sink that stops at the first error. */
+struct out {
+	int fd;
+	int err;		/* -errno of the first failed write, or 0 */
+	size_t len;
+	char buf[8192];
+};
+
 /* util.c */
+void out_flush(struct out *o);
+void out_write(struct out *o, const char *s, size_t n);
+void out_printf(struct out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void agent_note(struct agent *a, const char *topic, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void agent_item(struct agent *a, const char *probe, const char *state,
@@ -71,6 +84,9 @@ int file_has_token(const char *path, const char *match);
 void errlog_mark(const char *tracefs, char *mark, size_t size);
 void errlog_detail(const char *tracefs, const char *mark, int err,
 		   char *out, size_t size);
+
+/* capture.c */
+int capture(struct agent *a);
 
 /* dump.c */
 void sink_open(struct agent *a);

@@ -17,60 +17,6 @@
 #define MAX_CPUS	4096
 #define TRACE_CHUNK	(64 * 1024)
 
-/* A small buffered writer that stops at the first error. */
-struct out {
-	int fd;
-	int err;		/* -errno of the first failed write, or 0 */
-	size_t len;
-	char buf[8192];
-};
-
-static void out_flush(struct out *o)
-{
-	if (!o->err && o->len)
-		o->err = o->fd < 0 ? -EBADF : write_all(o->fd, o->buf, o->len);
-	o->len = 0;
-}
-
-static void out_write(struct out *o, const char *s, size_t n)
-{
-	if (o->err)
-		return;
-	if (o->len + n > sizeof(o->buf)) {
-		out_flush(o);
-		if (n > sizeof(o->buf)) {
-			if (!o->err)
-				o->err = o->fd < 0 ? -EBADF :
-					 write_all(o->fd, s, n);
-			return;
-		}
-	}
-	memcpy(o->buf + o->len, s, n);
-	o->len += n;
-}
-
-static void out_printf(struct out *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void out_printf(struct out *o, const char *fmt, ...)
-{
-	char line[AGENT_DETAIL_MAX + 8192];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n >= sizeof(line)) {
-		/* cannot happen with the field limits; keep the frame sane */
-		n = sizeof(line) - 1;
-		line[n - 1] = '\n';
-	}
-	out_write(o, line, n);
-}
-
 /* Is @path (a plan path, before rooting) a device under /dev/? */
 static int under_dev(const char *path)
 {

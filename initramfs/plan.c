@@ -423,6 +423,8 @@ static void plan_line(struct agent *a, int no, char **f, int nf)
 				   no, f[1]);
 		else
 			a->window = w;
+	} else if (!strcmp(v, "capture") && nf == 1) {
+		a->capture = 1;
 	} else if (!strcmp(v, "init") && nf == 2) {
 		if (f[1][0] != '/')
 			agent_note(a, "plan", "line %d: init must be an absolute path",
@@ -438,7 +440,7 @@ static void plan_line(struct agent *a, int no, char **f, int nf)
 	} else if (!strcmp(v, "expect") || !strcmp(v, "arm") ||
 		   !strcmp(v, "arch") || !strcmp(v, "kernel") ||
 		   !strcmp(v, "sink") || !strcmp(v, "window") ||
-		   !strcmp(v, "init")) {
+		   !strcmp(v, "init") || !strcmp(v, "capture")) {
 		agent_note(a, "plan", "line %d: %s: wrong number of fields (%d)",
 			   no, v, nf - 1);
 	} else {

@@ -208,3 +208,48 @@ ssize_t read_small(const char *path, char *buf, size_t size)
 	buf[got] = '\0';
 	return err ? err : (ssize_t)got;
 }
+
+/* The buffered writer of struct out (agent.h): stops at the first error. */
+void out_flush(struct out *o)
+{
+	if (!o->err && o->len)
+		o->err = o->fd < 0 ? -EBADF : write_all(o->fd, o->buf, o->len);
+	o->len = 0;
+}
+
+void out_write(struct out *o, const char *s, size_t n)
+{
+	if (o->err)
+		return;
+	if (o->len + n > sizeof(o->buf)) {
+		out_flush(o);
+		if (n > sizeof(o->buf)) {
+			if (!o->err)
+				o->err = o->fd < 0 ? -EBADF :
+					 write_all(o->fd, s, n);
+			return;
+		}
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+void out_printf(struct out *o, const char *fmt, ...)
+{
+	char line[AGENT_DETAIL_MAX + 8192];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(line)) {
+		/* cannot happen with the field limits; keep the frame sane */
+		n = sizeof(line) - 1;
+		line[n - 1] = '\n';
+	}
+	out_write(o, line, n);
+}
+
