@@ -1,0 +1,805 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uelf: a uprobe's PATH:SYMBOL[+OFF] to the file offset that
+ * uprobe_events wants (Documentation/trace/uprobetracer.rst), and a
+ * check of a raw PATH:OFFSET.  See uelf.h for the rule and its source.
+ *
+ * Self-contained (no probecc.h): errors go to the caller's buffer, and
+ * nothing allocated here outlives a call.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "uelf.h"
+
+#define NSUGGEST 3		/* "did you mean" names at most */
+#define NAMBIG 4		/* ambiguous definitions listed at most */
+#define STRIPPED_HINT "pass an unstripped copy under --sysroot or use PATH:0xOFFSET"
+
+struct uelf {
+	const char *path;
+	int fd;
+	Elf *elf;
+	GElf_Ehdr eh;
+	size_t nph;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct uelf *u, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(struct uelf *u, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (u->err && u->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(u->err, u->errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static void uelf_close(struct uelf *u)
+{
+	if (u->elf)
+		elf_end(u->elf);
+	if (u->fd >= 0)
+		close(u->fd);
+	u->elf = NULL;
+	u->fd = -1;
+}
+
+/* Open PATH as an ET_EXEC or ET_DYN ELF file with program headers. */
+static int uelf_open(struct uelf *u, const char *path, char *err, size_t errlen)
+{
+	memset(u, 0, sizeof(*u));
+	u->path = path;
+	u->fd = -1;
+	u->err = err;
+	u->errlen = errlen;
+	if (err && errlen)
+		err[0] = '\0';
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return fail(u, "libelf: %s", elf_errmsg(-1));
+	u->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (u->fd < 0)
+		return fail(u, "cannot open %s: %s", path, strerror(errno));
+	u->elf = elf_begin(u->fd, ELF_C_READ, NULL);
+	if (!u->elf || elf_kind(u->elf) != ELF_K_ELF || !gelf_getehdr(u->elf, &u->eh)) {
+		fail(u, "%s is not an ELF file", path);
+		goto out;
+	}
+	if (u->eh.e_type != ET_EXEC && u->eh.e_type != ET_DYN) {
+		fail(u, "%s is an ELF %s, not an executable or shared library",
+		     path, u->eh.e_type == ET_REL ? "relocatable object" :
+		     u->eh.e_type == ET_CORE ? "core file" : "file of unknown type");
+		goto out;
+	}
+	if (elf_getphdrnum(u->elf, &u->nph) != 0 || u->nph == 0) {
+		fail(u, "%s has no program headers", path);
+		goto out;
+	}
+	return 0;
+out:
+	uelf_close(u);
+	return -1;
+}
+
+/*
+ * The PT_LOAD whose file-backed part holds virtual address ADDR
+ * (p_vaddr <= ADDR < p_vaddr + p_filesz).  Returns 0 and fills *ph;
+ * 1 when ADDR is only in a segment's p_memsz tail (.bss); -1 for none.
+ */
+static int seg_by_vaddr(struct uelf *u, unsigned long long addr, GElf_Phdr *ph)
+{
+	int ret = -1;
+	size_t i;
+
+	for (i = 0; i < u->nph; i++) {
+		GElf_Phdr p;
+
+		if (!gelf_getphdr(u->elf, i, &p) || p.p_type != PT_LOAD)
+			continue;
+		if (addr >= p.p_vaddr && addr - p.p_vaddr < p.p_filesz) {
+			*ph = p;
+			return 0;
+		}
+		if (addr >= p.p_vaddr && addr - p.p_vaddr < p.p_memsz)
+			ret = 1;
+	}
+	return ret;
+}
+
+/* The PT_LOAD holding file offset OFF, preferring an executable one. */
+static bool seg_by_offset(struct uelf *u, unsigned long long off, GElf_Phdr *ph)
+{
+	bool found = false;
+	size_t i;
+
+	for (i = 0; i < u->nph; i++) {
+		GElf_Phdr p;
+
+		if (!gelf_getphdr(u->elf, i, &p) || p.p_type != PT_LOAD)
+			continue;
+		if (off >= p.p_offset && off - p.p_offset < p.p_filesz) {
+			if (!found || (p.p_flags & PF_X)) {
+				*ph = p;
+				found = true;
+			}
+			if (p.p_flags & PF_X)
+				break;
+		}
+	}
+	return found;
+}
+
+/*
+ * Where a uprobe may go on this machine: arch/mips/kernel/uprobes.c and
+ * arch/arm64/kernel/probes/uprobes.c arch_uprobe_analyze_insn() refuse
+ * an address that is not a multiple of 4 (instructions are 4 bytes).
+ * WHAT names the place for the message.
+ */
+static int check_align(struct uelf *u, unsigned long long addr, const char *what)
+{
+	const char *arch = NULL;
+
+	if (u->eh.e_machine == EM_MIPS)
+		arch = "MIPS";
+	else if (u->eh.e_machine == EM_AARCH64)
+		arch = "AArch64";
+	if (arch && (addr & 3))
+		return fail(u, "%s in %s is not 4-byte aligned; %s uprobes must be on an instruction boundary",
+			    what, u->path, arch);
+	return 0;
+}
+
+static Elf_Scn *find_table(struct uelf *u, GElf_Word type, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(u->elf, scn))) {
+		if (gelf_getshdr(scn, sh) && sh->sh_type == type && sh->sh_entsize)
+			return scn;
+	}
+	return NULL;
+}
+
+/* Iterate a symbol table: for (i = 0; sym_at(...); i++). */
+struct symtab {
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	Elf_Data *data;
+	size_t n;
+	const char *name;	/* ".symtab" or ".dynsym" */
+};
+
+static bool table_open(struct uelf *u, GElf_Word type, struct symtab *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->scn = find_table(u, type, &t->sh);
+	if (!t->scn)
+		return false;
+	t->data = elf_getdata(t->scn, NULL);
+	if (!t->data)
+		return false;
+	t->n = t->sh.sh_size / t->sh.sh_entsize;
+	t->name = type == SHT_SYMTAB ? ".symtab" : ".dynsym";
+	return true;
+}
+
+/* Symbol I of T, its name in *name; false past the end or when unreadable. */
+static bool sym_at(struct uelf *u, struct symtab *t, size_t i, GElf_Sym *s, const char **name)
+{
+	if (i >= t->n || !gelf_getsym(t->data, (int)i, s))
+		return false;
+	*name = elf_strptr(u->elf, t->sh.sh_link, s->st_name);
+	if (!*name)
+		*name = "";
+	return true;
+}
+
+static bool is_code_type(int type)
+{
+	return type == STT_FUNC || type == STT_GNU_IFUNC;
+}
+
+/* A symbol that names a place in the file (not undefined, not absolute). */
+static bool is_defined(const GElf_Sym *s)
+{
+	return s->st_shndx != SHN_UNDEF && s->st_shndx != SHN_ABS &&
+	       s->st_shndx != SHN_COMMON;
+}
+
+/* st_value as an address: the Thumb bit of an EM_ARM function cleared (ARM ELF, 5.5.3). */
+static unsigned long long sym_addr(struct uelf *u, const GElf_Sym *s)
+{
+	unsigned long long v = s->st_value;
+
+	if (u->eh.e_machine == EM_ARM && GELF_ST_TYPE(s->st_info) == STT_FUNC)
+		v &= ~1ULL;
+	return v;
+}
+
+static const char *type_name(int type)
+{
+	switch (type) {
+	case STT_OBJECT: return "a data object (STT_OBJECT)";
+	case STT_TLS: return "a thread-local variable (STT_TLS)";
+	case STT_SECTION: return "a section (STT_SECTION)";
+	case STT_FILE: return "a file name (STT_FILE)";
+	case STT_COMMON: return "a common block (STT_COMMON)";
+	default: return "not code";
+	}
+}
+
+/* What lookup() found in one table. */
+struct found {
+	int ncode;			/* distinct code addresses */
+	unsigned long long code[NAMBIG];
+	GElf_Sym code_sym;
+	bool label;			/* an STT_NOTYPE definition */
+	GElf_Sym label_sym;
+	int data_type;			/* STT_* of a data definition, or -1 */
+};
+
+static void lookup(struct uelf *u, struct symtab *t, const char *symbol, struct found *f)
+{
+	const char *name;
+	GElf_Sym s;
+	size_t i;
+	int k;
+
+	memset(f, 0, sizeof(*f));
+	f->data_type = -1;
+	for (i = 0; sym_at(u, t, i, &s, &name); i++) {
+		int type = GELF_ST_TYPE(s.st_info);
+		unsigned long long a;
+
+		if (!is_defined(&s) || strcmp(name, symbol))
+			continue;
+		if (is_code_type(type)) {
+			a = sym_addr(u, &s);
+			for (k = 0; k < f->ncode && k < NAMBIG; k++)
+				if (f->code[k] == a)
+					break;
+			if (k < f->ncode && k < NAMBIG)
+				continue;
+			if (f->ncode < NAMBIG)
+				f->code[f->ncode] = a;
+			if (f->ncode++ == 0)
+				f->code_sym = s;
+		} else if (type == STT_NOTYPE) {
+			if (!f->label)
+				f->label_sym = s;
+			f->label = true;
+		} else if (f->data_type < 0) {
+			f->data_type = type;
+		}
+	}
+}
+
+/*
+ * Edit distance with adjacent transpositions (optimal string alignment)
+ * between A and B, or LIMIT + 1 when it is certainly above LIMIT.
+ */
+static size_t edit_distance(const char *a, const char *b, size_t limit)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, d;
+	size_t *base, *row0, *row1, *row2, *tmp;
+
+	if ((la > lb ? la - lb : lb - la) > limit || la > 512 || lb > 512)
+		return limit + 1;
+	base = calloc(3 * (lb + 1), sizeof(*base));
+	if (!base)
+		return limit + 1;
+	row0 = base;
+	row1 = row0 + lb + 1;
+	row2 = row1 + lb + 1;
+	/* row2: i-2, row1: i-1, row0: i (rotated each round) */
+	for (j = 0; j <= lb; j++)
+		row1[j] = j;
+	for (i = 1; i <= la; i++) {
+		row0[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t cost = a[i - 1] != b[j - 1];
+
+			d = row1[j - 1] + cost;
+			if (row1[j] + 1 < d)
+				d = row1[j] + 1;
+			if (row0[j - 1] + 1 < d)
+				d = row0[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && row2[j - 2] + 1 < d)
+				d = row2[j - 2] + 1;
+			row0[j] = d;
+		}
+		tmp = row2;
+		row2 = row1;
+		row1 = row0;
+		row0 = tmp;
+	}
+	d = row1[lb];
+	free(base);
+	return d;
+}
+
+struct suggest {
+	char name[NSUGGEST][256];
+	size_t dist[NSUGGEST];
+	int n;
+	const char *want;	/* the name asked for */
+	size_t limit;		/* the most edits a suggestion may be */
+};
+
+static void suggest_init(struct suggest *sg, const char *want)
+{
+	memset(sg, 0, sizeof(*sg));
+	sg->want = want;
+	/* within max(2, strlen/3) edits, so that a wild guess suggests nothing */
+	sg->limit = strlen(want) / 3;
+	if (sg->limit < 2)
+		sg->limit = 2;
+}
+
+/* Offer NAME as a suggestion: kept when among the NSUGGEST closest. */
+static void suggest_add(struct suggest *sg, const char *name)
+{
+	size_t dist = edit_distance(sg->want, name, sg->limit);
+	int i, at;
+
+	if (dist > sg->limit || strlen(name) >= sizeof(sg->name[0]))
+		return;
+	for (i = 0; i < sg->n; i++)
+		if (!strcmp(sg->name[i], name))
+			return;
+	for (at = sg->n; at > 0; at--) {
+		int c = sg->dist[at - 1] != dist ? (sg->dist[at - 1] > dist ? 1 : -1) :
+			strcmp(sg->name[at - 1], name);
+
+		if (c <= 0)
+			break;
+	}
+	if (at >= NSUGGEST)
+		return;
+	if (sg->n < NSUGGEST)
+		sg->n++;
+	for (i = sg->n - 1; i > at; i--) {
+		memcpy(sg->name[i], sg->name[i - 1], sizeof(sg->name[i]));
+		sg->dist[i] = sg->dist[i - 1];
+	}
+	snprintf(sg->name[at], sizeof(sg->name[at]), "%s", name);
+	sg->dist[at] = dist;
+}
+
+/* The suggestions as ` (did you mean "a", "b"?)` in buf, or "". */
+static void suggest_format(const struct suggest *sg, char *buf, size_t len)
+{
+	int i, n;
+
+	buf[0] = '\0';
+	if (!sg->n)
+		return;
+	n = snprintf(buf, len, " (did you mean");
+	for (i = 0; i < sg->n && n > 0 && (size_t)n < len; i++)
+		n += snprintf(buf + n, len - n, "%s \"%s\"", i ? "," : "", sg->name[i]);
+	if (n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, "?)");
+}
+
+/* The up to NSUGGEST function names closest to SYMBOL, formatted. */
+static void did_you_mean(struct uelf *u, const char *symbol, char *buf, size_t len)
+{
+	static const GElf_Word types[] = { SHT_SYMTAB, SHT_DYNSYM };
+	struct suggest sg;
+	struct symtab t;
+	const char *name;
+	GElf_Sym s;
+	size_t i, k;
+
+	suggest_init(&sg, symbol);
+	for (k = 0; k < sizeof(types) / sizeof(types[0]); k++) {
+		if (!table_open(u, types[k], &t))
+			continue;
+		for (i = 0; sym_at(u, &t, i, &s, &name); i++) {
+			if (is_defined(&s) && is_code_type(GELF_ST_TYPE(s.st_info)) && *name)
+				suggest_add(&sg, name);
+		}
+	}
+	suggest_format(&sg, buf, len);
+}
+
+/* Resolve in an open file; see uelf_resolve_sym(). */
+static int resolve(struct uelf *u, const char *symbol, unsigned long long off,
+		   struct uelf_sym *out)
+{
+	static const GElf_Word types[] = { SHT_SYMTAB, SHT_DYNSYM };
+	bool have[2] = { false, false }, label = false;
+	int data_type = -1, seg;
+	struct found f = { .ncode = 0 };
+	const char *table = NULL;
+	GElf_Sym s = { .st_name = 0 }, label_sym = { .st_name = 0 };
+	const char *label_table = NULL;
+	unsigned long long addr, size;
+	char what[256], hint[512];
+	struct symtab t;
+	GElf_Phdr ph;
+	size_t k;
+	int type;
+
+	if (!*symbol)
+		return fail(u, "empty symbol name for %s", u->path);
+	for (k = 0; k < 2 && !table; k++) {
+		if (!table_open(u, types[k], &t))
+			continue;
+		have[k] = true;
+		lookup(u, &t, symbol, &f);
+		if (f.ncode > 1) {
+			int n, i;
+
+			/* one uprobe, one place: name them by file offset */
+			n = snprintf(hint, sizeof(hint), "%d functions named \"%s\" in the %s of %s (file offsets",
+				     f.ncode, symbol, t.name, u->path);
+			for (i = 0; i < f.ncode && i < NAMBIG && n > 0 && (size_t)n < sizeof(hint); i++) {
+				if (seg_by_vaddr(u, f.code[i], &ph) == 0)
+					n += snprintf(hint + n, sizeof(hint) - n, "%s 0x%llx", i ? "," : "",
+						      f.code[i] - ph.p_vaddr + ph.p_offset);
+				else
+					n += snprintf(hint + n, sizeof(hint) - n, "%s ?", i ? "," : "");
+			}
+			return fail(u, "%s%s); use PATH:0xOFFSET to pick one", hint,
+				    f.ncode > NAMBIG ? ", ..." : "");
+		}
+		if (f.ncode == 1) {
+			s = f.code_sym;
+			table = t.name;
+		} else if (f.label && !label) {
+			label = true;
+			label_sym = f.label_sym;
+			label_table = t.name;
+		} else if (f.data_type >= 0 && data_type < 0) {
+			data_type = f.data_type;
+		}
+	}
+	if (!table && label) {
+		s = label_sym;
+		table = label_table;
+	}
+	if (!table) {
+		if (data_type >= 0)
+			return fail(u, "\"%s\" in %s is %s, not a function", symbol,
+				    u->path, type_name(data_type));
+		if (!have[0] && !have[1])
+			return fail(u, "%s has no symbol table (stripped); %s",
+				    u->path, STRIPPED_HINT);
+		did_you_mean(u, symbol, hint, sizeof(hint));
+		if (!have[0])
+			return fail(u, "no symbol \"%s\" in the .dynsym of %s, which has no .symtab (stripped)%s; %s",
+				    symbol, u->path, hint, STRIPPED_HINT);
+		return fail(u, "no symbol \"%s\" in %s%s", symbol, u->path, hint);
+	}
+
+	type = GELF_ST_TYPE(s.st_info);
+	addr = sym_addr(u, &s);
+	size = s.st_size;
+	if (off)
+		snprintf(what, sizeof(what), "%s+0x%llx", symbol, off);
+	else
+		snprintf(what, sizeof(what), "%s", symbol);
+	if (size && off >= size)
+		return fail(u, "%s is past the end of %s in %s (st_size 0x%llx)",
+			    what, symbol, u->path, size);
+	if (addr + off < addr)
+		return fail(u, "%s overflows the address space", what);
+	addr += off;
+
+	seg = seg_by_vaddr(u, addr, &ph);
+	if (seg == 1)
+		return fail(u, "%s (0x%llx) in %s is not backed by the file (.bss)",
+			    what, addr, u->path);
+	if (seg < 0)
+		return fail(u, "%s (0x%llx) is in no PT_LOAD segment of %s",
+			    what, addr, u->path);
+	if (!(ph.p_flags & PF_X))
+		return fail(u, "%s (0x%llx) is in a non-executable segment of %s",
+			    what, addr, u->path);
+	snprintf(hint, sizeof(hint), "%s (0x%llx)", what, addr);
+	if (check_align(u, addr, hint))
+		return -1;
+
+	if (out) {
+		memset(out, 0, sizeof(*out));
+		out->addr = addr;
+		out->foff = addr - ph.p_vaddr + ph.p_offset;
+		out->size = size;
+		out->type = type;
+		out->table = table;
+		if (type == STT_GNU_IFUNC)
+			snprintf(out->note, sizeof(out->note),
+				 "%s is an IFUNC: this probes its resolver, not the implementation it picks",
+				 symbol);
+		else if (type == STT_NOTYPE)
+			snprintf(out->note, sizeof(out->note),
+				 "%s is an untyped symbol (STT_NOTYPE), not a function", symbol);
+		else if (!size && off)
+			snprintf(out->note, sizeof(out->note),
+				 "%s has no size (st_size 0): +0x%llx is not checked against its end",
+				 symbol, off);
+	}
+	return 0;
+}
+
+int uelf_resolve_sym(const char *path, const char *symbol, unsigned long long off,
+		     struct uelf_sym *sym, char *err, size_t errlen)
+{
+	struct uelf u;
+	int ret;
+
+	if (uelf_open(&u, path, err, errlen))
+		return -1;
+	ret = resolve(&u, symbol, off, sym);
+	uelf_close(&u);
+	return ret;
+}
+
+int uelf_resolve(const char *path, const char *symbol, unsigned long long off,
+		 unsigned long long *foff, char *err, size_t errlen)
+{
+	struct uelf_sym sym;
+
+	if (uelf_resolve_sym(path, symbol, off, &sym, err, errlen))
+		return -1;
+	*foff = sym.foff;
+	return 0;
+}
+
+/*
+ * The symbol that holds ADDR, as "symbol NAME" or "symbol NAME+0xN" in
+ * buf, or "no symbol".  A sized symbol must contain ADDR; failing that,
+ * the nearest unsized one at or above LO (the segment's start) below
+ * it (asm labels).  Functions and objects before labels, globals
+ * before locals.
+ */
+static void symbol_at(struct uelf *u, unsigned long long lo, unsigned long long addr,
+		      char *buf, size_t len)
+{
+	static const GElf_Word types[] = { SHT_SYMTAB, SHT_DYNSYM };
+	const char *best = NULL, *name;
+	unsigned long long best_a = 0;
+	int best_rank = -1;
+	struct symtab t;
+	GElf_Sym s;
+	size_t i, k;
+
+	for (k = 0; k < 2 && !best; k++) {
+		if (!table_open(u, types[k], &t))
+			continue;
+		for (i = 0; sym_at(u, &t, i, &s, &name); i++) {
+			int type = GELF_ST_TYPE(s.st_info), rank;
+			unsigned long long a = sym_addr(u, &s);
+
+			if (!is_defined(&s) || !*name || a > addr ||
+			    a < lo || !(is_code_type(type) || type == STT_OBJECT || type == STT_NOTYPE))
+				continue;
+			if (s.st_size && addr - a >= s.st_size)
+				continue;
+			/* closer start first, then sized, function, global */
+			rank = (s.st_size ? 4 : 0) + (type != STT_NOTYPE ? 2 : 0) +
+			       (GELF_ST_BIND(s.st_info) != STB_LOCAL);
+			if (!best || a > best_a || (a == best_a && rank > best_rank)) {
+				best = name;
+				best_a = a;
+				best_rank = rank;
+			}
+		}
+	}
+	if (!best)
+		snprintf(buf, len, "no symbol");
+	else if (addr == best_a)
+		snprintf(buf, len, "symbol %s", best);
+	else
+		snprintf(buf, len, "symbol %s+0x%llx", best, addr - best_a);
+}
+
+int uelf_check_offset(const char *path, unsigned long long offset, char *err,
+		      size_t errlen)
+{
+	char what[64], sym[320];
+	struct uelf u;
+	GElf_Phdr ph;
+	int ret;
+
+	if (uelf_open(&u, path, err, errlen))
+		return -1;
+	snprintf(what, sizeof(what), "offset 0x%llx", offset);
+	if (seg_by_offset(&u, offset, &ph) && (ph.p_flags & PF_X)) {
+		ret = check_align(&u, offset, what);
+	} else if (seg_by_vaddr(&u, offset, &ph) == 0 && (ph.p_flags & PF_X)) {
+		/* The nm-address mistake. */
+		symbol_at(&u, ph.p_vaddr, offset, sym, sizeof(sym));
+		ret = fail(&u, "0x%llx is a virtual address (%s); the file offset is 0x%llx",
+			   offset, sym, offset - ph.p_vaddr + ph.p_offset);
+	} else if (seg_by_vaddr(&u, offset, &ph) == 0 && !seg_by_offset(&u, offset, &ph)) {
+		symbol_at(&u, ph.p_vaddr, offset, sym, sizeof(sym));
+		ret = fail(&u, "0x%llx is a virtual address in a non-executable segment of %s (%s); a uprobe must be on code",
+			   offset, path, sym);
+	} else if (seg_by_offset(&u, offset, &ph)) {
+		ret = fail(&u, "offset 0x%llx is in a non-executable segment of %s (file offsets 0x%llx-0x%llx); a uprobe must be on code",
+			   offset, path, (unsigned long long)ph.p_offset,
+			   (unsigned long long)(ph.p_offset + ph.p_filesz));
+	} else {
+		ret = fail(&u, "offset 0x%llx is outside every loadable segment of %s",
+			   offset, path);
+	}
+	uelf_close(&u);
+	return ret;
+}
+
+/* ---- SDT (USDT) probes: .note.stapsdt ---- */
+
+#define NT_STAPSDT 3		/* systemtap's sys/sdt.h _SDT_NOTE_TYPE */
+
+struct sdt_note {
+	unsigned long long loc, base, sem;
+	const char *provider, *name, *args;
+};
+
+/* An address of SIZE bytes in the file's byte order. */
+static unsigned long long get_addr(struct uelf *u, const unsigned char *p, size_t size)
+{
+	unsigned long long v = 0;
+	size_t i;
+
+	for (i = 0; i < size; i++) {
+		if (u->eh.e_ident[EI_DATA] == ELFDATA2MSB)
+			v = v << 8 | p[i];
+		else
+			v |= (unsigned long long)p[i] << (8 * i);
+	}
+	return v;
+}
+
+/* The desc of an NT_STAPSDT note; false when malformed. */
+static bool sdt_parse(struct uelf *u, const unsigned char *desc, size_t size,
+		      struct sdt_note *n)
+{
+	size_t asz = u->eh.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
+	const char *s, *end = (const char *)desc + size, *z;
+
+	if (size < 3 * asz + 3)
+		return false;
+	n->loc = get_addr(u, desc, asz);
+	n->base = get_addr(u, desc + asz, asz);
+	n->sem = get_addr(u, desc + 2 * asz, asz);
+	s = (const char *)desc + 3 * asz;
+	n->provider = s;
+	if (!(z = memchr(s, '\0', end - s)))
+		return false;
+	n->name = s = z + 1;
+	if (s >= end || !(z = memchr(s, '\0', end - s)))
+		return false;
+	n->args = s = z + 1;
+	return s < end && memchr(s, '\0', end - s);
+}
+
+/* The first section called NAME. */
+static Elf_Scn *find_section(struct uelf *u, const char *name, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	const char *n;
+
+	if (elf_getshdrstrndx(u->elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(u->elf, scn))) {
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		n = elf_strptr(u->elf, shstrndx, sh->sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+/* Site INDEX of PROVIDER:NAME in an open file; see uelf_resolve_sdt(). */
+static int resolve_sdt(struct uelf *u, const char *provider, const char *name,
+		       unsigned int index, struct uelf_sdt *out)
+{
+	unsigned long long base = 0, addr = 0, sem = 0;
+	char want[512], hint[1024], what[600];
+	size_t off, next, name_off, desc_off;
+	struct sdt_note n, hit = { 0 };
+	unsigned int count = 0;
+	struct suggest sg;
+	GElf_Shdr sh, bsh;
+	Elf_Data *data;
+	GElf_Nhdr nh;
+	GElf_Phdr ph;
+	Elf_Scn *scn;
+	int seg;
+
+	snprintf(want, sizeof(want), "%s:%s", provider, name);
+	scn = find_section(u, ".note.stapsdt", &sh);
+	if (!scn || sh.sh_type != SHT_NOTE)
+		return fail(u, "%s has no SDT probes (no .note.stapsdt section)", u->path);
+	if (find_section(u, ".stapsdt.base", &bsh))
+		base = bsh.sh_addr;
+	data = elf_getdata(scn, NULL);
+	if (!data)
+		return fail(u, "%s: .note.stapsdt: %s", u->path, elf_errmsg(-1));
+
+	suggest_init(&sg, want);
+	for (off = 0; (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0; off = next) {
+		char full[512];
+
+		if (nh.n_type != NT_STAPSDT || nh.n_namesz != sizeof("stapsdt") ||
+		    memcmp((const char *)data->d_buf + name_off, "stapsdt", sizeof("stapsdt")))
+			continue;
+		if (!sdt_parse(u, (const unsigned char *)data->d_buf + desc_off, nh.n_descsz, &n))
+			return fail(u, "%s: malformed SDT note at .note.stapsdt+0x%zx",
+				    u->path, off);
+		if (strcmp(n.provider, provider) || strcmp(n.name, name)) {
+			snprintf(full, sizeof(full), "%s:%s", n.provider, n.name);
+			suggest_add(&sg, full);
+			continue;
+		}
+		if (count++ == index)
+			hit = n;
+	}
+	if (!count) {
+		suggest_format(&sg, hint, sizeof(hint));
+		return fail(u, "no SDT probe \"%s\" in %s%s", want, u->path, hint);
+	}
+	if (index >= count)
+		return fail(u, "SDT probe \"%s\" has %u site%s in %s; there is no site #%u",
+			    want, count, count == 1 ? "" : "s", u->path, index);
+
+	/* prelink moves .stapsdt.base without rewriting the notes */
+	addr = hit.loc;
+	if (base)
+		addr += base - hit.base;
+	snprintf(what, sizeof(what), "SDT probe %s (0x%llx)", want, addr);
+	seg = seg_by_vaddr(u, addr, &ph);
+	if (seg || !(ph.p_flags & PF_X))
+		return fail(u, "%s is not in an executable segment of %s", what, u->path);
+	if (check_align(u, addr, what))
+		return -1;
+	memset(out, 0, sizeof(*out));
+	out->addr = addr;
+	out->foff = addr - ph.p_vaddr + ph.p_offset;
+	out->nsites = count;
+	snprintf(out->args, sizeof(out->args), "%s", hit.args);
+
+	sem = hit.sem;
+	if (sem) {
+		seg = seg_by_vaddr(u, sem, &ph);
+		if (seg || (ph.p_flags & PF_X))
+			return fail(u, "the semaphore of SDT probe %s (0x%llx) is not in a file-backed data segment of %s",
+				    want, sem, u->path);
+		out->sem_addr = sem;
+		out->sem_foff = sem - ph.p_vaddr + ph.p_offset;
+	}
+	return 0;
+}
+
+int uelf_resolve_sdt(const char *path, const char *provider, const char *name,
+		     unsigned int index, struct uelf_sdt *sdt, char *err, size_t errlen)
+{
+	struct uelf u;
+	int ret;
+
+	if (uelf_open(&u, path, err, errlen))
+		return -1;
+	ret = resolve_sdt(&u, provider, name, index, sdt);
+	uelf_close(&u);
+	return ret;
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * uelf: uprobe targets in ELF files.  The kernel's uprobe_events wants
+ * "p[:EVENT] PATH:OFFSET" where OFFSET is a file offset
+ * (Documentation/trace/uprobetracer.rst), not the virtual address that
+ * nm or readelf -s print.  The conversion is the System V gABI's
+ * (ch. 5, Program Header): a virtual address ADDR inside the PT_LOAD
+ * segment with p_vaddr <= ADDR < p_vaddr + p_filesz is at file offset
+ * ADDR - p_vaddr + p_offset.  Read with libelf (elfutils).
+ */
+#ifndef UELF_H
+#define UELF_H
+
+#include <stddef.h>
+
+/*
+ * Resolve SYMBOL+OFF in ELF file PATH to a file offset.  Returns 0 and
+ * sets *foff, or -1 and writes a one-line reason (no trailing newline,
+ * no "error:" prefix) into err[errlen].
+ *
+ * Units: OFF and *foff are bytes; OFF is added to the symbol's address
+ * (st_value, with the Thumb bit cleared on EM_ARM) and must stay below
+ * st_size when st_size is known.  The symbol is looked up in .symtab,
+ * then .dynsym; a function (STT_FUNC, STT_GNU_IFUNC) is preferred over
+ * an untyped label (STT_NOTYPE), data symbols are refused.  The result
+ * must lie in the file-backed part of an executable PT_LOAD segment.
+ * Works for ET_EXEC and ET_DYN (PIE, shared libraries).
+ *
+ * Ownership: PATH and SYMBOL are only read; nothing is kept or returned
+ * that the caller must free.  err may be NULL (errlen is then ignored).
+ *
+ * Errors: unreadable or non-ELF file, not ET_EXEC/ET_DYN, no symbol
+ * table at all (stripped: pass an unstripped copy or PATH:0xOFFSET),
+ * unknown symbol (with up to 3 "did you mean" names by edit distance),
+ * ambiguous symbol, data symbol, OFF past st_size, misaligned result on
+ * MIPS/AArch64 (arch/{mips,arm64}/kernel/.../uprobes.c refuse it).
+ */
+int uelf_resolve(const char *path, const char *symbol, unsigned long long off,
+		 unsigned long long *foff, char *err, size_t errlen);
+
+/* What uelf_resolve_sym() found, for a caller that wants to say more. */
+struct uelf_sym {
+	unsigned long long addr;	/* st_value (+OFF): virtual address */
+	unsigned long long foff;	/* the file offset: the answer */
+	unsigned long long size;	/* st_size, 0 when unknown */
+	int type;			/* STT_FUNC, STT_GNU_IFUNC, STT_NOTYPE */
+	const char *table;		/* ".symtab" or ".dynsym" (static) */
+	char note[160];			/* a remark worth showing, or "" */
+};
+
+/*
+ * uelf_resolve() with details: same arguments, result and errors; when
+ * sym is not NULL it is filled in on success (sym->note is "" or a
+ * one-line remark without a trailing newline, e.g. that an IFUNC's
+ * resolver is what gets probed).  The caller owns *sym.
+ */
+int uelf_resolve_sym(const char *path, const char *symbol, unsigned long long off,
+		     struct uelf_sym *sym, char *err, size_t errlen);
+
+/*
+ * Check that a raw file OFFSET (bytes) lies in the file-backed part of
+ * an executable PT_LOAD segment of PATH: p_offset <= OFFSET <
+ * p_offset + p_filesz with PF_X set (gABI ch. 5).  Returns 0 when it
+ * does, or -1 with a one-line reason in err[errlen] (same convention as
+ * uelf_resolve()).  Catches the nm-address mistake: when OFFSET is
+ * instead a virtual address inside a PT_LOAD, the reason reads
+ * "0x10114b48 is a virtual address (symbol foo+0x8); the file offset is
+ * 0x114b48".  Also refuses an offset in a non-executable segment or
+ * outside every segment, and a misaligned one on MIPS/AArch64.
+ * Ownership: PATH is only read; nothing to free.
+ */
+int uelf_check_offset(const char *path, unsigned long long offset, char *err,
+		      size_t errlen);
+
+/* One site of an SDT probe, from uelf_resolve_sdt(). */
+struct uelf_sdt {
+	unsigned long long foff;	/* file offset of the probe site */
+	unsigned long long sem_foff;	/* file offset of the semaphore, 0: none */
+	unsigned long long addr;	/* virtual address of the site */
+	unsigned long long sem_addr;	/* virtual address of the semaphore, 0: none */
+	unsigned int nsites;		/* sites of PROVIDER:NAME in the file */
+	char args[256];			/* the note's argument string, e.g. "-4@$4" */
+};
+
+/*
+ * Resolve site INDEX (0-based) of the SystemTap SDT (USDT) probe
+ * PROVIDER:NAME in ELF file PATH.  Returns 0 and fills *sdt, or -1 with
+ * a one-line reason in err[errlen] (same convention as uelf_resolve()).
+ *
+ * The rule: each NT_STAPSDT note (type 3, owner "stapsdt") in
+ * .note.stapsdt holds three addresses of the file's class and byte
+ * order (site, .stapsdt.base as linked, semaphore or 0) and then
+ * provider, name and argument strings (systemtap's sys/sdt.h; the wiki
+ * page "UserSpaceProbeImplementation").  The site moves by the actual
+ * .stapsdt.base address minus the noted one (prelink), and both the
+ * site and the semaphore become file offsets through their PT_LOAD as
+ * in uelf_resolve(); the site must be in an executable segment and the
+ * semaphore in a non-executable, file-backed one (libbpf's usdt.c does
+ * the same).  The kernel takes them as "PATH:FOFF(SEM_FOFF)"
+ * (uprobetracer.rst: REF_CTR_OFFSET): it increments the semaphore
+ * while the probe is armed.  sdt->nsites says how many sites the probe
+ * has (inlining or several uses in the source); one uprobe event takes
+ * one site.
+ *
+ * Ownership: PATH, PROVIDER and NAME are only read; the caller owns
+ * *sdt.  Errors: as uelf_resolve()'s for the file; no .note.stapsdt;
+ * unknown probe (with up to 3 "did you mean" PROVIDER:NAMEs); INDEX
+ * past the last site; a malformed note; a site or semaphore outside the
+ * segments it must be in.
+ */
+int uelf_resolve_sdt(const char *path, const char *provider, const char *name,
+		     unsigned int index, struct uelf_sdt *sdt, char *err, size_t errlen);
+
+#endif /* UELF_H */
