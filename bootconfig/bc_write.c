@@ -4,30 +4,14 @@
  * printed as "key = value[, value...]" lines that the kernel's parser
  * (lib/bootconfig.c) reads back into the same tree.
  *
- * Limits are those of include/linux/bootconfig.h (6.1): XBC_DATA_MAX
- * bytes of text, XBC_NODE_MAX nodes (one per key word and per value),
- * XBC_KEYLEN_MAX bytes of key, XBC_DEPTH_MAX words in a key.
+ * The limits (XBC_*) and struct bc_tree are in bc_tree.h, shared with
+ * the reader (bc_parse.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "bootconfig.h"
-
-#define XBC_DATA_MAX	32767
-#define XBC_NODE_MAX	8192
-#define XBC_KEYLEN_MAX	256
-#define XBC_DEPTH_MAX	16
-
-struct bc_key {
-	char *key;		/* dotted, owned */
-	char **values;		/* owned; NULL for a key without a value */
-	int nvalues;
-	struct bc_key *next;
-};
-
-struct bc_tree {
-	struct bc_key *head, **tail;
-};
+#include "bc_tree.h"
 
 static const char *const errors[BC_ERR_COUNT] = {
 	[BC_OK] = "success",

@@ -22,7 +22,7 @@ enum bc_err {
 	BC_ERR_VALUE_QUOTES,	/* a value holds both ' and ": the format has no escapes */
 	BC_ERR_VALUE_CHAR,	/* a value holds a control character (newline, tab, ...) */
 	BC_ERR_VALUE_LEN,	/* a value is longer than XBC_VALUE_MAX (32767) */
-	BC_ERR_NODES,		/* more than XBC_NODE_MAX (1024 in 6.1) nodes */
+	BC_ERR_NODES,		/* more than XBC_NODE_MAX nodes (8192 in linux-source-6.1 6.1.192) */
 	BC_ERR_SIZE,		/* the text is larger than XBC_DATA_MAX (32767 bytes) */
 	BC_ERR_MIXED,		/* a key has both a value and subkeys (kernel < 5.13 refuses) */
 	BC_ERR_SYNTAX,		/* reader: malformed text; bc_parse_error() gives the position */

@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * probecc-bootconfig: put a bootconfig file into an initrd, as the
- * kernel's tools/bootconfig does.
+ * kernel's tools/bootconfig does, and read one as the kernel does.
  *
  *   probecc-bootconfig -a BOOTCONFIG INITRD   append (replacing any earlier one)
  *   probecc-bootconfig -d INITRD              delete
+ *   probecc-bootconfig -l BOOTCONFIG          parse, print the tree as probecc
+ *                                             writes it ("key = value" lines)
  *   probecc-bootconfig INITRD                 print the bootconfig it holds
  *
- * INITRD is replaced atomically (a temporary file, then rename).
+ * INITRD is replaced atomically (a temporary file, then rename).  -l
+ * reports a text the kernel refuses as "FILE:LINE:COL: error: MSG", with
+ * the kernel's message and position (tools/bootconfig's "Parse Error"),
+ * and warns when the tree, written out flat, breaks the kernel's limits.
  * Exit status 0, 1 on an error (with a message), 2 for bad usage.
  */
 #include <errno.h>
@@ -17,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bootconfig.h"
 #include "footer.h"
 
 static const char *prog = "probecc-bootconfig";
@@ -86,6 +92,44 @@ static int replace(const char *path, const unsigned char *data, size_t len)
 	return 0;
 }
 
+/* -l: parse bootconfig text @path and write the tree back to stdout. */
+static int list(const char *path)
+{
+	struct bc_tree *t;
+	unsigned char *text;
+	const char *msg;
+	int r, line, col;
+	size_t len;
+
+	text = slurp(path, &len);
+	if (!text) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		return 1;
+	}
+	r = bc_parse((const char *)text, len, &t, &line, &col, &msg);
+	free(text);
+	if (r) {
+		if (line)
+			fprintf(stderr, "%s:%d:%d: error: %s\n", path, line, col, msg);
+		else
+			fprintf(stderr, "%s: error: %s\n", path, msg);
+		return 1;
+	}
+	r = bc_write(t, stdout);
+	bc_free(t);
+	if (!r && fflush(stdout))
+		r = BC_ERR_IO;
+	if (r == BC_ERR_IO) {
+		fprintf(stderr, "%s: %s\n", prog, strerror(errno));
+		return 1;
+	}
+	/* The kernel reads it; written out flat, it may no longer fit. */
+	if (r)
+		fprintf(stderr, "%s: warning: %s: written back: %s\n", prog, path,
+			bc_strerror(r));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t len, start, size, outlen;
@@ -132,6 +176,8 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "-l"))
+		return list(argv[2]);
 	if ((argc == 3 && !strcmp(argv[1], "-d")) || (argc == 2 && argv[1][0] != '-')) {
 		const char *path = argv[argc - 1];
 
@@ -162,6 +208,6 @@ int main(int argc, char **argv)
 		free(img);
 		return 0;
 	}
-	fprintf(stderr, "usage: %s -a BOOTCONFIG INITRD | -d INITRD | INITRD\n", prog);
+	fprintf(stderr, "usage: %s -a BOOTCONFIG INITRD | -d INITRD | -l BOOTCONFIG | INITRD\n", prog);
 	return 2;
 }

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private to bootconfig/: the insides of struct bc_tree, shared by the
+ * writer (bc_write.c, which fills it through bc_add()) and the reader
+ * (bc_parse.c, which builds it directly: the kernel's parser accepts
+ * trees bc_add() refuses, such as a key with both a value and subkeys).
+ *
+ * Limits are those of include/linux/bootconfig.h in Debian's
+ * linux-source-6.1: XBC_DATA_MAX bytes of text, XBC_NODE_MAX nodes (one
+ * per key word and per value), XBC_KEYLEN_MAX bytes of dotted key with
+ * its NUL, XBC_DEPTH_MAX words in a key and levels of braces.
+ */
+#ifndef PROBECC_BC_TREE_H
+#define PROBECC_BC_TREE_H
+
+#define XBC_DATA_MAX	32767
+#define XBC_NODE_MAX	8192
+#define XBC_KEYLEN_MAX	256
+#define XBC_DEPTH_MAX	16
+
+/* One leaf: a dotted key and its values, in order. */
+struct bc_key {
+	char *key;		/* dotted, owned */
+	char **values;		/* owned; NULL for a key without a value */
+	int nvalues;
+	struct bc_key *next;
+};
+
+/* Leaves in the order they were added (the writer prints them so). */
+struct bc_tree {
+	struct bc_key *head, **tail;
+};
+
+#endif
