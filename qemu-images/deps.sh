@@ -13,8 +13,8 @@ set -eu
 prog=${0##*/}
 
 build_pkgs="gcc make libfdt-dev libelf-dev libdw-dev device-tree-compiler cpio
-gcc-mipsel-linux-gnu libc6-dev-mipsel-cross xz-utils"
-boot_pkgs="qemu-system-mips qemu-system-x86"
+gcc-mipsel-linux-gnu libc6-dev-mipsel-cross xz-utils zlib1g-dev"
+boot_pkgs="qemu-system-mips qemu-system-x86 qemu-system-arm u-boot-tools u-boot-qemu libubootenv-tool"
 kernel_pkgs="flex bison bc libssl-dev patch"
 
 groups=${*:-all}
