@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probecc bootargs: put the compiled command-line fragment where a boot
+ * loader keeps the kernel's command line, in the form it reads.
+ *
+ *   probecc bootargs [--fragment FILE|-] [--bootargs EXISTING] [--replace]
+ *       (--uboot-script OUT | --uboot-env OUT | --fw-script OUT |
+ *        --octeon ADDR | --print | --dtb IN -o OUT)
+ *
+ * Why: U-Boot's shell expands "$retval", "$stack", "$comm" as its own
+ * variables and takes ";" as a command separator, so a kprobe_event=
+ * list pasted into "setenv bootargs ..." as it is reaches the kernel cut
+ * and emptied.  Each output here is quoted by the rules of its reader:
+ *
+ *   --uboot-script  "setenv bootargs '...'" for `source` (hush, see
+ *                   ba_hush_quote()); mkimage -T script makes the image
+ *   --uboot-env     "bootargs=..." for mkenvimage (tools/mkenvimage.c:
+ *                   "name=value" lines, "#" lines are comments, a
+ *                   backslash before the newline makes an embedded one)
+ *                   and for libubootenv's fw_setenv -s (Debian's
+ *                   fw_setenv since bookworm: the name ends at "=")
+ *   --fw-script     "bootargs ..." for U-Boot's own tools/env fw_setenv -s
+ *                   (fw_env.c, fw_parse_script(): the name ends at the
+ *                   first blank, not at "="): the two fw_setenv -s
+ *                   formats have no line in common
+ *   --octeon ADDR   "bootoctlinux ADDR word..." to type at the prompt
+ *   --dtb IN -o OUT the tree IN with /chosen/bootargs set (fdt.c)
+ *
+ * Exit status: 0, 1 for an error (a conflict, an unquotable value, a bad
+ * tree), 2 for bad usage.  Nothing is written unless everything is.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bootargs.h"
+#include "probecc.h"
+
+/* One kernel parameter as the kernel's next_arg() splits it. */
+struct param {
+	char *text;	/* as written: quotes and all */
+	char *name;	/* before the first '=', the opening quote dropped */
+	char *value;	/* after '=', quotes dropped as next_arg() drops
+			 * them; NULL when there is no '=' */
+};
+
+struct plist {
+	struct param *v;
+	size_t n, cap;
+};
+
+/*
+ * The parameters probecc writes (place.c) and the kernel's other
+ * boot-time tracing switches; ftrace_dump_on_oops, tp_printk,
+ * alloc_snapshot, traceoff_on_warning and bootconfig take no value or
+ * an optional one.  The kernel matches __setup() names exactly
+ * (init/main.c, obsolete_checksetup()), so no '-'/'_' folding.
+ */
+static const char *const tracing_params[] = {
+	"ftrace", "ftrace_filter", "ftrace_notrace", "ftrace_graph_filter",
+	"ftrace_graph_max_depth", "trace_options", "trace_buf_size",
+	"trace_clock", "trace_event", "kprobe_event", "tp_printk",
+	"ftrace_dump_on_oops", "bootconfig", "alloc_snapshot",
+	"traceoff_on_warning", "trace_trigger", "trace_instance",
+};
+
+bool ba_is_tracing(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(tracing_params) / sizeof(tracing_params[0]); i++)
+		if (!strcmp(name, tracing_params[i]))
+			return true;
+	return false;
+}
+
+static bool is_kspace(unsigned char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/* next_arg() of kernel/params.c on a copy of one parameter's text. */
+static void parse_param(struct param *p)
+{
+	char *s = xstrdup(p->text), *eq;
+	size_t len = strlen(s);
+	bool quoted = s[0] == '"';
+	char *args = quoted ? s + 1 : s;
+
+	eq = strchr(args, '=');
+	if (quoted && len > 1 && s[len - 1] == '"')
+		s[--len] = '\0';
+	if (eq) {
+		*eq = '\0';
+		p->value = eq + 1;
+		if (*p->value == '"') {
+			p->value++;
+			len = strlen(p->value);
+			if (len && p->value[len - 1] == '"')
+				p->value[len - 1] = '\0';
+		}
+		p->value = xstrdup(p->value);
+	}
+	p->name = xstrdup(args);
+	free(s);
+}
+
+/*
+ * Split @line into @out at white space outside double quotes (the
+ * kernel's isspace(): space, \t \n \v \f \r).  @what names the line in
+ * messages.
+ */
+static void split(const char *line, const char *what, struct plist *out)
+{
+	const char *p = line, *start;
+	bool inq;
+
+	for (;;) {
+		while (is_kspace(*p))
+			p++;
+		if (!*p)
+			break;
+		start = p;
+		inq = false;
+		for (; *p; p++) {
+			unsigned char c = *p;
+
+			if (!inq && is_kspace(c))
+				break;
+			if ((c < 0x20 && !(inq && c == ' ')) || c == 0x7f)
+				fatal("%s: control character 0x%02x in '%.*s'",
+				      what, c, (int)(p - start), start);
+			if (c == '"')
+				inq = !inq;
+		}
+		if (inq)
+			fatal("%s: unbalanced double quote in '%s'", what, start);
+		if (out->n == out->cap) {
+			out->cap = out->cap ? out->cap * 2 : 16;
+			out->v = realloc(out->v, out->cap * sizeof(*out->v));
+			if (!out->v)
+				fatal("out of memory");
+		}
+		memset(&out->v[out->n], 0, sizeof(out->v[0]));
+		out->v[out->n].text = xstrndup(start, p - start);
+		parse_param(&out->v[out->n]);
+		out->n++;
+	}
+}
+
+static void plist_free(struct plist *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		free(l->v[i].text);
+		free(l->v[i].name);
+		free(l->v[i].value);
+	}
+	free(l->v);
+}
+
+static bool same_value(const struct param *a, const struct param *b)
+{
+	if (!a->value || !b->value)
+		return !a->value && !b->value;
+	return !strcmp(a->value, b->value);
+}
+
+char *ba_merge(const char *existing, const char *from, const char *fragment,
+	       bool replace)
+{
+	struct plist old = { 0 }, frag = { 0 };
+	struct strbuf out = { 0 };
+	size_t i, j, dashes;
+
+	split(existing ? existing : "", from, &old);
+	split(fragment, "the fragment", &frag);
+	for (j = 0; j < frag.n; j++) {
+		if (!strcmp(frag.v[j].text, "--"))
+			fatal("the fragment has '--': what follows it would go to init, not the kernel");
+		if (!ba_is_tracing(frag.v[j].name))
+			fatal("the fragment has '%s', which is not a tracing parameter probecc writes: a later run could not tell it from yours",
+			      frag.v[j].text);
+	}
+
+	/* "--": the rest is init's (init/main.c), the fragment goes before */
+	for (dashes = 0; dashes < old.n; dashes++)
+		if (!strcmp(old.v[dashes].text, "--"))
+			break;
+
+	for (i = 0; i < dashes; i++) {
+		const struct param *p = &old.v[i];
+		const struct param *other = NULL;
+
+		if (!ba_is_tracing(p->name)) {
+			sb_addf(&out, "%s%s", out.len ? " " : "", p->text);
+			continue;
+		}
+		/* an old tracing parameter: dropped, unless it conflicts */
+		for (j = 0; j < frag.n; j++) {
+			if (strcmp(frag.v[j].name, p->name))
+				continue;
+			if (same_value(&frag.v[j], p)) {
+				other = NULL;
+				break;
+			}
+			other = &frag.v[j];
+		}
+		if (other && !replace)
+			fatal("%s has %s, the fragment %s: two values of %s (--replace drops the old one)",
+			      from, p->text, other->text, p->name);
+	}
+	for (j = 0; j < frag.n; j++)
+		sb_addf(&out, "%s%s", out.len ? " " : "", frag.v[j].text);
+	for (i = dashes; i < old.n; i++)
+		sb_addf(&out, "%s%s", out.len ? " " : "", old.v[i].text);
+	plist_free(&old);
+	plist_free(&frag);
+	return out.s ? out.s : xstrdup("");
+}
+
+char *ba_hush_quote(const char *s)
+{
+	struct strbuf sb = { 0 };
+	const char *p;
+
+	sb_addf(&sb, "'");
+	for (p = s; *p; p++) {
+		unsigned char c = *p;
+
+		if (c < 0x20 || c == 0x7f)
+			fatal("control character 0x%02x in '%s': U-Boot's hush would not pass it as it is",
+			      c, s);
+		if (c == '\'')
+			sb_addf(&sb, "'\\''");	/* close, \', reopen */
+		else if (c == '\\')
+			sb_addf(&sb, "\\\\");
+		else
+			sb_addf(&sb, "%c", c);
+	}
+	sb_addf(&sb, "'");
+	return sb.s;
+}
+
+/* Characters a hush word may hold without quotes (cli_hush.c, map[]). */
+static bool hush_plain(const char *s)
+{
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_-.,:/=+@%", *s))
+			return false;
+	return true;
+}
+
+/*
+ * bootoctlinux's ADDR: what do_bootoctlinux() takes for an address, hex
+ * with or without 0x.  Not a variable such as $loadaddr: a "$" word makes
+ * hush parse the whole command a second time (run_pipe_real(), child->sp),
+ * which would strip the backslashes of the quoted words once more.
+ */
+static bool octeon_addr_ok(const char *a)
+{
+	const char *p = a;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	if (!*p)
+		return false;
+	for (; *p; p++)
+		if (!isxdigit((unsigned char)*p))
+			return false;
+	return true;
+}
+
+/*
+ * The bootoctlinux command line (arch/mips/mach-octeon/bootoctlinux.c):
+ * its options (coremask=, numcores=, ...) are matched one argv word at
+ * a time by prefix, and without endbootargs the kernel gets every word,
+ * joined with spaces by the kernel's Octeon prom_init().  So each
+ * parameter is its own word (one quoted string would hide coremask=
+ * from U-Boot), single-quoted for hush when it needs it.  The command
+ * takes at most 32 words (U_BOOT_CMD maxargs), itself and ADDR included.
+ */
+static char *octeon_line(const char *addr, const char *merged)
+{
+	struct plist l = { 0 };
+	struct strbuf sb = { 0 };
+	size_t i;
+
+	if (!octeon_addr_ok(addr))
+		fatal("--octeon wants the ELF image's address in hex (such as 0x20000000), not '%s'",
+		      addr);
+	split(merged, "the command line", &l);
+	if (l.n + 2 > 32)
+		fatal("bootoctlinux takes at most 32 words, and this command line has %zu parameters (at most 30 fit)",
+		      l.n);
+	sb_addf(&sb, "bootoctlinux %s", addr);
+	for (i = 0; i < l.n; i++) {
+		if (hush_plain(l.v[i].text)) {
+			sb_addf(&sb, " %s", l.v[i].text);
+		} else {
+			char *q = ba_hush_quote(l.v[i].text);
+
+			sb_addf(&sb, " %s", q);
+			free(q);
+		}
+	}
+	plist_free(&l);
+	return sb.s;
+}
+
+/* A U-Boot environment value: one line, as mkenvimage and fw_setenv -s read. */
+static void env_check(const char *v)
+{
+	size_t n = strlen(v);
+
+	if (strpbrk(v, "\n\r"))
+		fatal("a newline in the command line cannot go into an environment file");
+	if (n && v[n - 1] == '\\')
+		fatal("the command line ends with a backslash, which mkenvimage reads as an embedded newline");
+}
+
+static char *read_all(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	struct strbuf sb = { 0 };
+	char buf[4096];
+	size_t n;
+
+	if (!f)
+		fatal("cannot open %s: %s", path, strerror(errno));
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		if (memchr(buf, '\0', n))
+			fatal("%s: a NUL byte: not a command line", path);
+		sb_addf(&sb, "%.*s", (int)n, buf);
+	}
+	if (ferror(f))
+		fatal("cannot read %s: %s", path, strerror(errno));
+	if (f != stdin)
+		fclose(f);
+	return sb.s ? sb.s : xstrdup("");
+}
+
+static void stage_or_die(const char *path, const char *data, size_t len)
+{
+	if (out_stage(path, data, len)) {
+		int err = errno;
+
+		out_abort();
+		fatal("cannot write %s: %s", path, strerror(err));
+	}
+}
+
+static const char usage[] =
+"usage: probecc bootargs --fragment FILE|- [--bootargs EXISTING] [--replace] OUTPUT\n"
+"  merge probecc's command-line fragment (probecc FILE --cmdline) into a\n"
+"  boot loader's kernel command line: EXISTING's own parameters stay, its\n"
+"  tracing ones (from an earlier run) go, the fragment comes last\n"
+"  --replace             drop an old tracing value that differs from the fragment's\n"
+"OUTPUT, one of:\n"
+"  --print               the merged command line, as is\n"
+"  --uboot-script OUT    \"setenv bootargs '...'\", quoted for U-Boot's hush;\n"
+"                        mkimage -A ARCH -T script -C none -d OUT boot.scr\n"
+"  --uboot-env OUT       \"bootargs=...\" for mkenvimage and libubootenv's fw_setenv -s\n"
+"  --fw-script OUT       \"bootargs ...\" for U-Boot's tools/env fw_setenv -s\n"
+"  --octeon ADDR         print \"bootoctlinux ADDR ...\" for Octeon's U-Boot prompt\n"
+"  --dtb IN -o OUT       the device tree IN with /chosen/bootargs merged (EXISTING\n"
+"                        is IN's /chosen/bootargs)\n";
+
+int bootargs_main(int argc, char **argv)
+{
+	enum { OPT_FRAG = 256, OPT_EXISTING, OPT_REPLACE, OPT_SCRIPT, OPT_ENV,
+	       OPT_FW, OPT_OCTEON, OPT_PRINT, OPT_DTB };
+	static const struct option longopts[] = {
+		{ "fragment", required_argument, NULL, OPT_FRAG },
+		{ "bootargs", required_argument, NULL, OPT_EXISTING },
+		{ "replace", no_argument, NULL, OPT_REPLACE },
+		{ "uboot-script", required_argument, NULL, OPT_SCRIPT },
+		{ "uboot-env", required_argument, NULL, OPT_ENV },
+		{ "fw-script", required_argument, NULL, OPT_FW },
+		{ "octeon", required_argument, NULL, OPT_OCTEON },
+		{ "print", no_argument, NULL, OPT_PRINT },
+		{ "dtb", required_argument, NULL, OPT_DTB },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *fragpath = NULL, *existing = NULL, *from = "--bootargs";
+	char *from_buf = NULL;
+	const char *target = NULL, *outpath = NULL;
+	char *frag, *merged, *text = NULL;
+	void *dtb = NULL, *newdtb;
+	size_t len;
+	bool replace = false;
+	int mode = 0, modes = 0, c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_FRAG:
+			fragpath = optarg;
+			break;
+		case OPT_EXISTING:
+			existing = optarg;
+			break;
+		case OPT_REPLACE:
+			replace = true;
+			break;
+		case OPT_SCRIPT:
+		case OPT_ENV:
+		case OPT_FW:
+		case OPT_OCTEON:
+		case OPT_DTB:
+			target = optarg;
+			/* fall through */
+		case OPT_PRINT:
+			mode = c;
+			modes++;
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (optind != argc || modes != 1 || !fragpath ||
+	    (mode == OPT_DTB) != (outpath != NULL)) {
+		fprintf(stderr, "probecc bootargs: %s\n",
+			optind != argc ? "unexpected argument" :
+			modes != 1 ? "give exactly one output" :
+			!fragpath ? "--fragment FILE (or - for standard input) is needed" :
+			outpath ? "-o goes with --dtb" : "--dtb IN needs -o OUT");
+		fputs(usage, stderr);
+		return 2;
+	}
+	if (mode == OPT_DTB && (!strcmp(outpath, "-") || !strcmp(outpath, "/dev/stdout")))
+		fatal("-o %s: a device tree is binary; give a file", outpath);
+	if (mode == OPT_DTB && existing)
+		fatal("--bootargs with --dtb: the existing command line is the tree's /chosen/bootargs");
+
+	frag = read_all(fragpath);
+	if (mode == OPT_DTB) {
+		dtb = dtb_read(target, &len);
+		existing = dtb_bootargs(dtb, target);
+		from = from_buf = xasprintf("%s's /chosen/bootargs", target);
+	}
+	merged = ba_merge(existing, from, frag, replace);
+
+	switch (mode) {
+	case OPT_PRINT:
+		printf("%s\n", merged);
+		break;
+	case OPT_OCTEON:
+		text = octeon_line(target, merged);
+		printf("%s\n", text);
+		break;
+	case OPT_SCRIPT: {
+		char *q = ba_hush_quote(merged);
+
+		text = xasprintf("setenv bootargs %s\n", q);
+		free(q);
+		stage_or_die(target, text, strlen(text));
+		break;
+	}
+	case OPT_ENV:
+	case OPT_FW:
+		env_check(merged);
+		text = xasprintf("bootargs%s%s\n", mode == OPT_ENV ? "=" : " ",
+				 merged);
+		stage_or_die(target, text, strlen(text));
+		break;
+	case OPT_DTB:
+		newdtb = dtb_with_bootargs(dtb, merged, &len);
+		stage_or_die(outpath, newdtb, len);
+		free(newdtb);
+		break;
+	}
+	if (out_commit()) {
+		int err = errno;
+
+		out_abort();
+		fatal("cannot rename the output into place: %s", strerror(err));
+	}
+	free(text);
+	free(merged);
+	free(frag);
+	free(dtb);
+	free(from_buf);
+	return fflush(stdout) ? 1 : 0;
+}
