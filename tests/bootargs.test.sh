@@ -16,7 +16,9 @@
 # .env; a real Malta boot from U-Boot with the bootargs of
 # examples/bond0.probes and examples/retval.probes ($retval and ";"),
 # whose agent dump must show the fragment in /proc/cmdline and the
-# probes armed; and --dtb on QEMU's arm64 virt device tree (fdtget).
+# probes armed; --dtb on QEMU's arm64 virt device tree (fdtget); and a real
+# arm64 virt boot of Debian's kernel from a tree patched by --dtb, with no
+# -append: /proc/cmdline is the merged /chosen/bootargs, the kprobes exist.
 
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
@@ -348,4 +350,69 @@ if command -v qemu-system-aarch64 > /dev/null && command -v fdtget > /dev/null; 
 	done
 else
 	t_skip bootargs/dtb "needs qemu-system-arm and device-tree-compiler (qemu-images/deps.sh)"
+fi
+
+# ---- a real boot from a patched tree: arm64 virt, Debian's kernel, -dtb -----
+# The tree is QEMU's own for the machine (-machine dumpdtb), with the
+# user's console= and rdinit= and two tracing parameters of an earlier
+# run in /chosen/bootargs; probecc bootargs --dtb merges the arm64
+# fragment of examples/retval.probes ($retval, ";") into it; QEMU boots
+# it with -dtb and no -append.  The initramfs's /init reports
+# /proc/cmdline, /proc/device-tree/chosen/bootargs, kprobe_events and
+# the kprobe hits (qemu-images/uboot/boot-arm64-dtb).
+d=$ba_dir/dtb-boot && mkdir -p "$d"
+a64=qemu-images/uboot/boot-arm64-dtb
+if ! command -v qemu-system-aarch64 > /dev/null || ! command -v fdtput > /dev/null; then
+	t_skip bootargs/dtb-boot "needs qemu-system-arm and device-tree-compiler (qemu-images/deps.sh)"
+elif ! a64_env=$(qemu-images/fetch arm64 2> "$d/fetch.err"); then
+	t_skip bootargs/dtb-boot "no arm64 kernel: $(tail -1 "$d/fetch.err") (needs dpkg --add-architecture arm64)"
+else
+	a64_kernel=$(eval "$a64_env"; echo "$VMLINUZ")
+	a64_busybox=$(eval "$a64_env"; echo "$BUSYBOX")
+	user='console=ttyAMA0 rdinit=/init'
+	if ! { $a64 --dumpdtb "$d/virt.dtb" &&
+	       fdtput -t s "$d/virt.dtb" /chosen bootargs "$user trace_buf_size=1M ftrace=function" &&
+	       ./probecc examples/retval.probes --arch arm64 --cmdline > "$d/frag" &&
+	       ./probecc-asan bootargs --fragment "$d/frag" --dtb "$d/virt.dtb" -o "$d/out.dtb" &&
+	       ./probecc bootargs --fragment "$d/frag" --bootargs "$user" --print > "$d/merged" &&
+	       $a64 --initrd-out "$d/initrd.gz" --busybox "$a64_busybox"; } 2> "$d/prep.err"; then
+		t_fail bootargs/dtb-boot "preparing the tree or the initramfs failed" "$d/prep.err"
+	else
+		SECONDS=0
+		$a64 --dtb "$d/out.dtb" --initrd "$d/initrd.gz" --kernel "$a64_kernel" \
+			--console "$d/console.log" --timeout 60 2> "$d/boot.err"
+		rc=$?
+		echo "$SECONDS" > "$d/seconds"
+		tr -d '\r' < "$d/console.log" |
+			sed -n '/^== report begin ==$/,/^== report end ==$/p' > "$d/report"
+		if [ $rc -ne 0 ] || ! grep -q '^== report end ==$' "$d/report"; then
+			t_fail bootargs/dtb-boot "exit $rc, no report on the console" "$d/boot.err"
+			tail -5 "$d/console.log" 2>/dev/null | sed 's/^/    console: /'
+		else
+			t_pass bootargs/dtb-boot
+			got=$(sed -n 's/^cmdline\t//p' "$d/report")
+			want=$(cat "$d/merged")
+			if [ "$got" = "$want" ] &&
+			   [ "$(fdtget "$d/out.dtb" /chosen bootargs)" = "$want" ] &&
+			   [ "$(sed -n 's/^chosen\t//p' "$d/report")" = "$want" ]; then
+				t_pass bootargs/dtb-boot/cmdline-is-merged
+			else
+				t_fail bootargs/dtb-boot/cmdline-is-merged "/proc/cmdline: $got, merged: $want"
+			fi
+			# the kernel made both probes from kprobe_event= ...
+			if grep -qxP 'kprobe_events\tp:kprobes/open_entry do_sys_openat2 path=\+0\(%x1\):string' "$d/report" &&
+			   grep -qxP 'kprobe_events\tr[0-9]*:kprobes/open_ret do_sys_openat2 ret=\$retval:s32' "$d/report"; then
+				t_pass bootargs/dtb-boot/kprobes-exist
+			else
+				t_fail bootargs/dtb-boot/kprobes-exist "kprobe_events lacks open_entry or open_ret" "$d/report"
+			fi
+			# ... and both recorded /init's own opens
+			if grep -qP '^trace\t.* open_entry: \(do_sys_openat2\+0x0/0x[0-9a-f]+\) path="/init"$' "$d/report" &&
+			   grep -qP '^trace\t.* open_ret: \(\S+ <- do_sys_openat2\) ret=-?[0-9]+$' "$d/report"; then
+				t_pass bootargs/dtb-boot/kprobes-hit
+			else
+				t_fail bootargs/dtb-boot/kprobes-hit "no open_entry path=\"/init\" or open_ret ret=N hit" "$d/report"
+			fi
+		fi
+	fi
 fi
