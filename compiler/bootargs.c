@@ -176,6 +176,7 @@ char *ba_merge(const char *existing, const char *from, const char *fragment,
 	struct plist old = { 0 }, frag = { 0 };
 	struct strbuf out = { 0 };
 	size_t i, j, dashes;
+	bool in_frag;
 
 	split(existing ? existing : "", from, &old);
 	split(fragment, "the fragment", &frag);
@@ -201,9 +202,11 @@ char *ba_merge(const char *existing, const char *from, const char *fragment,
 			continue;
 		}
 		/* an old tracing parameter: dropped, unless it conflicts */
+		in_frag = false;
 		for (j = 0; j < frag.n; j++) {
 			if (strcmp(frag.v[j].name, p->name))
 				continue;
+			in_frag = true;
 			if (same_value(&frag.v[j], p)) {
 				other = NULL;
 				break;
@@ -213,6 +216,13 @@ char *ba_merge(const char *existing, const char *from, const char *fragment,
 		if (other && !replace)
 			fatal("%s has %s, the fragment %s: two values of %s (--replace drops the old one)",
 			      from, p->text, other->text, p->name);
+		/* said, not silent: it may have been the user's own */
+		if (!in_frag)
+			fprintf(stderr, "probecc: note: %s: dropped %s, a tracing parameter the fragment does not set (taken as an earlier run's)\n",
+				from, p->text);
+		else if (other)
+			fprintf(stderr, "probecc: note: %s: %s replaced by %s (--replace)\n",
+				from, p->text, other->text);
 	}
 	for (j = 0; j < frag.n; j++)
 		sb_addf(&out, "%s%s", out.len ? " " : "", frag.v[j].text);

@@ -25,6 +25,10 @@
  * before the "--".  Parameters are split as the kernel's next_arg()
  * (kernel/params.c) splits them: at white space outside double quotes.
  *
+ * Each old tracing parameter dropped that the fragment does not set, and
+ * each one --replace replaced, is named in a "probecc: note:" line on
+ * stderr: it may have been the user's own, and no rule can tell.
+ *
  * Returns the merged line, single-space separated, owned by the caller.
  * Fatal (exit 1, one line naming both values) when @existing sets a
  * tracing parameter the fragment also sets, to another value, and

@@ -192,7 +192,7 @@ fi
 # the board's bootargs (and USER-PARAMS), boot through U-Boot, and check
 # the agent's dump.
 ba_boot() {
-	local name=$1 user=${2:-} b=$ba_dir/boot-$1 frag got
+	local name=$1 user=${2:-} b=$ba_dir/boot-$1 frag got try
 	rm -rf "$b" && mkdir -p "$b"
 	./probecc "examples/$name.probes" --arch mipsel --cmdline --cmdline-max 2000 \
 		--plan "$b/plan" > "$b/frag" 2> "$b/compile.err" ||
@@ -202,22 +202,33 @@ ba_boot() {
 	eval "$(qemu-images/uboot/boot-malta-script --layout --kernel "$VMLINUZ" \
 		--initrd "$b/initrd.gz")"
 	./probecc-asan bootargs --fragment "$b/frag" \
-		--bootargs "console=ttyS0 rdinit=/init $board_args${user:+ $user}" \
+		--bootargs "console=ttyS0 rdinit=/init panic=-1 $board_args${user:+ $user}" \
 		--uboot-script "$b/bootargs.cmd" 2> "$b/bootargs.err" ||
 		{ t_fail "bootargs/boot-$name" "probecc bootargs failed" "$b/bootargs.err"; return; }
 	./probecc bootargs --fragment "$b/frag" \
-		--bootargs "console=ttyS0 rdinit=/init $board_args${user:+ $user}" --print > "$b/merged"
+		--bootargs "console=ttyS0 rdinit=/init panic=-1 $board_args${user:+ $user}" --print > "$b/merged"
 	{
 		echo 'setenv initrd_high 0xffffffff'
 		cat "$b/bootargs.cmd"
 		echo "$bootm_cmd"
 	} > "$b/boot.cmd"
-	# measured 13-20 s wall on 2 loaded cores (docs/bootargs.md)
-	SECONDS=0
-	qemu-images/uboot/boot-malta-script --script "$b/boot.cmd" --kernel "$VMLINUZ" \
-		--initrd "$b/initrd.gz" --console "$b/console.log" --dump "$b/ttyS1.raw" \
-		--timeout 60 2> "$b/boot.err"
-	echo "$SECONDS" > "$b/seconds"
+	# 12-20 s wall on 2 loaded cores (docs/bootargs.md).  Debian's Malta
+	# 6.1 kernel sometimes dies of its own kprobe single-step ("Break
+	# instruction in kernel code" at an insn slot, 1 boot in ~10 with
+	# the kretprobe of retval.probes: docs/bootargs.md): that boot, and
+	# only that, is tried once more (panic=-1 ends it at once), its log
+	# kept as console.log.1.
+	for try in 1 2; do
+		SECONDS=0
+		qemu-images/uboot/boot-malta-script --script "$b/boot.cmd" --kernel "$VMLINUZ" \
+			--initrd "$b/initrd.gz" --console "$b/console.log" --dump "$b/ttyS1.raw" \
+			--timeout 60 2> "$b/boot.err"
+		echo "$SECONDS" >> "$b/seconds"
+		grep -q 'Break instruction in kernel code' "$b/console.log" || break
+		[ $try = 2 ] && break
+		mv "$b/console.log" "$b/console.log.1"
+		echo "    (bootargs/boot-$name: the kernel's kprobe single-step crash, see $b/console.log.1: booting again)"
+	done
 	if ! qemu-images/extract-dump "$b/ttyS1.raw" 1 > "$b/dump1" 2> /dev/null; then
 		t_fail "bootargs/boot-$name" "no dump on ttyS1" "$b/boot.err"
 		tail -5 "$b/console.log" 2>/dev/null | sed 's/^/    console: /'
@@ -398,6 +409,14 @@ else
 				t_pass bootargs/dtb-boot/cmdline-is-merged
 			else
 				t_fail bootargs/dtb-boot/cmdline-is-merged "/proc/cmdline: $got, merged: $want"
+			fi
+			# the earlier run's parameters went, and probecc said so
+			if ! grep -qE 'trace_buf_size|ftrace=' "$d/report" &&
+			   grep -q "virt.dtb's /chosen/bootargs: dropped trace_buf_size=1M, " "$d/prep.err" &&
+			   grep -q "virt.dtb's /chosen/bootargs: dropped ftrace=function, " "$d/prep.err"; then
+				t_pass bootargs/dtb-boot/earlier-run-dropped-with-a-note
+			else
+				t_fail bootargs/dtb-boot/earlier-run-dropped-with-a-note "kernel or notes" "$d/prep.err"
 			fi
 			# the kernel made both probes from kprobe_event= ...
 			if grep -qxP 'kprobe_events\tp:kprobes/open_entry do_sys_openat2 path=\+0\(%x1\):string' "$d/report" &&
