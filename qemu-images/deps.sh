@@ -4,9 +4,9 @@
 # usage: deps.sh [build] [boot] [kernel] [all]      (default: all)
 #
 #   build  compilers and libraries for probecc and the agents
-#   boot   QEMU, and the mipsel foreign architecture in dpkg so that
-#          qemu-images/fetch can download busybox-static:mipsel and the
-#          Malta kernel
+#   boot   QEMU, U-Boot, and the mipsel and arm64 foreign architectures
+#          in dpkg so that qemu-images/fetch can download busybox-static
+#          and the kernels of those arches
 # A no-op (dpkg-query only) when everything is there.  As root it runs
 # apt-get; as another user it prints the command to run and exits 1.
 set -eu
@@ -41,23 +41,29 @@ missing=
 for p in $want; do
 	printf '%s\n' "$installed" | grep -qx -- "$p" || missing="$missing $p"
 done
-add_arch=0
-if [ "$foreign" = 1 ] && ! dpkg --print-foreign-architectures | grep -qx mipsel; then
-	add_arch=1
+# mipsel: busybox-static and the Malta kernel; arm64: the kernel and
+# busybox of the device-tree boot (tests/bootargs.test.sh).
+add_arch=
+if [ "$foreign" = 1 ]; then
+	for a in mipsel arm64; do
+		dpkg --print-foreign-architectures | grep -qx $a || add_arch="$add_arch $a"
+	done
 fi
-[ -n "$missing" ] || [ "$add_arch" = 1 ] || exit 0
+[ -n "$missing" ] || [ -n "$add_arch" ] || exit 0
 
 cmd=
-[ "$add_arch" = 0 ] || cmd="dpkg --add-architecture mipsel && "
+for a in $add_arch; do
+	cmd="${cmd}dpkg --add-architecture $a && "
+done
 cmd="${cmd}apt-get update"
 [ -z "$missing" ] ||
 	cmd="$cmd && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends$missing"
 
 if [ "$(id -u)" != 0 ]; then
-	echo "$prog: missing:${missing:- (none)}$([ "$add_arch" = 0 ] || echo ' and dpkg architecture mipsel')" >&2
+	echo "$prog: missing:${missing:- (none)}$([ -z "$add_arch" ] || echo " and dpkg architectures$add_arch")" >&2
 	echo "$prog: run as root:" >&2
 	echo "  sudo sh -c '$cmd'" >&2
 	exit 1
 fi
-echo "$prog: installing:${missing:- (none)}$([ "$add_arch" = 0 ] || echo ' + dpkg architecture mipsel')" >&2
+echo "$prog: installing:${missing:- (none)}$([ -z "$add_arch" ] || echo " + dpkg architectures$add_arch")" >&2
 sh -c "set -e; $cmd"
