@@ -24,17 +24,32 @@ static void show_line(const struct pos *p)
 	fputs("^\n", stderr);
 }
 
+static void vdiag_at(const struct pos *p, const char *kind, const char *fmt,
+		     va_list ap)
+{
+	fprintf(stderr, "%s:%d:%d: %s: ", p->src->name, p->line, p->col, kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	show_line(p);
+}
+
 void error_at(const struct pos *p, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s:%d:%d: error: ", p->src->name, p->line, p->col);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vdiag_at(p, "error", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	show_line(p);
 	exit(1);
+}
+
+void diag_at(const struct pos *p, const char *kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdiag_at(p, kind, fmt, ap);
+	va_end(ap);
 }
 
 void fatal(const char *fmt, ...)

@@ -27,11 +27,23 @@ static const char usage[] =
 "                        where the kernel-side setup goes (default: bootconfig with -o,\n"
 "                        else the command line)\n"
 "  --cmdline-max BYTES   room the fragment may take (default: COMMAND_LINE_SIZE - 512)\n"
+"target kernel (any subset; each lets probecc check more before the boot):\n"
+"  --target FILE         a capture of the running kernel (qemu-images/capture)\n"
+"  --vmlinux FILE        the ELF kernel: symbols, ftrace call sites, blacklist, version, arch\n"
+"  --system-map FILE     its System.map\n"
+"  --kconfig FILE        its .config (gzip'd or not)\n"
+"  --modules DIR         its modules (/lib/modules/RELEASE): functions of *.ko\n"
+"  --sysroot DIR         the target's root file system: uprobe PATH:SYMBOL to file offsets\n"
 "With no output option, --cmdline is implied.\n"
 "\n"
 "usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT]\n"
-"                      [--system-map FILE]\n"
-"  summarise the agent's dumps and check the probe file's expectations\n";
+"                      [--system-map FILE] [--target FILE]\n"
+"  summarise the agent's dumps and check the probe file's expectations\n"
+"\n"
+"usage: probecc bootargs --fragment FILE|- [--bootargs EXISTING] [--replace]\n"
+"                        (--print | --uboot-script OUT | --uboot-env OUT | --fw-script OUT |\n"
+"                         --octeon ADDR | --dtb IN -o OUT)\n"
+"  merge the fragment into a boot loader's command line, quoted for U-Boot or set in a dtb\n";
 
 /* Read all of @path; the text is NUL-terminated and owned by the caller. */
 static struct source *read_source(const char *path)
@@ -81,6 +93,36 @@ static void parse_version(const char *s, struct target *t)
 	t->kminor = (int)minor;
 }
 
+/*
+ * target_from_kernel() - --arch and --kernel-version from what the
+ * kernel says of itself (vmlinux ELF header and banner, the capture's
+ * arch and uname) when the user gave none; a contradiction is fatal.
+ */
+static void target_from_kernel(struct target *t, const struct kernel *k,
+			       const char **arch)
+{
+	if (k->arch) {
+		if (t->arch_default)
+			*arch = k->arch;
+		else if (strcmp(*arch, k->arch))
+			fatal("--arch %s, but the target kernel is %s", *arch,
+			      k->arch);
+		t->arch_default = false;
+	}
+	if (k->release) {
+		struct target kt = *t;
+
+		parse_version(k->release, &kt);
+		if (!t->version_default &&
+		    (kt.kmajor != t->kmajor || kt.kminor != t->kminor))
+			fatal("--kernel-version %d.%d, but the target kernel is %s",
+			      t->kmajor, t->kminor, k->release);
+		t->kmajor = kt.kmajor;
+		t->kminor = kt.kminor;
+		t->version_default = false;
+	}
+}
+
 static void stage(const char *path, const char *data, size_t len)
 {
 	if (out_stage(path, data, len)) {
@@ -94,7 +136,8 @@ static void stage(const char *path, const char *data, size_t len)
 int main(int argc, char **argv)
 {
 	enum { OPT_CMDLINE = 256, OPT_PLAN, OPT_EXPLAIN, OPT_ARCH, OPT_KVER,
-	       OPT_VIA, OPT_CMAX };
+	       OPT_VIA, OPT_CMAX, OPT_TARGET, OPT_VMLINUX, OPT_SYSMAP,
+	       OPT_KCONFIG, OPT_MODULES, OPT_SYSROOT };
 	static const struct option longopts[] = {
 		{ "cmdline", no_argument, NULL, OPT_CMDLINE },
 		{ "plan", required_argument, NULL, OPT_PLAN },
@@ -103,11 +146,21 @@ int main(int argc, char **argv)
 		{ "kernel-version", required_argument, NULL, OPT_KVER },
 		{ "via", required_argument, NULL, OPT_VIA },
 		{ "cmdline-max", required_argument, NULL, OPT_CMAX },
+		{ "target", required_argument, NULL, OPT_TARGET },
+		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+		{ "system-map", required_argument, NULL, OPT_SYSMAP },
+		{ "kconfig", required_argument, NULL, OPT_KCONFIG },
+		{ "modules", required_argument, NULL, OPT_MODULES },
+		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *bcpath = NULL, *planpath = NULL, *via = NULL;
 	const char *arch = "mipsel";
+	const char *tpath = NULL, *vmlinux = NULL, *sysmap = NULL;
+	const char *kconfig = NULL, *modules = NULL, *sysroot = NULL;
+	struct strbuf checks = { 0 };
+	struct kernel *k = kernel_new();
 	struct target t = { .kmajor = 6, .kminor = 1, .arch_default = true,
 			    .version_default = true, .cmdline_max = -1 };
 	bool want_cmdline = false, want_explain = false;
@@ -118,6 +171,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return report_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "bootargs"))
+		return bootargs_main(argc - 1, argv + 1);
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -151,6 +206,24 @@ int main(int argc, char **argv)
 				fatal("--cmdline-max wants a positive number of bytes");
 			break;
 		}
+		case OPT_TARGET:
+			tpath = optarg;
+			break;
+		case OPT_VMLINUX:
+			vmlinux = optarg;
+			break;
+		case OPT_SYSMAP:
+			sysmap = optarg;
+			break;
+		case OPT_KCONFIG:
+			kconfig = optarg;
+			break;
+		case OPT_MODULES:
+			modules = optarg;
+			break;
+		case OPT_SYSROOT:
+			sysroot = optarg;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -163,6 +236,20 @@ int main(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
+	/* the kernel as it is: its own word beats the defaults */
+	if (tpath)
+		kernel_load_target(k, tpath);
+	if (vmlinux)
+		kernel_load_vmlinux(k, vmlinux);
+	if (sysmap && !k->syms_known)
+		kernel_load_system_map(k, sysmap);
+	if (kconfig)
+		kernel_load_kconfig(k, kconfig);
+	if (modules)
+		kernel_load_modules(k, modules);
+	kernel_index(k);
+	target_from_kernel(&t, k, &arch);
+
 	t.abi = abi_find(arch);
 	if (!t.abi)
 		fatal("unknown --arch '%s' (known: %s)", arch, abi_names());
@@ -187,6 +274,8 @@ int main(int argc, char **argv)
 	/* read -> tokens -> program -> placement */
 	src = read_source(argv[optind]);
 	prog = parse(tokenize(src));
+	resolve_uprobes(prog, sysroot);
+	check_program(prog, k, &t, &checks);
 	pl = place(prog, &t);
 
 	/* outputs: all staged, then all renamed, or none */
@@ -216,8 +305,11 @@ int main(int argc, char **argv)
 	}
 	if (want_cmdline)
 		printf("%s\n", pl->cmdline.s ? pl->cmdline.s : "");
-	if (want_explain)
+	if (want_explain) {
 		fputs(pl->explain.s, stdout);
+		if (checks.s)
+			fputs(checks.s, stdout);
+	}
 	bc_free(pl->bootconfig);
 	return fflush(stdout) ? 1 : 0;
 }

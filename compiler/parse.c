@@ -393,7 +393,9 @@ static void check_unique(const struct program *prog, const struct probe *p)
 
 /*
  * probe = ("kprobe"|"kretprobe") NAME SYMBOL [("+"|"-") NUMBER] [block]
- *       | ("uprobe"|"uretprobe") NAME PATH ":" NUMBER [block]
+ *       | ("uprobe"|"uretprobe") NAME PATH ":" (NUMBER | SYMBOL ["+" NUMBER]) [block]
+ *
+ * A uprobe's SYMBOL is resolved to a file offset against --sysroot.
  */
 static struct probe *probe(enum probe_kind kind)
 {
@@ -405,6 +407,7 @@ static struct probe *probe(enum probe_kind kind)
 	p->name = name("probe");
 	if (kind == P_KPROBE || kind == P_KRETPROBE) {
 		p->group = "kprobes";
+		p->target_pos = tok->pos;
 		p->target = symbol("the kernel function to probe");
 		if (is("+") || is("-")) {
 			if (is("-"))
@@ -420,11 +423,21 @@ static struct probe *probe(enum probe_kind kind)
 		if (tok->kind != TK_PATH)
 			error_at(&tok->pos, "expected PATH:OFFSET of a user-space ELF (an absolute path in the target's root), found '%s'",
 				 describe(tok));
+		p->target_pos = tok->pos;
 		p->target = xstrdup(tok->text);
 		tok = tok->next;
-		expect(":", "between the path and the file offset");
-		p->offset = (long long)number("a file offset");
-		p->has_offset = true;
+		expect(":", "between the path and the file offset or symbol");
+		if (tok->kind == TK_WORD) {
+			p->usym_pos = tok->pos;
+			p->usym = symbol("a function of the ELF file");
+			if (is("+")) {
+				tok = tok->next;
+				p->offset = (long long)number("an offset");
+			}
+		} else {
+			p->offset = (long long)number("a file offset or a symbol");
+			p->has_offset = true;
+		}
 	}
 	block(p);
 	return p;
@@ -438,6 +451,7 @@ static struct probe *event(void)
 	p->kind = P_EVENT;
 	p->pos = tok->pos;
 	tok = tok->next;
+	p->target_pos = tok->pos;
 	p->group = name("event group");
 	expect(":", "between the event group and the event (GROUP:EVENT)");
 	p->name = name("event");

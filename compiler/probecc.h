@@ -8,6 +8,8 @@
  *   parse.c   tokens -> struct program (checks the language's own rules)
  *   abi.c     argument N -> register / stack slot of the target ABI
  *   fetch.c   struct fetch -> the kernel's fetcharg text
+ *   kernel.c  --target / --system-map / --vmlinux / --kconfig -> struct kernel
+ *   check.c   struct program + struct kernel: what the kernel will refuse
  *   place.c   struct program + target -> struct placement
  *             (what goes to the cmdline, the bootconfig, the agent plan)
  *   emit.c    struct placement -> cmdline / bootconfig / plan / explain text
@@ -41,6 +43,12 @@ struct pos {
  */
 void error_at(const struct pos *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
+/*
+ * The same, without exiting, for checks that report every problem
+ * before giving up; @kind is "error" or "note".
+ */
+void diag_at(const struct pos *p, const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* The same without a position ("probecc: error: MSG"), for CLI errors. */
 void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
@@ -119,8 +127,10 @@ struct probe {
 	char *name;		/* event name; for P_EVENT the EVENT part */
 	char *group;		/* "kprobes", "uprobes" or the event's GROUP */
 	char *target;		/* kprobe symbol, uprobe path; NULL for events */
-	long long offset;	/* kprobe +offset, uprobe file offset */
-	bool has_offset;
+	long long offset;	/* kprobe +offset, uprobe file offset (or +offset of usym) */
+	bool has_offset;	/* uprobe: offset is the file offset */
+	char *usym;		/* uprobe PATH:SYMBOL: resolved with --sysroot */
+	struct pos target_pos, usym_pos;
 	struct field *fields;
 	bool stack;
 	char *filter;		/* NULL if none */
@@ -219,6 +229,121 @@ struct target;
 char *fetch_field(const struct field *f, const struct probe *p,
 		  const struct target *t);
 
+/* ---- the target kernel as it is (kernel.c, vmlinux.c, kconfig.c) ---- */
+
+#define KS_FTRACE	0x1	/* has an mcount/fentry site: ftrace can filter it */
+#define KS_BLACKLIST	0x2	/* in the kernel's kprobe blacklist */
+#define KS_GLOBAL	0x4	/* binding: global (nm upper case) */
+
+/* One symbol.  Strings are owned by the struct kernel. */
+struct ksym {
+	char *name;
+	unsigned long long addr;
+	unsigned long long size;	/* bytes; from ELF, else to the next symbol */
+	char type;		/* nm letter, lower case: t (text), w, d, r, b, ... */
+	unsigned char flags;	/* KS_* */
+	const char *module;	/* NULL: vmlinux; else the module's name */
+	int next;		/* next symbol with the same name hash, or -1 */
+};
+
+/* An address range [start, end) of the kprobe blacklist. */
+struct krange {
+	unsigned long long start, end;
+};
+
+/*
+ * What probecc knows of the target kernel, from any subset of a target
+ * capture (docs/plan.md, "Target"), a vmlinux, a System.map, a .config
+ * and a modules directory.  Each "known" flag says whether a check that
+ * needs it can run; --explain reports the ones that cannot.
+ */
+struct kernel {
+	char *release;		/* "6.1.0-50-4kc-malta"; NULL: unknown */
+	char *arch;		/* an --arch name; NULL: unknown */
+	struct ksym *syms;
+	size_t nsyms, cap;
+	int *buckets;		/* name hash -> first symbol index, or -1 */
+	size_t nbuckets;
+	unsigned long long *mcount;	/* __mcount_loc addresses (vmlinux) */
+	size_t nmcount;
+	char **ftrace_names;	/* available_filter_functions (target) */
+	size_t nftrace_names;
+	struct krange *blacklist;
+	size_t nblacklist;
+	char **events;		/* "group:event", sorted; NULL: unknown */
+	size_t nevents;
+	char **config;		/* "CONFIG_X=v" lines, sorted; NULL: unknown */
+	size_t nconfig;
+	bool syms_known, sizes_exact, ftrace_known, blacklist_known;
+	bool events_known, modules_known;
+	struct strbuf sources;	/* "read ..." / "cannot check ..." lines */
+};
+
+struct kernel *kernel_new(void);
+/*
+ * Append a symbol (@len bytes of @name are copied; @type is the nm
+ * letter, upper case for global; @module is kept, not copied).  Index
+ * with kernel_index() after the last one.
+ */
+struct ksym *kernel_add_sym(struct kernel *k, const char *name, size_t len,
+			    unsigned long long addr, unsigned long long size,
+			    char type, const char *module);
+/* Levenshtein distance of @a and @b, or @max + 1 once it exceeds @max. */
+int edit_distance(const char *a, const char *b, int max);
+/*
+ * Loaders: each adds what its input holds and notes it in k->sources.
+ * Unreadable or malformed input is fatal, with the path and the line.
+ *  - target capture (qemu-images/capture): kallsyms, the functions
+ *    ftrace can filter, the kprobe blacklist, events, config.gz
+ *  - System.map ("ADDR TYPE NAME"); Debian's placeholder is refused
+ *  - vmlinux (libelf): symbols with sizes, __mcount_loc, the blacklist
+ *    (_kprobe_blacklist, __kprobes and noinstr text), linux_banner,
+ *    machine and endianness, the IKCONFIG blob
+ *  - a .config, plain or gzip'd
+ *  - a modules directory: FUNC symbols of every *.ko below it
+ */
+void kernel_load_target(struct kernel *k, const char *path);
+void kernel_load_system_map(struct kernel *k, const char *path);
+void kernel_load_vmlinux(struct kernel *k, const char *path);
+void kernel_load_kconfig(struct kernel *k, const char *path);
+void kernel_load_modules(struct kernel *k, const char *dir);
+/* Parse .config text (@len bytes) into k->config; @what names it. */
+void kernel_set_kconfig(struct kernel *k, const char *text, size_t len,
+			const char *what);
+/*
+ * Inflate the gzip stream of @n bytes at @in (zlib).  Returns a new
+ * NUL-terminated buffer (owned by the caller) with its length in
+ * *@outlen, or NULL if the data is not a complete gzip stream.
+ */
+char *kernel_gunzip(const void *in, size_t n, size_t *outlen);
+/* Symbols and flags once all loaders ran: sort, size, hash, flag. */
+void kernel_index(struct kernel *k);
+/* The first symbol named @name (then ->next filtered by name), or NULL. */
+const struct ksym *ksym_find(const struct kernel *k, const char *name);
+const struct ksym *ksym_next(const struct kernel *k, const struct ksym *s);
+/* The symbol whose [addr, addr+size) holds @addr, or NULL. */
+const struct ksym *ksym_at(const struct kernel *k, unsigned long long addr);
+/* "y", "m", a value, or NULL (not set); k->config NULL: returns NULL. */
+const char *kconfig_get(const struct kernel *k, const char *name);
+/*
+ * Up to @max names closest to @name by edit distance (functions only if
+ * @funcs), written to @out; returns how many.  Names are k's.
+ */
+int ksym_suggest(const struct kernel *k, const char *name, bool funcs,
+		 const char **out, int max);
+
+/* ---- checks against the kernel (check.c) ---- */
+
+void resolve_uprobes(struct program *prog, const char *sysroot);
+
+/*
+ * Report everything in @prog that @k would refuse or that could never
+ * match (file:line:col, with did-you-mean candidates) and exit(1) if
+ * there was any; notes what could not be checked into @explain.
+ */
+void check_program(const struct program *prog, const struct kernel *k,
+		   const struct target *t, struct strbuf *explain);
+
 /* ---- placement (place.c) ---- */
 
 enum via { VIA_CMDLINE, VIA_BOOTCONFIG };
@@ -250,6 +375,8 @@ struct placement *place(const struct program *prog, const struct target *t);
 
 /* "probecc report ..." with argv[0] = "report"; returns the exit status. */
 int report_main(int argc, char **argv);
+/* "probecc bootargs ..." (bootargs.c) with argv[0] = "bootargs". */
+int bootargs_main(int argc, char **argv);
 
 /* ---- outputs (output.c) ---- */
 

@@ -248,78 +248,23 @@ static bool has_frame(const struct hit *h, const char *func)
 	return false;
 }
 
-/* ---- --system-map: symbolize the frames the kernel printed as addresses ---- */
+/* ---- --system-map / --target: symbolize frames printed as addresses ---- */
 
-struct ksym {
-	unsigned long long addr;
-	char *name;
-};
+static struct kernel *rk;	/* NULL: no symbols */
 
-static struct ksym *ksyms;
-static size_t nksyms;
-
-static int ksym_cmp(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/*
- * Load a System.map or /proc/kallsyms text ("ADDR TYPE NAME [module]"),
- * text symbols only.  Returns -1 with errno when unreadable, 0 otherwise
- * (Debian's placeholder System.map has no symbol lines: nothing loaded).
- */
-static int load_system_map(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char line[512], name[256], type;
-	unsigned long long addr;
-	size_t cap = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 ||
-		    !strchr("tTwW", type))
-			continue;
-		if (nksyms == cap) {
-			cap = cap ? cap * 2 : 4096;
-			ksyms = realloc(ksyms, cap * sizeof(*ksyms));
-			if (!ksyms)
-				fatal("out of memory");
-		}
-		ksyms[nksyms].addr = addr;
-		ksyms[nksyms++].name = xstrdup(name);
-	}
-	fclose(f);
-	qsort(ksyms, nksyms, sizeof(*ksyms), ksym_cmp);
-	return 0;
-}
-
-/* "0xffffffff81234567" -> "func+0x17", when the map has it; else unchanged. */
+/* "0xffffffff81234567" -> "func+0x17", when the kernel has it; else unchanged. */
 static char *symbolize(char *frame)
 {
+	const struct ksym *s;
 	unsigned long long addr;
-	size_t lo = 0, hi = nksyms;
 	char *end;
 
-	if (!nksyms || strncmp(frame, "0x", 2))
+	if (!rk || strncmp(frame, "0x", 2))
 		return frame;
 	addr = strtoull(frame, &end, 16);
-	if (*end)
+	if (*end || !(s = ksym_at(rk, addr)))
 		return frame;
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (ksyms[mid].addr <= addr)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	if (ksyms[lo].addr > addr)
-		return frame;
-	return xasprintf("%s+0x%llx", ksyms[lo].name, addr - ksyms[lo].addr);
+	return xasprintf("%s+0x%llx", s->name, addr - s->addr);
 }
 
 /* Evaluate @e; a one-line reason goes to @why. */
@@ -525,7 +470,7 @@ struct verdict {
 int report_main(int argc, char **argv)
 {
 	const char *dumppath = NULL, *probes = NULL, *json = NULL, *folded = NULL;
-	const char *svg = NULL, *junit = NULL, *sysmap = NULL;
+	const char *svg = NULL, *junit = NULL, *sysmap = NULL, *tpath = NULL;
 	struct dumpinfo d = { 0 };
 	struct program *prog = NULL;
 	const struct expectation *e;
@@ -540,7 +485,8 @@ int report_main(int argc, char **argv)
 				    !strcmp(argv[i], "--folded") ? &folded :
 				    !strcmp(argv[i], "--svg") ? &svg :
 				    !strcmp(argv[i], "--junit") ? &junit :
-				    !strcmp(argv[i], "--system-map") ? &sysmap : NULL;
+				    !strcmp(argv[i], "--system-map") ? &sysmap :
+				    !strcmp(argv[i], "--target") ? &tpath : NULL;
 
 		if (slot) {
 			if (++i == argc) {
@@ -571,13 +517,14 @@ int report_main(int argc, char **argv)
 		src->len = strlen(src->text);
 		prog = parse(tokenize(src));
 	}
-	if (sysmap && load_system_map(sysmap)) {
-		fprintf(stderr, "probecc report: cannot read %s: %s\n", sysmap, strerror(errno));
-		return 2;
+	if (sysmap || tpath) {
+		rk = kernel_new();
+		if (tpath)
+			kernel_load_target(rk, tpath);
+		if (sysmap)
+			kernel_load_system_map(rk, sysmap);
+		kernel_index(rk);
 	}
-	if (sysmap && !nksyms)
-		fprintf(stderr, "probecc report: %s has no symbols (Debian ships a placeholder; the real map is in the -dbg package, or capture /proc/kallsyms)\n",
-			sysmap);
 	text = read_file(dumppath);
 	if (!text) {
 		fprintf(stderr, "probecc report: cannot read %s: %s\n", dumppath, strerror(errno));

@@ -206,7 +206,7 @@ for arch in mipsel x86_64; do
 		# Debian's System.map is a placeholder: the report says so.
 		eval "$(qemu-images/fetch $arch)"
 		./probecc report "$d/ttyS1.raw" --system-map "$SYSTEM_MAP" > /dev/null 2> "$d/map.err"
-		expect_grep "boot/$arch-ci/placeholder-system-map" "$d/map.err" 'has no symbols \(Debian ships a placeholder'
+		expect_grep "boot/$arch-ci/placeholder-system-map" "$d/map.err" "is Debian's placeholder"
 		# Machine outputs: JSON names every hit, folded stacks feed flame graphs.
 		if grep -q '"probe": "netdev"' "$d/report.json" &&
 		   grep -q ';register_netdevice 1$' "$d/stacks.folded" &&

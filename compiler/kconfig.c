@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel configs: a .config (plain or gzip'd, as /proc/config.gz and
+ * Debian's /boot/config-* are), kept as sorted "CONFIG_X=v" lines for
+ * kconfig_get().  The IKCONFIG blob of a vmlinux is found by vmlinux.c.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "probecc.h"
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * kernel_set_kconfig() - take the "CONFIG_X=v" lines of @text (@len
+ * bytes; "# CONFIG_X is not set" and other comments are the same as
+ * absent, scripts/kconfig/confdata.c).  Replaces an earlier config.
+ * Text without a single CONFIG_ line is fatal: it is not a .config.
+ */
+void kernel_set_kconfig(struct kernel *k, const char *text, size_t len,
+			const char *what)
+{
+	const char *p = text, *end = text + len;
+	size_t n = 0, cap = 0;
+	char **v = NULL;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (l > 7 && !strncmp(p, "CONFIG_", 7) && memchr(p, '=', l)) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 1024;
+				v = realloc(v, cap * sizeof(*v));
+				if (!v)
+					fatal("out of memory");
+			}
+			v[n++] = xstrndup(p, l);
+		}
+		p += l + 1;
+	}
+	if (!n)
+		fatal("%s: no CONFIG_ lines: not a kernel .config", what);
+	qsort(v, n, sizeof(*v), cmp_str);
+	k->config = v;
+	k->nconfig = n;
+	sb_addf(&k->sources, "config %s: %zu options set\n", what, n);
+}
+
+/* kernel_load_kconfig() - a .config file, gzip'd or not (zlib's gzread
+ * reads both). */
+void kernel_load_kconfig(struct kernel *k, const char *path)
+{
+	gzFile f = gzopen(path, "rb");
+	size_t cap = 1 << 16, len = 0;
+	char *buf;
+	int n;
+
+	if (!f)
+		fatal("cannot open %s: %s", path, strerror(errno ? errno : ENOMEM));
+	buf = malloc(cap);
+	while (buf && (n = gzread(f, buf + len, (unsigned)(cap - len))) > 0) {
+		len += n;
+		if (len == cap)
+			buf = realloc(buf, cap *= 2);
+	}
+	if (!buf)
+		fatal("out of memory");
+	if (n < 0 || gzclose(f) != Z_OK)
+		fatal("cannot read %s: not a .config or a damaged gzip file",
+		      path);
+	kernel_set_kconfig(k, buf, len, path);
+	free(buf);
+}

@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The target kernel as it is: its symbol index, and the loaders for a
+ * target capture and a System.map.  vmlinux.c reads ELF kernels and
+ * modules, kconfig.c configs.  Everything here is built once per run;
+ * lookups are a hash probe, so checking thousands of probes is instant
+ * (bench/check.sh measures it).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "probecc.h"
+
+struct kernel *kernel_new(void)
+{
+	return xcalloc(1, sizeof(struct kernel));
+}
+
+static void *xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size);
+	if (!p)
+		fatal("out of memory");
+	return p;
+}
+
+/*
+ * Room for element @n of an array of @n elements of @size bytes: the
+ * capacity doubles at each power of two (16 at first), so appending one
+ * at a time stays linear (realloc per element is quadratic under ASan).
+ */
+static void *grow(void *p, size_t n, size_t size)
+{
+	if (n && (n < 16 || (n & (n - 1))))
+		return p;
+	return xrealloc(p, (n ? 2 * n : 16) * size);
+}
+
+struct ksym *kernel_add_sym(struct kernel *k, const char *name, size_t len,
+			    unsigned long long addr, unsigned long long size,
+			    char type, const char *module)
+{
+	struct ksym *s;
+
+	if (k->nsyms == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 4096;
+		k->syms = xrealloc(k->syms, k->cap * sizeof(*k->syms));
+	}
+	s = &k->syms[k->nsyms++];
+	memset(s, 0, sizeof(*s));
+	s->name = xstrndup(name, len);
+	s->addr = addr;
+	s->size = size;
+	s->type = (char)tolower((unsigned char)type);
+	s->flags = isupper((unsigned char)type) ? KS_GLOBAL : 0;
+	s->module = module;
+	return s;
+}
+
+/* A kernel release "6.1.0-50-4kc-malta" names the version 6.1. */
+static void set_release(struct kernel *k, const char *rel, size_t len)
+{
+	free(k->release);
+	k->release = xstrndup(rel, len);
+}
+
+/* Cut the next line off *@p in place; NULL at the end of the text. */
+static char *next_line(char **p)
+{
+	char *line = *p, *nl;
+
+	if (!*line)
+		return NULL;
+	nl = strchr(line, '\n');
+	if (nl) {
+		*nl = '\0';
+		*p = nl + 1;
+	} else {
+		*p = line + strlen(line);
+	}
+	return line;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 1 << 16, n = 0, got;
+	char *buf;
+
+	if (!f)
+		fatal("cannot open %s: %s", path, strerror(errno));
+	buf = xrealloc(NULL, cap);
+	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (n + 1 == cap)
+			buf = xrealloc(buf, cap *= 2);
+	}
+	if (ferror(f))
+		fatal("cannot read %s: %s", path, strerror(errno));
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* "ADDR TYPE NAME[\t[MODULE]]" of /proc/kallsyms and System.map. */
+static int nm_line(struct kernel *k, char *line)
+{
+	char *end, *name, *type;
+	unsigned long long addr = strtoull(line, &end, 16);
+	size_t len;
+
+	if (end == line || *end != ' ')
+		return -1;
+	type = end + 1;
+	if (!isalpha((unsigned char)type[0]) || type[1] != ' ')
+		return -1;
+	name = type + 2;
+	len = strcspn(name, " \t");
+	if (!len)
+		return -1;
+	/* Module symbols of a capture: the modules loaded at capture time. */
+	kernel_add_sym(k, name, len, addr, 0, type[0],
+		name[len] == '\t' ? "(module)" : NULL);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int b64val(int c)
+{
+	const char *tab =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const char *p = c ? strchr(tab, c) : NULL;
+
+	return p ? (int)(p - tab) : -1;
+}
+
+char *kernel_gunzip(const void *in, size_t n, size_t *outlen)
+{
+	z_stream z = { 0 };
+	size_t cap = 1 << 18;
+	char *out = xrealloc(NULL, cap);
+	int rc;
+
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		return NULL;
+	z.next_in = (unsigned char *)in;
+	z.avail_in = (unsigned)n;
+	do {
+		if (z.total_out + 1 >= cap)
+			out = xrealloc(out, cap *= 2);
+		z.next_out = (unsigned char *)out + z.total_out;
+		z.avail_out = (unsigned)(cap - z.total_out - 1);
+		rc = inflate(&z, Z_NO_FLUSH);
+	} while (rc == Z_OK);
+	inflateEnd(&z);
+	if (rc != Z_STREAM_END) {
+		free(out);
+		return NULL;
+	}
+	out[z.total_out] = '\0';
+	*outlen = z.total_out;
+	return out;
+}
+
+/*
+ * kernel_load_target() - read a target capture (docs/plan.md, "Target").
+ * Header lines (probecc-target 1, arch, uname, cmdline...) then sections
+ * "--- NAME ---" up to the next one; "missing NAME REASON" says a source
+ * the agent could not read.  Unknown sections are skipped (newer agents).
+ */
+void kernel_load_target(struct kernel *k, const char *path)
+{
+	size_t len, nb64 = 0;
+	char *text = slurp(path, &len), *sect = NULL, *p = text, *line;
+	unsigned char *b64 = NULL;
+	int no = 0, bits = 0;
+	unsigned acc = 0;
+
+	if (strncmp(text, "probecc-target\t1\n", 17))
+		fatal("%s: not a probecc target capture (first line is not \"probecc-target<TAB>1\")",
+		      path);
+	while ((line = next_line(&p))) {
+		no++;
+		if (!strncmp(line, "--- ", 4)) {
+			sect = line + 4;
+			sect[strcspn(sect, " ")] = '\0';
+			if (!strcmp(sect, "kallsyms"))
+				k->syms_known = true;
+			else if (!strcmp(sect, "available_filter_functions"))
+				k->ftrace_known = true;
+			else if (!strcmp(sect, "kprobe_blacklist"))
+				k->blacklist_known = true;
+			else if (!strcmp(sect, "available_events"))
+				k->events_known = true;
+			continue;
+		}
+		if (!sect) {
+			char *tab = strchr(line, '\t');
+
+			if (!tab)
+				continue;
+			*tab++ = '\0';
+			if (!strcmp(line, "arch") && strcmp(tab, "-"))
+				k->arch = xstrdup(tab);
+			else if (!strcmp(line, "uname"))
+				set_release(k, tab, strcspn(tab, "\t"));
+			else if (!strcmp(line, "missing"))
+				sb_addf(&k->sources, "target %s: no %s\n", path,
+					tab);
+			continue;
+		}
+		if (!strcmp(line, "") || !strncmp(line, "missing\t", 8)) {
+			if (line[0])
+				sb_addf(&k->sources, "target %s: no %s\n",
+					path, line + 8);
+			continue;
+		}
+		if (!strcmp(sect, "kallsyms")) {
+			if (nm_line(k, line))
+				fatal("%s:%d: not a kallsyms line: %.60s", path,
+				      no, line);
+		} else if (!strcmp(sect, "available_filter_functions")) {
+			k->ftrace_names = grow(k->ftrace_names,
+				k->nftrace_names, sizeof(char *));
+			k->ftrace_names[k->nftrace_names++] =
+				xstrndup(line, strcspn(line, " \t"));
+		} else if (!strcmp(sect, "kprobe_blacklist")) {
+			struct krange r;
+			char *e;
+
+			r.start = strtoull(line, &e, 16);
+			if (*e != '-')
+				fatal("%s:%d: not a blacklist line: %.60s",
+				      path, no, line);
+			r.end = strtoull(e + 1, &e, 16);
+			k->blacklist = grow(k->blacklist, k->nblacklist,
+					    sizeof(r));
+			k->blacklist[k->nblacklist++] = r;
+		} else if (!strcmp(sect, "available_events")) {
+			k->events = grow(k->events, k->nevents,
+					 sizeof(char *));
+			k->events[k->nevents++] = xstrdup(line);
+		} else if (!strcmp(sect, "config.gz")) {
+			for (char *c = line; *c && *c != '='; c++) {
+				int v = b64val(*c);
+
+				if (v < 0)
+					fatal("%s:%d: bad base64 in config.gz",
+					      path, no);
+				acc = acc << 6 | v;
+				bits += 6;
+				if (bits >= 8) {
+					bits -= 8;
+					b64 = grow(b64, nb64, 1);
+					b64[nb64++] = (unsigned char)(acc >> bits);
+				}
+			}
+		}
+	}
+	if (b64) {
+		size_t clen;
+		char *cfg = kernel_gunzip(b64, nb64, &clen);
+
+		if (!cfg)
+			fatal("%s: config.gz does not inflate", path);
+		kernel_set_kconfig(k, cfg, clen,
+				   xasprintf("/proc/config.gz of %s", path));
+		free(cfg);
+		free(b64);
+	}
+	if (k->events)
+		qsort(k->events, k->nevents, sizeof(char *), cmp_str);
+	sb_addf(&k->sources, "target %s: %s, %zu symbols\n", path,
+		k->release ? k->release : "unknown release", k->nsyms);
+	free(text);
+}
+
+/*
+ * kernel_load_system_map() - "ADDR TYPE NAME" lines (scripts/mksysmap).
+ * Debian ships a one-line placeholder pointing at the -dbg package: that
+ * is refused with a hint, since it would make every symbol "unknown".
+ */
+void kernel_load_system_map(struct kernel *k, const char *path)
+{
+	size_t len;
+	char *text = slurp(path, &len), *p = text, *line;
+	int no = 0;
+
+	if (strstr(text, "The real System.map is in"))
+		fatal("%s is Debian's placeholder (\"%.60s\"): pass --target FILE captured with qemu-images/capture, or the -dbg package's System.map",
+		      path, text);
+	while ((line = next_line(&p))) {
+		no++;
+		if (!*line)
+			continue;
+		if (nm_line(k, line))
+			fatal("%s:%d: not a System.map line: %.60s", path, no,
+			      line);
+	}
+	k->syms_known = true;
+	sb_addf(&k->sources, "System.map %s: %zu symbols (sizes estimated from the next symbol)\n",
+		path, k->nsyms);
+	free(text);
+}
+
+/* FNV-1a: the index is built once, so a simple good hash is enough. */
+static unsigned long hash(const char *s)
+{
+	unsigned long h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int cmp_ull(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a;
+	unsigned long long y = *(const unsigned long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool is_func(const struct ksym *s)
+{
+	return s->type == 't' || s->type == 'w';
+}
+
+/*
+ * kernel_index() - sort the symbols by address, give text symbols
+ * without an ELF size the distance to the next higher address, hash the
+ * names, and set KS_FTRACE / KS_BLACKLIST from what the loaders found:
+ * a function has an mcount site when an __mcount_loc address lies in it
+ * (vmlinux) or it is listed in available_filter_functions (capture); it
+ * is blacklisted when its address lies in a blacklist range, as the
+ * kernel's within_kprobe_blacklist() decides (kernel/kprobes.c).
+ */
+void kernel_index(struct kernel *k)
+{
+	size_t i, j;
+
+	if (k->nsyms)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(k->syms, k->nsyms, sizeof(*k->syms), cmp_sym);
+	for (i = 0; i < k->nsyms; i++) {
+		struct ksym *s = &k->syms[i];
+
+		if (s->size || !is_func(s) || s->module)
+			continue;
+		for (j = i + 1; j < k->nsyms && k->syms[j].addr == s->addr; j++)
+			;
+		if (j < k->nsyms)
+			s->size = k->syms[j].addr - s->addr;
+	}
+	k->nbuckets = 1;
+	while (k->nbuckets < 2 * k->nsyms + 1)
+		k->nbuckets *= 2;
+	k->buckets = xcalloc(k->nbuckets, sizeof(int));
+	for (i = 0; i < k->nbuckets; i++)
+		k->buckets[i] = -1;
+	for (i = k->nsyms; i-- > 0;) {
+		unsigned long b = hash(k->syms[i].name) & (k->nbuckets - 1);
+
+		k->syms[i].next = k->buckets[b];
+		k->buckets[b] = (int)i;
+	}
+	if (k->mcount) {
+		qsort(k->mcount, k->nmcount, sizeof(*k->mcount), cmp_ull);
+		for (i = 0; i < k->nsyms; i++) {
+			struct ksym *s = &k->syms[i];
+			size_t lo = 0, hi = k->nmcount;
+
+			if (!is_func(s) || s->module)
+				continue;
+			while (lo < hi) {	/* first site >= addr */
+				size_t mid = (lo + hi) / 2;
+
+				if (k->mcount[mid] < s->addr)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			if (lo < k->nmcount &&
+			    k->mcount[lo] < s->addr + (s->size ? s->size : 1))
+				s->flags |= KS_FTRACE;
+		}
+	}
+	for (i = 0; i < k->nftrace_names; i++) {
+		const struct ksym *c;
+
+		for (c = ksym_find(k, k->ftrace_names[i]); c;
+		     c = ksym_next(k, c))
+			((struct ksym *)c)->flags |= KS_FTRACE;
+	}
+	for (i = 0; i < k->nblacklist; i++) {
+		const struct krange *r = &k->blacklist[i];
+
+		for (j = 0; j < k->nsyms; j++)
+			if (is_func(&k->syms[j]) && !k->syms[j].module &&
+			    k->syms[j].addr >= r->start &&
+			    k->syms[j].addr < r->end)
+				k->syms[j].flags |= KS_BLACKLIST;
+	}
+}
+
+const struct ksym *ksym_next(const struct kernel *k, const struct ksym *s)
+{
+	int i;
+
+	for (i = s->next; i >= 0; i = k->syms[i].next)
+		if (!strcmp(k->syms[i].name, s->name))
+			return &k->syms[i];
+	return NULL;
+}
+
+const struct ksym *ksym_find(const struct kernel *k, const char *name)
+{
+	int i;
+
+	if (!k->nbuckets)
+		return NULL;
+	for (i = k->buckets[hash(name) & (k->nbuckets - 1)]; i >= 0;
+	     i = k->syms[i].next)
+		if (!strcmp(k->syms[i].name, name))
+			return &k->syms[i];
+	return NULL;
+}
+
+const struct ksym *ksym_at(const struct kernel *k, unsigned long long addr)
+{
+	size_t lo = 0, hi = k->nsyms;
+
+	while (lo < hi) {	/* first symbol above addr */
+		size_t mid = (lo + hi) / 2;
+
+		if (k->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0) {
+		const struct ksym *s = &k->syms[lo];
+
+		if (s->module)
+			continue;
+		if (is_func(s))
+			return addr < s->addr + s->size ? s : NULL;
+	}
+	return NULL;
+}
+
+const char *kconfig_get(const struct kernel *k, const char *name)
+{
+	size_t n = strlen(name), lo = 0, hi = k->nconfig;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strncmp(k->config[mid], name, n);
+
+		if (!c && k->config[mid][n] == '=')
+			return k->config[mid] + n + 1;
+		if (!c)
+			c = (unsigned char)k->config[mid][n] - '=';
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+int edit_distance(const char *a, const char *b, int max)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b), i, j;
+	int row[256], best;
+
+	if (la >= 255 || lb >= 255 || abs(la - lb) > max)
+		return max + 1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		int diag = row[0];
+
+		row[0] = best = i;
+		for (j = 1; j <= lb; j++) {
+			int up = row[j], v = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < v)
+				v = up + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			diag = up;
+			row[j] = v;
+			if (v < best)
+				best = v;
+		}
+		if (best > max)
+			return max + 1;
+	}
+	return row[lb];
+}
+
+int ksym_suggest(const struct kernel *k, const char *name, bool funcs,
+		 const char **out, int max)
+{
+	int lim = (int)strlen(name) / 3 + 1, dist[8], n = 0, i;
+	size_t s;
+
+	if (max > 8)
+		max = 8;
+	if (lim > 4)
+		lim = 4;
+	for (s = 0; s < k->nsyms; s++) {
+		const struct ksym *c = &k->syms[s];
+		int d;
+
+		if (funcs && !is_func(c))
+			continue;
+		d = edit_distance(name, c->name, lim);
+		if (d > lim)
+			continue;
+		for (i = 0; i < n; i++)
+			if (!strcmp(out[i], c->name))
+				break;
+		if (i < n)
+			continue;
+		/* insert sorted by distance, keep the best @max */
+		for (i = n; i > 0 && dist[i - 1] > d; i--) {
+			if (i < max) {
+				out[i] = out[i - 1];
+				dist[i] = dist[i - 1];
+			}
+		}
+		if (i < max) {
+			out[i] = c->name;
+			dist[i] = d;
+			if (n < max)
+				n++;
+		}
+	}
+	/* a far second guess is noise beside a near first one */
+	for (i = 1; i < n; i++)
+		if (dist[i] > dist[0] + 1)
+			n = i;
+	return n;
+}

@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ELF kernels with libelf: a vmlinux (symbols with sizes, the ftrace call
+ * sites, the kprobe blacklist, the banner, the machine, the IKCONFIG
+ * blob) and the *.ko files of a modules directory (their functions).
+ * Section and symbol names are the kernel's own:
+ * include/asm-generic/vmlinux.lds.h (MCOUNT_REC, KPROBE_BLACKLIST),
+ * kernel/kprobes.c (populate_kprobe_blacklist), kernel/configs.c.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "probecc.h"
+
+struct elf_file {
+	const char *path;
+	int fd;
+	Elf *elf;
+	GElf_Ehdr eh;
+	size_t shstrndx;
+};
+
+static int elf_open(struct elf_file *f, const char *path, bool must)
+{
+	f->path = path;
+	elf_version(EV_CURRENT);
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0) {
+		if (must)
+			fatal("cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF ||
+	    !gelf_getehdr(f->elf, &f->eh) ||
+	    elf_getshdrstrndx(f->elf, &f->shstrndx)) {
+		if (must)
+			fatal("%s: not an ELF file (%s)", path,
+			      elf_errmsg(-1));
+		if (f->elf)
+			elf_end(f->elf);
+		close(f->fd);
+		return -1;
+	}
+	return 0;
+}
+
+static void elf_close(struct elf_file *f)
+{
+	elf_end(f->elf);
+	close(f->fd);
+}
+
+static Elf_Scn *find_symtab(struct elf_file *f, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(f->elf, scn)))
+		if (gelf_getshdr(scn, sh) && sh->sh_type == SHT_SYMTAB)
+			return scn;
+	return NULL;
+}
+
+/*
+ * Bytes at virtual address @addr, @len of them, from the section that
+ * holds them (SHT_PROGBITS); NULL if none does.  Points into libelf's
+ * data, valid until elf_close().
+ */
+static const unsigned char *vaddr_bytes(struct elf_file *f,
+					unsigned long long addr, size_t len)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_ALLOC) || addr < sh.sh_addr ||
+		    addr + len > sh.sh_addr + sh.sh_size)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || addr - sh.sh_addr + len > d->d_size)
+			return NULL;
+		return (const unsigned char *)d->d_buf + (addr - sh.sh_addr);
+	}
+	return NULL;
+}
+
+/* One target word (4 or 8 bytes, the ELF's byte order) at @p. */
+static unsigned long long word(const struct elf_file *f,
+			       const unsigned char *p)
+{
+	int n = f->eh.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4, i;
+	unsigned long long v = 0;
+
+	for (i = 0; i < n; i++)
+		v |= (unsigned long long)p[f->eh.e_ident[EI_DATA] ==
+					   ELFDATA2LSB ? i : n - 1 - i]
+		     << (8 * i);
+	return v;
+}
+
+/* The --arch name for the ELF header, or NULL (abi.c's names). */
+static const char *elf_arch(const GElf_Ehdr *eh)
+{
+	bool b64 = eh->e_ident[EI_CLASS] == ELFCLASS64;
+	bool le = eh->e_ident[EI_DATA] == ELFDATA2LSB;
+
+	switch (eh->e_machine) {
+	case EM_MIPS:
+		return b64 ? (le ? "mips64el" : "mips64") : (le ? "mipsel" : "mips");
+	case EM_X86_64:
+		return "x86_64";
+	case EM_AARCH64:
+		return "arm64";
+	case EM_RISCV:
+		return b64 ? "riscv64" : NULL;
+	}
+	return NULL;
+}
+
+/* Marker symbols of the ranges the loader needs. */
+struct marks {
+	unsigned long long v[12];
+	bool have[12];
+};
+static const char *const mark_names[12] = {
+	"__start_mcount_loc", "__stop_mcount_loc",
+	"__start_kprobe_blacklist", "__stop_kprobe_blacklist",
+	"__kprobes_text_start", "__kprobes_text_end",
+	"__noinstr_text_start", "__noinstr_text_end",
+	"__entry_text_start", "__entry_text_end",	/* x86: arch blacklist */
+	"linux_banner", NULL,
+};
+
+static void add_range(struct kernel *k, unsigned long long s,
+		      unsigned long long e)
+{
+	struct krange *r;
+
+	if (e <= s)
+		return;
+	r = realloc(k->blacklist, (k->nblacklist + 1) * sizeof(*r));
+	if (!r)
+		fatal("out of memory");
+	k->blacklist = r;
+	r[k->nblacklist].start = s;
+	r[k->nblacklist++].end = e;
+}
+
+/* The IKCONFIG blob: "IKCFG_ST" gzip data "IKCFG_ED" (kernel/configs.c). */
+static void find_ikconfig(struct kernel *k, struct elf_file *f)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		const char *st, *ed;
+		Elf_Data *d;
+		char *text;
+		size_t len;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf)
+			continue;
+		st = memmem(d->d_buf, d->d_size, "IKCFG_ST", 8);
+		if (!st)
+			continue;
+		ed = memmem(st, (const char *)d->d_buf + d->d_size - st,
+			    "IKCFG_ED", 8);
+		if (!ed)
+			continue;
+		text = kernel_gunzip(st + 8, ed - st - 8, &len);
+		if (!text)
+			continue;
+		kernel_set_kconfig(k, text, len,
+				   xasprintf("IKCONFIG of %s", f->path));
+		free(text);
+		return;
+	}
+}
+
+/*
+ * A stripped image (Debian's MIPS vmlinuz is one) still says its machine,
+ * its release (the "Linux version " banner in .rodata) and maybe its
+ * config; its symbols must come from elsewhere.
+ */
+static void stripped(struct kernel *k, struct elf_file *f)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while (!k->release && (scn = elf_nextscn(f->elf, scn))) {
+		Elf_Data *d;
+		const char *v;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(d = elf_getdata(scn, NULL)) || !d->d_buf)
+			continue;
+		v = memmem(d->d_buf, d->d_size, "Linux version ", 14);
+		if (v && (const char *)d->d_buf + d->d_size - v > 80)
+			k->release = xstrndup(v + 14, strcspn(v + 14, " "));
+	}
+	find_ikconfig(k, f);
+	sb_addf(&k->sources, "vmlinux %s: %s, %s, stripped (no symbols: pass --target or --system-map)\n",
+		f->path, k->release ? k->release : "no banner",
+		k->arch ? k->arch : "unknown machine");
+	elf_close(f);
+}
+
+/*
+ * kernel_load_vmlinux() - everything probecc can learn from an ELF
+ * kernel, debug info or not.  A stripped one gives what stripped() says.
+ */
+void kernel_load_vmlinux(struct kernel *k, const char *path)
+{
+	struct elf_file f;
+	struct marks m = { 0 };
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	Elf_Data *d;
+	size_t i, n, before = k->nsyms;
+	const char *arch;
+
+	elf_open(&f, path, true);
+	arch = elf_arch(&f.eh);
+	if (arch)
+		k->arch = xstrdup(arch);
+	scn = find_symtab(&f, &sh);
+	if (!scn || !(d = elf_getdata(scn, NULL))) {
+		stripped(k, &f);
+		return;
+	}
+	n = sh.sh_size / sh.sh_entsize;
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		const char *name;
+		GElf_Shdr ssh;
+		char type;
+		int j;
+
+		if (!gelf_getsym(d, (int)i, &sym))
+			continue;
+		name = elf_strptr(f.elf, sh.sh_link, sym.st_name);
+		if (!name || !*name || sym.st_shndx == SHN_UNDEF)
+			continue;
+		for (j = 0; mark_names[j]; j++)
+			if (!strcmp(name, mark_names[j])) {
+				m.v[j] = sym.st_value;
+				m.have[j] = true;
+			}
+		switch (GELF_ST_TYPE(sym.st_info)) {
+		case STT_FUNC:
+			type = 't';
+			break;
+		case STT_OBJECT:
+			type = 'd';
+			break;
+		case STT_NOTYPE:
+			/* asm labels: text if their section is executable */
+			if (sym.st_shndx >= SHN_LORESERVE ||
+			    !gelf_getshdr(elf_getscn(f.elf, sym.st_shndx), &ssh) ||
+			    !(ssh.sh_flags & SHF_EXECINSTR) || name[0] == '.' ||
+			    name[0] == '$')
+				continue;
+			type = 't';
+			break;
+		default:
+			continue;
+		}
+		if (GELF_ST_BIND(sym.st_info) != STB_LOCAL)
+			type = (char)(type - 'a' + 'A');
+		kernel_add_sym(k, name, strlen(name), sym.st_value, sym.st_size, type,
+			NULL);
+	}
+	k->syms_known = k->sizes_exact = true;
+
+	if (m.have[0] && m.have[1]) {
+		size_t w = f.eh.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
+		size_t cnt = (m.v[1] - m.v[0]) / w;
+		const unsigned char *p = cnt ? vaddr_bytes(&f, m.v[0], cnt * w) : NULL;
+
+		if (p) {
+			k->mcount = xcalloc(cnt, sizeof(*k->mcount));
+			for (i = 0; i < cnt; i++)
+				k->mcount[i] = word(&f, p + i * w);
+			k->nmcount = cnt;
+			k->ftrace_known = true;
+		}
+	}
+	if (m.have[2] && m.have[3]) {
+		size_t w = f.eh.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
+		size_t cnt = (m.v[3] - m.v[2]) / w;
+		const unsigned char *p = cnt ? vaddr_bytes(&f, m.v[2], cnt * w) : NULL;
+
+		for (i = 0; p && i < cnt; i++) {
+			unsigned long long a = word(&f, p + i * w);
+
+			add_range(k, a, a + 1);	/* the function holding it */
+		}
+		for (i = 4; i < 10; i += 2)
+			if (m.have[i] && m.have[i + 1] &&
+			    (i != 8 || f.eh.e_machine == EM_X86_64))
+				add_range(k, m.v[i], m.v[i + 1]);
+		k->blacklist_known = true;
+	}
+	if (m.have[10]) {
+		const unsigned char *p = vaddr_bytes(&f, m.v[10], 64);
+
+		if (p && !memcmp(p, "Linux version ", 14)) {
+			const char *rel = (const char *)p + 14;
+
+			free(k->release);
+			k->release = xstrndup(rel, strcspn(rel, " "));
+		}
+	}
+	find_ikconfig(k, &f);
+	sb_addf(&k->sources, "vmlinux %s: %s, %s, %zu symbols, %zu ftrace call sites%s\n",
+		path, k->release ? k->release : "no linux_banner",
+		arch ? arch : "unknown machine", k->nsyms - before,
+		k->nmcount, k->blacklist_known ? ", kprobe blacklist" : "");
+	elf_close(&f);
+}
+
+/* nftw() has no closure: the kernel being loaded. */
+static struct kernel *modules_k;
+static size_t modules_n;
+
+static int load_ko(const char *path, const struct stat *st, int flag,
+		   struct FTW *ftw)
+{
+	size_t len = strlen(path), i, n;
+	const char *base = path + ftw->base;
+	struct elf_file f;
+	char *mod;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	Elf_Data *d;
+
+	(void)st;
+	if (flag != FTW_F || len < 3 || strcmp(path + len - 3, ".ko") ||
+	    elf_open(&f, path, false))
+		return 0;
+	mod = xstrndup(base, strlen(base) - 3);
+	for (i = 0; mod[i]; i++)	/* the kernel's module names use _ */
+		if (mod[i] == '-')
+			mod[i] = '_';
+	scn = find_symtab(&f, &sh);
+	if (scn && (d = elf_getdata(scn, NULL))) {
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 1; i < n; i++) {
+			GElf_Sym sym;
+			const char *name;
+
+			if (!gelf_getsym(d, (int)i, &sym) ||
+			    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    sym.st_shndx == SHN_UNDEF)
+				continue;
+			name = elf_strptr(f.elf, sh.sh_link, sym.st_name);
+			if (name && *name)
+				kernel_add_sym(modules_k, name, strlen(name), 0,
+					sym.st_size,
+					GELF_ST_BIND(sym.st_info) == STB_LOCAL ?
+					't' : 'T', mod);
+		}
+	}
+	modules_n++;
+	elf_close(&f);
+	return 0;
+}
+
+/*
+ * kernel_load_modules() - the FUNC symbols of every *.ko below @dir
+ * (/lib/modules/RELEASE of the image package).  Compressed modules
+ * (.ko.xz, .ko.zst) are not read.  A function found only here is probed
+ * by module name once the module loads (Documentation/trace/
+ * kprobetrace.rst, "MOD:SYM").
+ */
+void kernel_load_modules(struct kernel *k, const char *dir)
+{
+	size_t before = k->nsyms;
+
+	modules_k = k;
+	modules_n = 0;
+	if (nftw(dir, load_ko, 16, FTW_PHYS))
+		fatal("cannot read the modules under %s: %s", dir,
+		      strerror(errno));
+	k->modules_known = true;
+	sb_addf(&k->sources, "modules %s: %zu modules, %zu functions\n", dir,
+		modules_n, k->nsyms - before);
+}

@@ -1,0 +1,103 @@
+# Target validation (issue "probecc knows its target"): probe files
+# checked against what real kernels say of themselves.  The targets are
+# captured from a boot of Debian's Malta and amd64 kernels
+# (qemu-images/target: one boot each, cached), the configs and modules
+# are those of the same Debian packages.
+#
+# tests/target/bad-*.probes must fail with the .err beside them (the
+# kernel release and cache paths normalised), good-*.probes must pass;
+# "# args:" names the inputs: @MIPSEL@, @MIPSEL_CONFIG@, @MIPSEL_MODULES@
+# and the same for X86_64.
+
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+target_setup() { # target_setup ARCH VAR: sets VAR, VAR_CONFIG, VAR_MODULES
+	local t
+	if ! t=$(qemu-images/target "$1" 2> "$T_OUT/target/$1.capture.log"); then
+		return 1
+	fi
+	eval "$(qemu-images/fetch "$1")"
+	eval "$2=\$t ${2}_CONFIG=\$CONFIG ${2}_MODULES=\$MODULES"
+}
+
+target_args() { # the case's "# args:" with the inputs filled in
+	sed -n '1s/^# args: //p' "$1" |
+		sed "s|@MIPSEL@|$MIPSEL|g; s|@MIPSEL_CONFIG@|$MIPSEL_CONFIG|g;
+		     s|@MIPSEL_MODULES@|$MIPSEL_MODULES|g; s|@X86_64@|$X86_64|g;
+		     s|@X86_64_CONFIG@|$X86_64_CONFIG|g; s|@X86_64_MODULES@|$X86_64_MODULES|g"
+}
+
+# Releases, addresses, sizes and cache paths change with Debian's
+# uploads; the messages do not.
+target_normalise() {
+	sed -E "s|${PROBECC_CACHE:-$HOME/.cache/probecc}|CACHE|g; s/6\.1\.0-[0-9]+-(4kc-malta|amd64)/KREL/g;
+		s/0x[0-9a-f]{8,16}/0xADDR/g; s/which is [0-9]+ bytes/which is N bytes/" "$1"
+}
+
+mkdir -p "$T_OUT/target"
+if target_setup mipsel MIPSEL && target_setup x86_64 X86_64; then
+	for bin in ./probecc ./probecc-asan; do
+		tag=target/$(basename "$bin")
+		for f in tests/target/good-*.probes; do
+			name=$tag/$(basename "$f" .probes)
+			d=$T_OUT/$name; mkdir -p "$d"
+			if "$bin" $(target_args "$f") "$f" --explain > "$d/explain" 2> "$d/stderr" &&
+			   grep -q '^target kernel:' "$d/explain"; then
+				t_pass "$name"
+			else
+				t_fail "$name" "did not pass its target" "$d/stderr"
+			fi
+		done
+		for f in tests/target/bad-*.probes; do
+			name=$tag/$(basename "$f" .probes)
+			d=$T_OUT/$name; rm -rf "$d"; mkdir -p "$d/out"
+			"$bin" $(target_args "$f") "$f" --plan "$d/out/plan" > "$d/stdout" 2> "$d/stderr.raw"
+			rc=$?
+			target_normalise "$d/stderr.raw" > "$d/stderr"
+			if [ $rc -ne 1 ]; then
+				t_fail "$name" "exit status $rc, expected 1" "$d/stderr"
+			elif [ -n "$(ls -A "$d/out")" ]; then
+				t_fail "$name" "left files behind"
+			else
+				t_check "$name" "${f%.probes}.err" "$d/stderr"
+			fi
+		done
+	done
+
+	# The capture itself: every section there, real addresses.
+	for a in mipsel x86_64; do
+		t=$(qemu-images/target $a)
+		miss=
+		for s in kallsyms available_filter_functions kprobe_blacklist available_events; do
+			grep -qx -- "--- $s ---" "$t" || miss="$miss $s"
+		done
+		if [ -z "$miss" ] && grep -q '^[0-9a-f]* [Tt] register_netdevice$' "$t" &&
+		   ! grep -q '^0\{8,16\} [Tt] register_netdevice$' "$t"; then
+			t_pass "target/capture-$a"
+		else
+			t_fail "target/capture-$a" "missing:$miss, or no real address of register_netdevice"
+		fi
+	done
+
+	# The arch and kernel version come from the target: no --arch needed
+	# for an x86_64 kprobe on %di, and --explain says where they came from.
+	printf 'kprobe k do_sys_openat2 { dfd = %%di }\n' > "$T_OUT/target/x86reg.probes"
+	if ./probecc "$T_OUT/target/x86reg.probes" --target "$X86_64" --cmdline > "$T_OUT/target/x86reg.out" 2>&1 &&
+	   grep -q 'kprobe_event=p:k,do_sys_openat2,dfd=%di' "$T_OUT/target/x86reg.out"; then
+		t_pass "target/arch-from-target"
+	else
+		t_fail "target/arch-from-target" "" "$T_OUT/target/x86reg.out"
+	fi
+
+	# A stripped vmlinuz (Debian's Malta one) gives its machine, no symbols.
+	eval "$(qemu-images/fetch mipsel)"
+	if ./probecc tests/target/good-bond0-mipsel.probes --vmlinux "$VMLINUZ" --explain > "$T_OUT/target/vmlinuz.out" 2>&1 &&
+	   grep -q 'mipsel, stripped (no symbols' "$T_OUT/target/vmlinuz.out"; then
+		t_pass "target/stripped-vmlinuz"
+	else
+		t_fail "target/stripped-vmlinuz" "" "$T_OUT/target/vmlinuz.out"
+	fi
+else
+	t_skip "target/*" "no target capture: $(tail -2 "$T_OUT"/target/*.capture.log)"
+fi
