@@ -14,10 +14,23 @@ boot_dir=$T_OUT/boot
 # boot_run ARCH NAME: boot examples/NAME.probes once; 0 when it booted
 # and dumped.  A failure is reported here, once.
 boot_run() {
-	local arch=$1 name=$2 d=$boot_dir/$1-$2
-	rm -rf "$d" && mkdir -p "$d"
-	if qemu-images/run-probes --arch "$arch" --out "$d" --timeout 240 \
-		"examples/$name.probes" > "$d/run.log" 2>&1; then
+	local arch=$1 name=$2 d=$boot_dir/$1-$2 try rc
+	# Debian's Malta 6.1 sometimes dies in its own kprobe single-step
+	# ("Break instruction in kernel code" at a probed function's first
+	# instruction, about 1 boot in 10 with kretprobes; issue 5): that
+	# one message gets a second boot, the first console log is kept.
+	rm -rf "$d.boot1"
+	for try in 1 2; do
+		rm -rf "$d" && mkdir -p "$d"
+		qemu-images/run-probes --arch "$arch" --out "$d" --timeout 240 \
+			"examples/$name.probes" > "$d/run.log" 2>&1
+		rc=$?
+		[ $rc != 0 ] && [ $try = 1 ] &&
+			grep -q 'Break instruction in kernel code' "$d/console.log" 2>/dev/null || break
+		mv "$d" "$d.boot$try"
+		echo "    (boot/$arch-$name: the kernel's kprobe single-step crash, see $d.boot$try/console.log: booting again)"
+	done
+	if [ $rc = 0 ]; then
 		t_pass "boot/$arch-$name"
 		return 0
 	fi
