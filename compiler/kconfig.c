@@ -77,3 +77,13 @@ void kernel_load_kconfig(struct kernel *k, const char *path)
 	kernel_set_kconfig(k, buf, len, path);
 	free(buf);
 }
+
+int kconfig_tristate(const struct kernel *k, const char *name)
+{
+	const char *v;
+
+	if (!k->config)
+		return -1;
+	v = kconfig_get(k, name);
+	return v && (!strcmp(v, "y") || !strcmp(v, "m"));
+}

@@ -249,6 +249,9 @@ int main(int argc, char **argv)
 		kernel_load_modules(k, modules);
 	kernel_index(k);
 	target_from_kernel(&t, k, &arch);
+	t.boot_config = (signed char)kconfig_tristate(k, "CONFIG_BOOT_CONFIG");
+	t.boottime_tracing = (signed char)kconfig_tristate(k, "CONFIG_BOOTTIME_TRACING");
+	t.hist_triggers = (signed char)kconfig_tristate(k, "CONFIG_HIST_TRIGGERS");
 
 	t.abi = abi_find(arch);
 	if (!t.abi)

@@ -377,10 +377,40 @@ static bool is_return(const struct probe *p)
  * (measured: missing in most boots, both arches).  Such probes are
  * defined by the agent, whose directories always exist.
  */
+static bool stack_in_bootconfig(const struct ctx *c, const struct probe *p,
+				bool global_stack);
+
 static bool needs_event_dir(const struct ctx *c, const struct probe *p,
 			    bool global_stack)
 {
-	return (p->stack && !global_stack) || (p->filter && !c->bootconfig);
+	return (p->stack && !global_stack &&
+		!stack_in_bootconfig(c, p, global_stack)) ||
+	       (p->filter && !c->bootconfig);
+}
+
+/*
+ * A per-probe stack as a bootconfig "actions = stacktrace": only when the
+ * probe itself is defined there (kprobes; kretprobes from 5.11) and the
+ * config says CONFIG_HIST_TRIGGERS, without which trace_boot.c refuses
+ * actions ("Failed to apply event actions because CONFIG_HIST_TRIGGERS is
+ * not set", measured on 6.1).  An unknown config keeps the agent's trigger.
+ */
+static bool stack_in_bootconfig(const struct ctx *c, const struct probe *p,
+				bool global_stack)
+{
+	if (!c->bootconfig || !p->stack || global_stack ||
+	    c->t->hist_triggers != 1)
+		return false;
+	switch (p->kind) {
+	case P_EVENT:
+		return true;
+	case P_KPROBE:
+		return true;
+	case P_KRETPROBE:
+		return kernel_at_least(c->t, 5, 11);
+	default:
+		return false;
+	}
 }
 
 static void kprobe(struct ctx *c, const struct probe *p, int *order,
@@ -516,8 +546,15 @@ static void filter_and_stack(struct ctx *c, const struct probe *p,
 			free(file);
 		}
 	}
-	if (p->stack && p->kind != P_UPROBE && p->kind != P_URETPROBE &&
-	    !global_stack) {
+	if (stack_in_bootconfig(c, p, global_stack)) {
+		char *key = xasprintf("ftrace.event.%s.%s.actions", p->group, p->name);
+
+		bc(c, key, "stacktrace");
+		explain(c, "%s stack: bootconfig %s = stacktrace (CONFIG_HIST_TRIGGERS is set): stacks from the first hit",
+			who, key);
+		free(key);
+	} else if (p->stack && p->kind != P_UPROBE && p->kind != P_URETPROBE &&
+		   !global_stack) {
 		file = xasprintf("%s/trigger", dir);
 		arm(c, who, file, "stacktrace");
 		explain(c, "%s stack: agent writes a stacktrace trigger to %s (no command-line form before 6.2; bootconfig actions need CONFIG_HIST_TRIGGERS); hits before the agent ran have no stack",
@@ -626,6 +663,12 @@ static struct placement *place_once(const struct program *prog,
 		if (!kernel_at_least(t, 5, 6))
 			fatal("bootconfig needs kernel 5.6 or later (target is %d.%d); use --cmdline",
 			      t->kmajor, t->kminor);
+		/* init/main.c reads the initrd's bootconfig only with BOOT_CONFIG */
+		if (t->boot_config == 0)
+			fatal("the target kernel's config does not set CONFIG_BOOT_CONFIG: it would ignore a bootconfig (stock Debian kernels lack it); use --via cmdline");
+		/* ftrace.* keys are read by kernel/trace/trace_boot.c only */
+		if (t->boottime_tracing == 0)
+			fatal("the target kernel's config does not set CONFIG_BOOTTIME_TRACING: it would ignore bootconfig's ftrace keys; use --via cmdline");
 		pl->bootconfig = bc_new();
 		if (!pl->bootconfig)
 			fatal("out of memory");
@@ -634,6 +677,10 @@ static struct placement *place_once(const struct program *prog,
 		t->abi->arch, t->abi->abi, t->arch_default ? " [default]" : "",
 		t->kmajor, t->kminor, t->version_default ? " [default]" : "",
 		c.bootconfig ? "bootconfig" : "the command line", t->cmdline_max);
+	if (t->boot_config >= 0)
+		explain(&c, "config: BOOT_CONFIG %s, BOOTTIME_TRACING %s, HIST_TRIGGERS %s",
+			t->boot_config ? "y" : "n", t->boottime_tracing ? "y" : "n",
+			t->hist_triggers ? "y (stacks as bootconfig actions)" : "n (stacks as the agent's triggers)");
 
 	tracer(&c);
 	settings(&c);

@@ -325,6 +325,8 @@ const struct ksym *ksym_next(const struct kernel *k, const struct ksym *s);
 const struct ksym *ksym_at(const struct kernel *k, unsigned long long addr);
 /* "y", "m", a value, or NULL (not set); k->config NULL: returns NULL. */
 const char *kconfig_get(const struct kernel *k, const char *name);
+/* 1 when @name is y or m, 0 when not set, -1 when k has no config. */
+int kconfig_tristate(const struct kernel *k, const char *name);
 /*
  * Up to @max names closest to @name by edit distance (functions only if
  * @funcs), written to @out; returns how many.  Names are k's.
@@ -354,6 +356,13 @@ struct target {
 	enum via via;		/* where the kernel-side setup goes */
 	int cmdline_max;	/* bytes the fragment may use */
 	bool arch_default, version_default;
+	/*
+	 * From the target's config (--kconfig, a capture's config.gz, a
+	 * vmlinux's IKCONFIG): 1 set, 0 not set, -1 unknown (no config).
+	 */
+	signed char boot_config;	/* CONFIG_BOOT_CONFIG: reads the initrd's bootconfig */
+	signed char boottime_tracing;	/* CONFIG_BOOTTIME_TRACING: ftrace.* keys */
+	signed char hist_triggers;	/* CONFIG_HIST_TRIGGERS: ftrace.event.*.actions */
 };
 
 /* Kernel features by version (sources in place.c). */

@@ -15,17 +15,20 @@ boot_dir=$T_OUT/boot
 # and dumped.  A failure is reported here, once.
 boot_run() {
 	local arch=$1 name=$2 d=$boot_dir/$1-$2 try rc
-	# Debian's Malta 6.1 sometimes dies in its own kprobe single-step
-	# ("Break instruction in kernel code" at a probed function's first
-	# instruction, about 1 boot in 10 with kretprobes; issue 5): that
-	# one message gets a second boot, the first console log is kept.
-	rm -rf "$d.boot1"
-	for try in 1 2; do
+	# Debian's Malta 6.1 sometimes oopses in its own kprobe single-step
+	# ("Break instruction in kernel code" at the slot of do_sys_openat2's
+	# first instruction; after it every kprobe is missed, the boot goes
+	# on).  Measured: 1 boot in 10 to 2 in 8 on a quiet host, both mipsel
+	# boots with such probes in one CI trial on a loaded host; a
+	# kernel defect (issue 5).  That message alone gets another boot (3
+	# in all); the crashed boots are kept beside.
+	rm -rf "$d".boot[12]
+	for try in 1 2 3; do
 		rm -rf "$d" && mkdir -p "$d"
 		qemu-images/run-probes --arch "$arch" --out "$d" --timeout 240 \
 			"examples/$name.probes" > "$d/run.log" 2>&1
 		rc=$?
-		[ $rc != 0 ] && [ $try = 1 ] &&
+		[ $try != 3 ] &&
 			grep -q 'Break instruction in kernel code' "$d/console.log" 2>/dev/null || break
 		mv "$d" "$d.boot$try"
 		echo "    (boot/$arch-$name: the kernel's kprobe single-step crash, see $d.boot$try/console.log: booting again)"

@@ -56,3 +56,103 @@ if kboot q "$d/q.bconf" bootconfig; then
 else
 	t_fail kernel/quirks-boot "boot failed" "$d/q.err"
 fi
+
+# 3. The vmlinux as probecc's target: what libelf reads from it (symbols,
+#    __mcount_loc, the kprobe blacklist, the banner, IKCONFIG) agrees with
+#    what the same kernel says of itself when booted (a capture).
+if qemu-images/capture mipsel -o "$d/built.target" --kernel "$VMLINUX" > "$d/capture.log" 2>&1; then
+	t_pass kernel/capture-built
+	# kallsyms and available_filter_functions of the running kernel
+	sed -n '/^--- available_filter_functions ---$/,/^--- /p' "$d/built.target" |
+		grep -v '^---' | awk '{ print $1 }' | sort -u > "$d/traceable"
+	sed -n '/^--- kallsyms ---$/,/^--- /p' "$d/built.target" |
+		awk '$2 ~ /^[tT]$/ && NF == 3 { print $3 }' | sort | uniq -u > "$d/text"
+	# 300 traceable functions (unique names): no error against the vmlinux
+	shuf -n 300 --random-source=<(yes) "$d/traceable" | while read -r f; do
+		grep -qx "$f" "$d/text" && echo "function $f"
+	done > "$d/traceable.probes"
+	if ./probecc "$d/traceable.probes" --vmlinux "$VMLINUX" -o "$d/traceable.bconf" --plan "$d/traceable.plan" \
+		> /dev/null 2> "$d/traceable.err"; then
+		t_pass "kernel/vmlinux-mcount-agrees ($(wc -l < "$d/traceable.probes") traceable)"
+	else
+		t_fail kernel/vmlinux-mcount-agrees "a function the kernel traces has no call site in the vmlinux" "$d/traceable.err"
+	fi
+	# text symbols the kernel does not trace (notrace, or freed __init):
+	# each one reported against the vmlinux, none accepted
+	# (__init functions are traceable during boot, freed after: not these)
+	awk -v s="$(awk '$3 == "_sinittext" { print $1 }' "$SYSTEM_MAP")" \
+	    -v e="$(awk '$3 == "_einittext" { print $1 }' "$SYSTEM_MAP")" \
+	    '$2 ~ /^[tT]$/ && $1 >= s && $1 < e { print $3 }' "$SYSTEM_MAP" | sort -u > "$d/init"
+	comm -23 "$d/text" "$d/traceable" | comm -23 - "$d/init" | grep -v '^__\|\.' |
+		shuf -n 100 --random-source=<(yes) | sed 's/^/function /' > "$d/untraceable.probes"
+	./probecc "$d/untraceable.probes" --vmlinux "$VMLINUX" --plan "$d/untraceable.plan" \
+		> /dev/null 2> "$d/untraceable.err"
+	n=$(wc -l < "$d/untraceable.probes")
+	got=$(grep -c 'has no mcount/fentry call site\|is an __init function' "$d/untraceable.err")
+	if [ "$n" -gt 0 ] && [ "$got" = "$n" ]; then
+		t_pass "kernel/vmlinux-notrace-agrees ($n untraceable)"
+	else
+		t_fail kernel/vmlinux-notrace-agrees "$got of $n untraceable functions reported" "$d/untraceable.err"
+	fi
+	# the blacklist the running kernel lists is the vmlinux's
+	sed -n '/^--- kprobe_blacklist ---$/,/^--- /p' "$d/built.target" | grep -v '^---' |
+		awk '{ print $2 }' | sort -u | shuf -n 50 --random-source=<(yes) |
+		awk '{ printf "kprobe b%d %s\n", NR, $1 }' > "$d/black.probes"
+	./probecc "$d/black.probes" --vmlinux "$VMLINUX" --plan "$d/black.plan" > /dev/null 2> "$d/black.err"
+	n=$(wc -l < "$d/black.probes")
+	# (a static name several files define is refused as ambiguous first)
+	got=$(grep -c "is on the kernel's kprobe blacklist\|names [0-9]* symbols" "$d/black.err")
+	if [ "$n" -gt 0 ] && [ "$got" = "$n" ]; then
+		t_pass "kernel/vmlinux-blacklist-agrees ($n listed)"
+	else
+		t_fail kernel/vmlinux-blacklist-agrees "$got of $n blacklisted functions reported" "$d/black.err"
+	fi
+else
+	t_fail kernel/capture-built "capture of the built kernel failed" "$d/capture.log"
+fi
+# Version, arch and config come from the vmlinux itself (banner, ELF
+# header, IKCONFIG): bootconfig is allowed, no --arch needed.
+if ./probecc tests/kernel/bootconfig.probes --vmlinux "$VMLINUX" -o "$d/v.bconf" --explain \
+	> "$d/v.explain" 2>&1 &&
+   grep -q '^target: mipsel (o32 ABI), kernel 6.1;' "$d/v.explain" &&
+   grep -q '^config: BOOT_CONFIG y, BOOTTIME_TRACING y, HIST_TRIGGERS n' "$d/v.explain"; then
+	t_pass kernel/vmlinux-gives-arch-version-config
+else
+	t_fail kernel/vmlinux-gives-arch-version-config "" "$d/v.explain"
+fi
+# Debian's own config says no CONFIG_BOOT_CONFIG: bootconfig is refused.
+eval "$(qemu-images/fetch mipsel | sed 's/^/DEB_/')"
+if ./probecc tests/kernel/bootconfig.probes --kconfig "$DEB_CONFIG" -o "$d/deb.bconf" 2> "$d/deb.err"; then
+	t_fail kernel/debian-config-refuses-bootconfig "compiled" "$d/deb.err"
+elif grep -q 'does not set CONFIG_BOOT_CONFIG' "$d/deb.err" && [ ! -e "$d/deb.bconf" ]; then
+	t_pass kernel/debian-config-refuses-bootconfig
+else
+	t_fail kernel/debian-config-refuses-bootconfig "" "$d/deb.err"
+fi
+
+# 4. An event filter in bootconfig is applied by the kernel from the first
+#    hit (no agent involved): only the opens the filter lets through.
+#    (A stack cannot go there on MIPS: bootconfig "actions" need
+#    CONFIG_HIST_TRIGGERS, which depends on ARCH_HAVE_NMI_SAFE_CMPXCHG,
+#    which arch/mips does not select.)
+./probecc tests/kernel/filter.probes --vmlinux "$VMLINUX" -o "$d/f.bconf" \
+	--plan "$d/f.plan" --cmdline > "$d/f.cmdline" 2> "$d/f.cerr"
+expect_in() { grep -q -- "$3" "$2" && t_pass "$1" || t_fail "$1" "no '$3' in $2"; }
+expect_in kernel/filter-in-bootconfig "$d/f.bconf" 'ftrace.event.kprobes.openat.filter = '
+if grep -q 'filter' "$d/f.plan"; then
+	t_fail kernel/filter-not-for-agent "the agent still writes a filter" "$d/f.plan"
+else
+	t_pass kernel/filter-not-for-agent
+fi
+if kboot f "$d/f.bconf" "$(cat "$d/f.cmdline")"; then
+	qemu-images/extract-dump "$d/f.raw" 1 > "$d/f.dump1"
+	grep ' openat: ' "$d/f.dump1" > "$d/f.hits"
+	expect_in kernel/filter-lets-plan-through "$d/f.hits" 'openat: .*path="/probecc/plan"'
+	if grep -v 'path="/probecc/' "$d/f.hits" | grep -q .; then
+		t_fail kernel/filter-applied-by-kernel "an open the filter excludes was recorded" "$d/f.hits"
+	else
+		t_pass kernel/filter-applied-by-kernel
+	fi
+else
+	t_fail kernel/filter-boot "boot failed" "$d/f.err"
+fi
