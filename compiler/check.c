@@ -312,6 +312,7 @@ void resolve_uprobes(struct program *prog, const char *sysroot)
 				diag_at(&p->usym_pos, "error", "%s", why);
 				errors++;
 			} else {
+				p->usym_off = p->offset;
 				p->offset = (long long)foff;
 				p->has_offset = true;
 			}

@@ -74,6 +74,9 @@ static void emit(struct strbuf *sb, const struct fetch *f,
 		if (p->kind == P_KPROBE && p->offset)
 			error_at(&f->pos, "arg%lld is only known at function entry, and this probe is at %s+%lld; use %%REG or $stackN",
 				 f->n, p->target, p->offset);
+		if (p->usym && p->usym_off)
+			error_at(&f->pos, "arg%lld is only known at function entry, and this probe is at %s+%lld; use %%REG or $stackN",
+				 f->n, p->usym, p->usym_off);
 		s = abi_arg(t->abi, (int)f->n);
 		if (!s)
 			error_at(&f->pos, "arg%lld is beyond what the %s ABI table covers",
@@ -83,7 +86,17 @@ static void emit(struct strbuf *sb, const struct fetch *f,
 	case F_RETVAL:
 		if (!is_return(p))
 			error_at(&f->pos, "$retval exists only in a kretprobe or uretprobe");
-		sb_addf(sb, "$retval");
+		/*
+		 * MIPS regs_return_value() (arch/mips/include/asm/ptrace.h)
+		 * negates v0 when a3 is not 0, the syscall error convention;
+		 * in user code a3 is whatever the function left there
+		 * (measured: glibc's strlen leaves 0x80808080, 4 of 4 returns
+		 * negated), so a uretprobe reads v0 itself.
+		 */
+		if (p->kind == P_URETPROBE && !strncmp(t->abi->arch, "mips", 4))
+			sb_addf(sb, "%%r2");
+		else
+			sb_addf(sb, "$retval");
 		break;
 	case F_COMM:
 		sb_addf(sb, "$comm");

@@ -130,6 +130,7 @@ struct probe {
 	long long offset;	/* kprobe +offset, uprobe file offset (or +offset of usym) */
 	bool has_offset;	/* uprobe: offset is the file offset */
 	char *usym;		/* uprobe PATH:SYMBOL: resolved with --sysroot */
+	long long usym_off;	/* the +OFF of PATH:SYMBOL+OFF, kept once resolved */
 	struct pos target_pos, usym_pos;
 	struct field *fields;
 	bool stack;
