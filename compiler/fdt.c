@@ -16,26 +16,10 @@
 
 void *dtb_read(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	size_t cap = 64 * 1024, n = 0, got;
-	char *buf;
+	size_t n;
+	char *buf = read_file_or_die(path, &n);
 	int err;
 
-	if (!f)
-		fatal("cannot open %s: %s", path, strerror(errno));
-	buf = xcalloc(1, cap);
-	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			if (!buf)
-				fatal("out of memory");
-		}
-	}
-	if (ferror(f))
-		fatal("cannot read %s: %s", path, strerror(errno));
-	fclose(f);
 	if (n < sizeof(struct fdt_header))
 		fatal("%s: not a device tree blob (%zu bytes, shorter than its header)",
 		      path, n);

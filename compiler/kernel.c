@@ -84,28 +84,6 @@ static char *next_line(char **p)
 	return line;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf;
-
-	if (!f)
-		fatal("cannot open %s: %s", path, strerror(errno));
-	buf = xrealloc(NULL, cap);
-	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-		n += got;
-		if (n + 1 == cap)
-			buf = xrealloc(buf, cap *= 2);
-	}
-	if (ferror(f))
-		fatal("cannot read %s: %s", path, strerror(errno));
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
 /* "ADDR TYPE NAME[\t[MODULE]]" of /proc/kallsyms and System.map. */
 static int nm_line(struct kernel *k, char *line)
 {
@@ -179,7 +157,7 @@ char *kernel_gunzip(const void *in, size_t n, size_t *outlen)
 void kernel_load_target(struct kernel *k, const char *path)
 {
 	size_t len, nb64 = 0;
-	char *text = slurp(path, &len), *sect = NULL, *p = text, *line;
+	char *text = read_file_or_die(path, &len), *sect = NULL, *p = text, *line;
 	unsigned char *b64 = NULL;
 	int no = 0, bits = 0;
 	unsigned acc = 0;
@@ -291,7 +269,7 @@ void kernel_load_target(struct kernel *k, const char *path)
 void kernel_load_system_map(struct kernel *k, const char *path)
 {
 	size_t len;
-	char *text = slurp(path, &len), *p = text, *line;
+	char *text = read_file_or_die(path, &len), *p = text, *line;
 	int no = 0;
 
 	if (strstr(text, "The real System.map is in"))

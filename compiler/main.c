@@ -49,29 +49,9 @@ static const char usage[] =
 static struct source *read_source(const char *path)
 {
 	struct source *src = xcalloc(1, sizeof(*src));
-	FILE *f = fopen(path, "rb");
-	size_t cap = 4096, len = 0, n;
-	char *buf;
 
-	if (!f)
-		fatal("cannot open %s: %s", path, strerror(errno));
-	buf = xcalloc(1, cap);
-	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (len + 1 == cap) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			if (!buf)
-				fatal("out of memory");
-		}
-	}
-	if (ferror(f))
-		fatal("cannot read %s: %s", path, strerror(errno));
-	fclose(f);
-	buf[len] = '\0';
 	src->name = path;
-	src->text = buf;
-	src->len = len;
+	src->text = read_file_or_die(path, &src->len);
 	return src;
 }
 

@@ -56,6 +56,11 @@ void *xcalloc(size_t n, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * All of @path, NUL-terminated (not counted in
+ * *@len), owned by the caller; an unreadable file is fatal, naming it.
+ */
+char *read_file_or_die(const char *path, size_t *len);
 
 /* A growable string; s is always NUL-terminated once used. */
 struct strbuf {
