@@ -4,7 +4,7 @@
  *
  *   probecc FILE [--cmdline] [-o BOOTCONFIG] [--plan PLAN] [--explain]
  *           [--arch ARCH] [--kernel-version X.Y] [--via cmdline|bootconfig]
- *           [--cmdline-max BYTES]
+ *           [--cmdline-max BYTES] [--stack-method auto|kernel|perf]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -27,6 +27,10 @@ static const char usage[] =
 "                        where the kernel-side setup goes (default: bootconfig with -o,\n"
 "                        else the command line)\n"
 "  --cmdline-max BYTES   room the fragment may take (default: COMMAND_LINE_SIZE - 512)\n"
+"  --stack-method auto|kernel|perf\n"
+"                        how a kprobe's or event's \"stack\" is taken: the kernel's stacktrace\n"
+"                        (option, trigger, bootconfig action) or the agent's perf callchains\n"
+"                        (default auto: perf on MIPS, whose kernel stacks are truncated)\n"
 "target kernel (any subset; each lets probecc check more before the boot):\n"
 "  --target FILE         a capture of the running kernel (qemu-images/capture)\n"
 "  --vmlinux FILE        the ELF kernel: symbols, ftrace call sites, blacklist, version, arch\n"
@@ -37,7 +41,7 @@ static const char usage[] =
 "With no output option, --cmdline is implied.\n"
 "\n"
 "usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT]\n"
-"                      [--system-map FILE] [--target FILE]\n"
+"                      [--system-map FILE] [--target FILE] [--vmlinux FILE] [--modules DIR]\n"
 "  summarise the agent's dumps and check the probe file's expectations\n"
 "\n"
 "usage: probecc bootargs --fragment FILE|- [--bootargs EXISTING] [--replace]\n"
@@ -117,7 +121,7 @@ int main(int argc, char **argv)
 {
 	enum { OPT_CMDLINE = 256, OPT_PLAN, OPT_EXPLAIN, OPT_ARCH, OPT_KVER,
 	       OPT_VIA, OPT_CMAX, OPT_TARGET, OPT_VMLINUX, OPT_SYSMAP,
-	       OPT_KCONFIG, OPT_MODULES, OPT_SYSROOT };
+	       OPT_KCONFIG, OPT_MODULES, OPT_SYSROOT, OPT_STACK };
 	static const struct option longopts[] = {
 		{ "cmdline", no_argument, NULL, OPT_CMDLINE },
 		{ "plan", required_argument, NULL, OPT_PLAN },
@@ -126,6 +130,7 @@ int main(int argc, char **argv)
 		{ "kernel-version", required_argument, NULL, OPT_KVER },
 		{ "via", required_argument, NULL, OPT_VIA },
 		{ "cmdline-max", required_argument, NULL, OPT_CMAX },
+		{ "stack-method", required_argument, NULL, OPT_STACK },
 		{ "target", required_argument, NULL, OPT_TARGET },
 		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 		{ "system-map", required_argument, NULL, OPT_SYSMAP },
@@ -186,6 +191,16 @@ int main(int argc, char **argv)
 				fatal("--cmdline-max wants a positive number of bytes");
 			break;
 		}
+		case OPT_STACK:
+			if (!strcmp(optarg, "auto"))
+				t.stack_method = STACK_AUTO;
+			else if (!strcmp(optarg, "kernel"))
+				t.stack_method = STACK_KERNEL;
+			else if (!strcmp(optarg, "perf"))
+				t.stack_method = STACK_PERF;
+			else
+				fatal("--stack-method is auto, kernel or perf, not '%s'", optarg);
+			break;
 		case OPT_TARGET:
 			tpath = optarg;
 			break;

@@ -86,6 +86,7 @@ struct ctx {
 	struct strbuf expects;		/* plan: expect lines */
 	struct strbuf arms;		/* plan: arm lines */
 	bool bootconfig;
+	bool perf_stacks;		/* stacks of kprobes/events: the agent's perf */
 	int kprobe_limit;		/* kprobe_event= definitions allowed */
 };
 
@@ -398,7 +399,7 @@ static bool needs_event_dir(const struct ctx *c, const struct probe *p,
 static bool stack_in_bootconfig(const struct ctx *c, const struct probe *p,
 				bool global_stack)
 {
-	if (!c->bootconfig || !p->stack || global_stack ||
+	if (!c->bootconfig || !p->stack || global_stack || c->perf_stacks ||
 	    c->t->hist_triggers != 1)
 		return false;
 	switch (p->kind) {
@@ -427,9 +428,13 @@ static void kprobe(struct ctx *c, const struct probe *p, int *order,
 	if (dir) {
 		arm(c, p->name, "kprobe_events", def);
 		arm(c, p->name, "set_event", event);
-		explain(c, "%s %s: agent (its %s is written into events/kprobes/%s/, which 6.1 often fails to create for boot-time probes)",
-			what, p->name, p->stack && !global_stack ? "stacktrace trigger" : "filter",
-			p->name);
+		if (p->stack && !global_stack && c->perf_stacks)
+			explain(c, "%s %s: agent (its perf event opens events/kprobes/%s/id, which 6.1 often fails to create for boot-time probes)",
+				what, p->name, p->name);
+		else
+			explain(c, "%s %s: agent (its %s is written into events/kprobes/%s/, which 6.1 often fails to create for boot-time probes)",
+				what, p->name, p->stack && !global_stack ? "stacktrace trigger" : "filter",
+				p->name);
 	} else if (c->bootconfig && (!is_return(p) || kernel_at_least(t, 5, 11))) {
 		char *key = xasprintf("ftrace.event.kprobes.%s.probes", p->name);
 		char *ekey = xasprintf("ftrace.event.kprobes.%s.enable", p->name);
@@ -554,6 +559,11 @@ static void filter_and_stack(struct ctx *c, const struct probe *p,
 			who, key);
 		free(key);
 	} else if (p->stack && p->kind != P_UPROBE && p->kind != P_URETPROBE &&
+		   c->perf_stacks) {
+		sb_addf(&c->arms, "perf\t%s\t%s/%s\n", who, p->group, p->name);
+		explain(c, "%s stack: the agent records perf callchains of %s (from the probe's pt_regs); hits before the agent ran have no stack",
+			who, dir);
+	} else if (p->stack && p->kind != P_UPROBE && p->kind != P_URETPROBE &&
 		   !global_stack) {
 		file = xasprintf("%s/trigger", dir);
 		arm(c, who, file, "stacktrace");
@@ -569,6 +579,7 @@ static void probes(struct ctx *c, int *order)
 {
 	const struct probe *p;
 	bool any_kstack = false, all_kstack = true, any_ustack = false, global;
+	bool mips;
 
 	*order = 0;
 	for (p = c->prog->probes; p; p = p->next) {
@@ -587,9 +598,23 @@ static void probes(struct ctx *c, int *order)
 	 * so each hit costs a WARN and records nothing (measured on 6.1).
 	 */
 	global = any_kstack && all_kstack;
-	if (global && !strncmp(c->t->abi->arch, "mips", 4)) {
+	/*
+	 * On MIPS the kernel's own stacks are truncated (issue 5): a
+	 * trigger's ends in the breakpoint handler, and save_stack_trace_regs
+	 * is missing, so the global option costs a WARN per hit and records
+	 * nothing (measured on Debian's 6.1; kernel-patches/mipsel/ mends
+	 * both).  perf_callchain_kernel() unwinds from the probe's pt_regs.
+	 */
+	mips = !strncmp(c->t->abi->arch, "mips", 4);
+	c->perf_stacks = c->t->stack_method == STACK_PERF ||
+			 (c->t->stack_method == STACK_AUTO && mips);
+	if (any_kstack && c->perf_stacks) {
 		global = false;
-		explain(c, "stack on kprobes and events: triggers, not the global stacktrace option (MIPS cannot save a stack from pt_regs: a WARN per hit and no frames)");
+		explain(c, "stack on kprobes and events: the agent's perf callchains (%s)",
+			c->t->stack_method == STACK_PERF ? "--stack-method perf" :
+			"MIPS kernels truncate their own stacks: a trigger's ends in the breakpoint handler, the stacktrace option saves none without kernel-patches/mipsel; --stack-method kernel for a patched kernel");
+	} else if (global && mips) {
+		explain(c, "stack on kprobes and events: the global stacktrace option (--stack-method kernel: on MIPS this needs save_stack_trace_regs, kernel-patches/mipsel/0001)");
 	}
 	for (p = c->prog->probes; p; p = p->next) {
 		if (p->kind == P_KPROBE || p->kind == P_KRETPROBE)

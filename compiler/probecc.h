@@ -313,6 +313,14 @@ void kernel_load_system_map(struct kernel *k, const char *path);
 void kernel_load_vmlinux(struct kernel *k, const char *path);
 void kernel_load_kconfig(struct kernel *k, const char *path);
 void kernel_load_modules(struct kernel *k, const char *dir);
+/* A function of a module file: its offset in its code section. */
+struct ko_sym {
+	char *name;
+	char *section;		/* ".text", ".init.text", ... */
+	unsigned long long off, size;	/* bytes */
+};
+/* FUNC symbols of module @name's code sections, below @dir; see vmlinux.c. */
+struct ko_sym *ko_symbols(const char *dir, const char *name, size_t *n);
 /* Parse .config text (@len bytes) into k->config; @what names it. */
 void kernel_set_kconfig(struct kernel *k, const char *text, size_t len,
 			const char *what);
@@ -356,11 +364,19 @@ void check_program(const struct program *prog, const struct kernel *k,
 
 enum via { VIA_CMDLINE, VIA_BOOTCONFIG };
 
+/* How a "stack" on a kprobe or event is taken (--stack-method). */
+enum stack_method {
+	STACK_AUTO,	/* perf on MIPS, the kernel's own elsewhere */
+	STACK_KERNEL,	/* stacktrace option, trigger or bootconfig action */
+	STACK_PERF,	/* the agent's perf callchains (docs/plan.md "perf") */
+};
+
 struct target {
 	const struct abi *abi;
 	int kmajor, kminor;	/* --kernel-version */
 	enum via via;		/* where the kernel-side setup goes */
 	int cmdline_max;	/* bytes the fragment may use */
+	enum stack_method stack_method;
 	bool arch_default, version_default;
 	/*
 	 * From the target's config (--kconfig, a capture's config.gz, a

@@ -6,9 +6,19 @@
  *
  *   probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT]
  *                       [--svg OUT] [--junit OUT] [--system-map FILE]
+ *                       [--target FILE] [--vmlinux FILE] [--modules DIR]
  *
- * --system-map takes a System.map or a copy of /proc/kallsyms and names
- * the stack frames the kernel printed as bare addresses.
+ * --system-map takes a System.map or a copy of /proc/kallsyms, --target
+ * a capture, --vmlinux the ELF kernel: they name the stack frames the
+ * kernel printed as bare addresses and the agent's perf callchains.
+ * --modules (the image's /lib/modules/RELEASE) names callchain addresses
+ * inside modules, placed by the dump's "module" lines.  An address
+ * nothing names is shown as such ("0x..." or "[module]+0x..."), never
+ * dropped.
+ *
+ * The agent's "perf" samples (docs/plan.md) are joined to the trace's
+ * hits of the same probe, task and time: their callchain becomes the
+ * hit's stack, in place of the kernel's own (truncated on MIPS).
  *
  * DUMP is the raw capture of the dump channel (several framed dumps) or
  * one dump.  The last complete dump holds every event the ring buffer
@@ -37,6 +47,28 @@ struct hit {
 	char *frames[MAX_FRAMES];	/* the <stack trace>, innermost first */
 	int nframes;
 	bool stack;		/* a <stack trace> followed */
+	bool perf;		/* frames are a perf callchain */
+};
+
+/* A "perf" line: one sample of a probe with its kernel callchain. */
+struct sample {
+	char *probe;
+	double ts;		/* seconds, perf's clock (local_clock) */
+	long pid;
+	unsigned long long addrs[MAX_FRAMES];
+	int n;
+};
+
+/* A "module" line: where a module's core and code sections were. */
+struct module {
+	char *name;
+	unsigned long long base, size;
+	char *secs[16];		/* code section names ... */
+	unsigned long long secaddr[16];	/* ... and addresses in that boot */
+	int nsecs;
+	struct ko_sym *syms;	/* from --modules; NULL: none */
+	size_t nsyms;
+	bool loaded;		/* syms looked up */
 };
 
 struct dumpinfo {
@@ -47,9 +79,15 @@ struct dumpinfo {
 	char *uname;
 	struct hit *hits;
 	int nhits, cap;
+	struct sample *samples;
+	int nsamples, capsamples, unmatched;
+	struct module mods[512];
+	int nmods;
+	unsigned long long stext;	/* "stext": _stext in that boot; 0: unknown */
 };
 
 static char *symbolize(char *frame);
+static const char *modules_dir;	/* --modules, or NULL */
 
 static char *read_file(const char *path)
 {
@@ -177,6 +215,85 @@ static void trace_line(struct dumpinfo *d, char *line)
 	add_hit(d, &h);
 }
 
+/* "PROBE TIME_NS CPU PID TID ADDR ADDR ..." (docs/plan.md "perf"). */
+static void perf_line(struct dumpinfo *d, char *line)
+{
+	char *f[6], *save = NULL, *a;
+	struct sample *s;
+	int i;
+
+	for (i = 0; i < 6; i++)
+		if (!(f[i] = strtok_r(i ? NULL : line, "\t", &save)))
+			return;
+	if (d->nsamples == d->capsamples) {
+		d->capsamples = d->capsamples ? d->capsamples * 2 : 64;
+		d->samples = realloc(d->samples, d->capsamples * sizeof(*d->samples));
+		if (!d->samples)
+			fatal("out of memory");
+	}
+	s = &d->samples[d->nsamples++];
+	memset(s, 0, sizeof(*s));
+	s->probe = xstrdup(f[0]);
+	s->ts = strtoull(f[1], NULL, 10) / 1e9;
+	s->pid = strtol(f[4], NULL, 10);
+	for (a = strtok_r(f[5], " ", &save); a && s->n < MAX_FRAMES;
+	     a = strtok_r(NULL, " ", &save))
+		if (strncmp(a, "u:", 2))	/* kernel addresses only */
+			s->addrs[s->n++] = strtoull(a, NULL, 16);
+}
+
+/* "NAME BASE SIZE SEC=ADDR,SEC=ADDR" (docs/plan.md "module"). */
+static void module_line(struct dumpinfo *d, char *line)
+{
+	char *f[4], *save = NULL, *sec;
+	struct module *m;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (!(f[i] = strtok_r(i ? NULL : line, "\t", &save)))
+			return;
+	if (d->nmods == (int)(sizeof(d->mods) / sizeof(d->mods[0])))
+		return;
+	m = &d->mods[d->nmods++];
+	memset(m, 0, sizeof(*m));
+	m->name = xstrdup(f[0]);
+	m->base = strtoull(f[1], NULL, 16);
+	m->size = strtoull(f[2], NULL, 10);
+	for (sec = strtok_r(f[3], ",", &save); sec && m->nsecs < 16;
+	     sec = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(sec, '=');
+
+		if (!eq)
+			continue;
+		m->secs[m->nsecs] = xstrndup(sec, eq - sec);
+		m->secaddr[m->nsecs++] = strtoull(eq + 1, NULL, 16);
+	}
+}
+
+/* @addr as "func+0xOFF [module]" from module @m's sections, or NULL. */
+static char *module_sym(struct module *m, unsigned long long addr)
+{
+	size_t i;
+	int s;
+
+	if (!m->loaded && modules_dir)
+		m->syms = ko_symbols(modules_dir, m->name, &m->nsyms);
+	m->loaded = true;
+	for (s = 0; s < m->nsecs; s++) {
+		unsigned long long off = addr - m->secaddr[s];
+
+		if (addr < m->secaddr[s])
+			continue;
+		for (i = 0; i < m->nsyms; i++)
+			if (!strcmp(m->syms[i].section, m->secs[s]) &&
+			    off >= m->syms[i].off &&
+			    off < m->syms[i].off + (m->syms[i].size ? m->syms[i].size : 1))
+				return xasprintf("%s+0x%llx [%s]", m->syms[i].name,
+						 off - m->syms[i].off, m->name);
+	}
+	return NULL;
+}
+
 static void parse_dump(char *dump, struct dumpinfo *d)
 {
 	char *line, *save = NULL;
@@ -196,6 +313,12 @@ static void parse_dump(char *dump, struct dumpinfo *d)
 				sb_addf(&d->cpus, "%s\n", line + 4);
 			else if (!strncmp(line, "uname\t", 6))
 				d->uname = xstrdup(line + 6);
+			else if (!strncmp(line, "perf\t", 5))
+				perf_line(d, line + 5);
+			else if (!strncmp(line, "module\t", 7))
+				module_line(d, line + 7);
+			else if (!strncmp(line, "stext\t", 6))
+				d->stext = strtoull(line + 6, NULL, 16);
 			continue;
 		}
 		trace_line(d, line);
@@ -265,6 +388,79 @@ static char *symbolize(char *frame)
 	if (*end || !(s = ksym_at(rk, addr)))
 		return frame;
 	return xasprintf("%s+0x%llx", s->name, addr - s->addr);
+}
+
+static unsigned long long kaslr;	/* the boot's _stext minus the symbols' */
+
+/*
+ * Name @addr of a perf callchain: "func+0xOFF" from the kernel's symbols,
+ * "func+0xOFF [module]" inside a module with --modules, else
+ * "[module]+0xOFF" or the bare "0xADDR".
+ */
+static char *name_addr(struct dumpinfo *d, unsigned long long addr)
+{
+	const struct ksym *s;
+	int i;
+
+	char *name;
+
+	/* a module's function, wherever its section is (init text too) */
+	for (i = 0; i < d->nmods; i++)
+		if ((name = module_sym(&d->mods[i], addr)))
+			return name;
+	for (i = 0; i < d->nmods; i++)
+		if (addr >= d->mods[i].base && addr < d->mods[i].base + d->mods[i].size)
+			return xasprintf("[%s]+0x%llx", d->mods[i].name,
+					 addr - d->mods[i].base);
+	if (rk && (s = ksym_at(rk, addr - kaslr)))
+		return xasprintf("%s+0x%llx", s->name, addr - kaslr - s->addr);
+	return xasprintf("0x%llx", addr);
+}
+
+/* The PID at the end of a trace task "COMM-PID", or -1. */
+static long task_pid(const char *task)
+{
+	const char *dash = strrchr(task, '-');
+
+	return dash ? strtol(dash + 1, NULL, 10) : -1;
+}
+
+/*
+ * Give each perf sample's callchain to the trace hit it belongs to: same
+ * probe and task, the nearest time within 100 ms.  The trace and perf
+ * both stamp with sched_clock, but each handler reads it on its own
+ * (kprobe_dispatcher: trace first, then perf), and a QEMU vCPU on a
+ * loaded host can stall between the two: 7 ms measured.  A sample no
+ * hit takes is counted (the trace may have dropped or overwritten it).
+ */
+static void join_samples(struct dumpinfo *d)
+{
+	int i, j, k;
+
+	for (i = 0; i < d->nsamples; i++) {
+		struct sample *s = &d->samples[i];
+		struct hit *best = NULL;
+		double bestdt = 0.1;
+
+		for (j = 0; j < d->nhits; j++) {
+			struct hit *h = &d->hits[j];
+			double dt = h->ts > s->ts ? h->ts - s->ts : s->ts - h->ts;
+
+			if (!h->perf && dt <= bestdt && !strcmp(h->probe, s->probe) &&
+			    task_pid(h->task) == s->pid) {
+				best = h;
+				bestdt = dt;
+			}
+		}
+		if (!best) {
+			d->unmatched++;
+			continue;
+		}
+		best->perf = best->stack = true;
+		best->nframes = 0;
+		for (k = 0; k < s->n; k++)
+			best->frames[best->nframes++] = name_addr(d, s->addrs[k]);
+	}
 }
 
 /* Evaluate @e; a one-line reason goes to @why. */
@@ -459,7 +655,8 @@ static void stage_out(const char *path, FILE *f, char **buf, size_t *len)
 }
 
 static const char usage[] =
-	"usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT] [--system-map FILE]\n";
+	"usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT]\n"
+	"                      [--system-map FILE] [--target FILE] [--vmlinux FILE] [--modules DIR]\n";
 
 /* One verdict per expectation, computed once. */
 struct verdict {
@@ -471,6 +668,7 @@ int report_main(int argc, char **argv)
 {
 	const char *dumppath = NULL, *probes = NULL, *json = NULL, *folded = NULL;
 	const char *svg = NULL, *junit = NULL, *sysmap = NULL, *tpath = NULL;
+	const char *vmlinux = NULL;
 	struct dumpinfo d = { 0 };
 	struct program *prog = NULL;
 	const struct expectation *e;
@@ -486,6 +684,8 @@ int report_main(int argc, char **argv)
 				    !strcmp(argv[i], "--svg") ? &svg :
 				    !strcmp(argv[i], "--junit") ? &junit :
 				    !strcmp(argv[i], "--system-map") ? &sysmap :
+				    !strcmp(argv[i], "--vmlinux") ? &vmlinux :
+				    !strcmp(argv[i], "--modules") ? &modules_dir :
 				    !strcmp(argv[i], "--target") ? &tpath : NULL;
 
 		if (slot) {
@@ -517,12 +717,14 @@ int report_main(int argc, char **argv)
 		src->len = strlen(src->text);
 		prog = parse(tokenize(src));
 	}
-	if (sysmap || tpath) {
+	if (sysmap || tpath || vmlinux) {
 		rk = kernel_new();
 		if (tpath)
 			kernel_load_target(rk, tpath);
 		if (sysmap)
 			kernel_load_system_map(rk, sysmap);
+		if (vmlinux)
+			kernel_load_vmlinux(rk, vmlinux);
 		kernel_index(rk);
 	}
 	text = read_file(dumppath);
@@ -531,6 +733,13 @@ int report_main(int argc, char **argv)
 		return 2;
 	}
 	parse_dump(last_dump(text, &d), &d);
+	if (rk && d.stext) {
+		const struct ksym *s = ksym_find(rk, "_stext");
+
+		if (s)
+			kaslr = d.stext - s->addr;
+	}
+	join_samples(&d);
 
 	/* ---- for a person ---- */
 	printf("probecc report: %s: %d dump(s), kernel %s\n", dumppath, d.ndumps,
@@ -549,6 +758,11 @@ int report_main(int argc, char **argv)
 	}
 	if (d.cpus.s)
 		printf("ring buffer:\n%s", d.cpus.s);
+	if (d.nsamples)
+		printf("perf callchains: %d sample(s), %d joined to trace hits%s\n",
+		       d.nsamples, d.nsamples - d.unmatched,
+		       !rk ? " (no kernel symbols: --target, --vmlinux or --system-map names them)" :
+		       kaslr ? " (kernel text relocated this boot: symbols shifted by _stext)" : "");
 	nnames = probe_names(&d, names, 256);
 	printf("hits:\n");
 	for (i = 0; i < nnames; i++) {

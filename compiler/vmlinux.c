@@ -398,3 +398,89 @@ void kernel_load_modules(struct kernel *k, const char *dir)
 	sb_addf(&k->sources, "modules %s: %zu modules, %zu functions\n", dir,
 		modules_n, k->nsyms - before);
 }
+
+/* ko_find's nftw() closure: the module name sought and the path found. */
+static const char *ko_want;
+static char *ko_found;
+
+static int ko_match(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	const char *base = path + ftw->base;
+	size_t n = strlen(base), i;
+
+	(void)st;
+	if (flag != FTW_F || n < 4 || strcmp(base + n - 3, ".ko") ||
+	    strlen(ko_want) != n - 3)
+		return 0;
+	for (i = 0; i < n - 3; i++)	/* bonding-foo.ko is module bonding_foo */
+		if ((base[i] == '-' ? '_' : base[i]) != ko_want[i])
+			return 0;
+	ko_found = xstrdup(path);
+	return 1;
+}
+
+/*
+ * ko_symbols() - the FUNC symbols of module @name's code sections (every
+ * SHF_EXECINSTR section: .text, .text.unlikely, .init.text, ...) from
+ * NAME.ko below @dir (the image's /lib/modules/RELEASE; '-' in a file
+ * name is '_' in the module name, as the kernel has it).  Each symbol's
+ * offset is from the start of its section, which is where
+ * /sys/module/NAME/sections/SECTION points once the module is loaded.
+ * Returns a malloc'd array (names and sections malloc'd too, all owned by
+ * the caller) and its length in *@n; NULL with *@n = 0 when there is no
+ * such module file or it has no symbols.
+ */
+struct ko_sym *ko_symbols(const char *dir, const char *name, size_t *n)
+{
+	struct ko_sym *syms = NULL;
+	struct elf_file f;
+	size_t i, count, cap = 0, strndx;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	Elf_Data *d;
+
+	*n = 0;
+	ko_want = name;
+	ko_found = NULL;
+	if (nftw(dir, ko_match, 16, FTW_PHYS) <= 0 || !ko_found)
+		return NULL;
+	if (elf_open(&f, ko_found, false)) {
+		free(ko_found);
+		return NULL;
+	}
+	scn = find_symtab(&f, &sh);
+	if (!elf_getshdrstrndx(f.elf, &strndx) && scn &&
+	    (d = elf_getdata(scn, NULL))) {
+		count = sh.sh_size / sh.sh_entsize;
+		for (i = 1; i < count; i++) {
+			GElf_Shdr ssh;
+			GElf_Sym sym;
+			const char *s, *sec;
+			Elf_Scn *sscn;
+
+			if (!gelf_getsym(d, (int)i, &sym) ||
+			    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
+			    !(sscn = elf_getscn(f.elf, sym.st_shndx)) ||
+			    !gelf_getshdr(sscn, &ssh) || !(ssh.sh_flags & SHF_EXECINSTR) ||
+			    !(sec = elf_strptr(f.elf, strndx, ssh.sh_name)) ||
+			    !(s = elf_strptr(f.elf, sh.sh_link, sym.st_name)) || !*s)
+				continue;
+			if (*n == cap) {
+				cap = cap ? cap * 2 : 256;
+				syms = realloc(syms, cap * sizeof(*syms));
+				if (!syms)
+					fatal("out of memory");
+			}
+			syms[*n].name = xstrdup(s);
+			syms[*n].section = xstrdup(sec);
+			syms[*n].off = sym.st_value;
+			syms[*n].size = sym.st_size;
+			(*n)++;
+		}
+	}
+	elf_close(&f);
+	free(ko_found);
+	return syms;
+}

@@ -273,9 +273,13 @@ static void window_child(struct agent *a)
 		errno = 0;	/* nothing to do about it */
 	clock_gettime(CLOCK_MONOTONIC, &until);
 	until.tv_sec += a->window;
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL)
-	       == EINTR)
-		;
+	perf_after_fork(a);
+	if (a->n_perf)
+		perf_wait(a, &until);	/* reading the perf rings meanwhile */
+	else
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until,
+				       NULL) == EINTR)
+			;
 	dump(a, "window");
 	mark_done(a);
 	_exit(0);

@@ -21,6 +21,24 @@
 #define AGENT_DETAIL_MAX	8192	/* bytes of one DETAIL field, NUL incl. */
 #define AGENT_PLAN_MAX		(1024 * 1024)	/* bytes of plan read */
 #define AGENT_WINDOW_MAX	86400	/* seconds */
+#define AGENT_MAX_PERF		64	/* "perf" plan lines */
+
+/* One CPU's perf ring of a "perf" probe (perf.c). */
+struct perf_ring {
+	int fd;
+	int cpu;
+	void *base;		/* the mmap: control page, then data */
+	char *data;
+	size_t size;		/* bytes of data, a power of two */
+};
+
+/* A "perf PROBE GROUP/EVENT" plan line: its rings and counts. */
+struct perf_probe {
+	char *probe;
+	struct perf_ring *rings;
+	size_t nrings;
+	unsigned long long samples, lost, throttled, bad;
+};
 
 /* One manifest "item" line; strings are owned by the item (never freed). */
 struct item {
@@ -50,6 +68,11 @@ struct agent {
 	char *notes[AGENT_MAX_NOTES];
 	size_t n_notes, dropped_notes;
 	struct timespec t0;	/* CLOCK_MONOTONIC at start of main() */
+	struct perf_probe perf[AGENT_MAX_PERF];
+	size_t n_perf;
+	char *perf_text;	/* "perf" lines read so far (perf.c) */
+	size_t perf_len, perf_cap;
+	unsigned long long perf_dropped;	/* samples not kept */
 	unsigned int n_dumps;	/* dumps written so far (the window child's
 				 * copy counts the parent's init dump) */
 };
@@ -87,6 +110,13 @@ void errlog_detail(const char *tracefs, const char *mark, int err,
 
 /* capture.c */
 int capture(struct agent *a);
+
+/* perf.c */
+void perf_open(struct agent *a, const char *probe, const char *event);
+void perf_drain(struct agent *a);
+void perf_after_fork(struct agent *a);
+void perf_wait(struct agent *a, const struct timespec *until);
+void perf_dump(struct agent *a, struct out *o);
 
 /* dump.c */
 void sink_open(struct agent *a);

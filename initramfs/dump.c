@@ -260,6 +260,7 @@ int dump(struct agent *a, const char *stage)
 			   a->dropped_items);
 	if (a->tracefs[0])
 		cpu_lines(a, &o);
+	perf_dump(a, &o);
 	out_printf(&o, "--- trace ---\n");
 	out_flush(&o);
 	while (tfd >= 0 && !o.err) {

@@ -423,6 +423,8 @@ static void plan_line(struct agent *a, int no, char **f, int nf)
 				   no, f[1]);
 		else
 			a->window = w;
+	} else if (!strcmp(v, "perf") && nf == 3) {
+		perf_open(a, f[1], f[2]);
 	} else if (!strcmp(v, "capture") && nf == 1) {
 		a->capture = 1;
 	} else if (!strcmp(v, "init") && nf == 2) {
@@ -440,7 +442,8 @@ static void plan_line(struct agent *a, int no, char **f, int nf)
 	} else if (!strcmp(v, "expect") || !strcmp(v, "arm") ||
 		   !strcmp(v, "arch") || !strcmp(v, "kernel") ||
 		   !strcmp(v, "sink") || !strcmp(v, "window") ||
-		   !strcmp(v, "init") || !strcmp(v, "capture")) {
+		   !strcmp(v, "init") || !strcmp(v, "capture") ||
+		   !strcmp(v, "perf")) {
 		agent_note(a, "plan", "line %d: %s: wrong number of fields (%d)",
 			   no, v, nf - 1);
 	} else {

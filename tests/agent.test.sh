@@ -182,6 +182,28 @@ else
 	t_fail agent/bad-version-refused "want a note on the console and no item" "$d/root/dev/console"
 fi
 
+# ---- "perf": what cannot be opened is a failed item, never a stop ----
+# (perf_event_open itself is proven on boots: tests/boot.test.sh)
+d=$A/perf
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+mkdir -p "$d/tfs/events/kprobes/junk"
+echo x > "$d/tfs/events/kprobes/junk/id"
+mkdir -p "$d/root/sbin" && cp /bin/true "$d/root/sbin/init"
+plan "$d/plan" 'probecc-plan|1' 'sink|/dump.out' 'perf|gone|kprobes/nosuch' \
+	'perf|junk|kprobes/junk' 'perf|short' 'window|1'
+run_agent perf --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
+out=$d/root/dump.out
+if [ $rc = 0 ] &&
+   grep -q "^item${TAB}gone${TAB}failed${TAB}perf${TAB}No such file or directory\$" "$out" &&
+   grep -q "^item${TAB}junk${TAB}failed${TAB}perf${TAB}Invalid argument\$" "$out" &&
+   grep -q "^note${TAB}plan${TAB}line 5: perf: wrong number of fields (1)\$" "$out" &&
+   [ "$(grep -c '^=== probecc dump [12] end ===$' "$out")" = 2 ] && ! grep -q '^perf-stat' "$out"; then
+	t_pass agent/perf-failures-reported
+else
+	t_fail agent/perf-failures-reported "exit $rc" "$out" "$A/perf.err"
+fi
+
 # ---- a missing sink falls back to the console and says so ----
 d=$A/sink
 mk_tracefs "$d/tfs"

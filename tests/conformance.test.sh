@@ -44,7 +44,7 @@ done
 # on a real initramfs (qemu-images/mkimage).  Run as the ASan/UBSan build.
 pb="./bootconfig/probecc-bootconfig-asan"
 bc=$d/bootconfig
-./probecc examples/ci-bond0.probes -o "$bc" 2>/dev/null
+./probecc tests/kernel/bootconfig.probes -o "$bc" 2>/dev/null
 if qemu-images/mkimage mipsel -o "$d/initrd.gz" --module none 2> "$d/mkimage.err"; then
 	cp "$d/initrd.gz" "$d/ours.gz"
 	cp "$d/initrd.gz" "$d/kernel.gz"

@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probecc early-init agent: kernel call stacks from perf (plan verb
+ * "perf", docs/plan.md).
+ *
+ * A stack taken by the tracer itself is truncated on MIPS: a kprobe's
+ * stacktrace trigger ends in the breakpoint handler, func_stack_trace
+ * in ftrace_caller (issue 5; kernel-patches/mipsel/ mends the kernel).
+ * perf's callchain starts from the probe's pt_regs instead
+ * (perf_callchain_kernel() in arch/mips/kernel/perf_event.c), so it
+ * reaches the probed function's callers on a stock kernel.  For each
+ * "perf PROBE GROUP/EVENT" line the agent opens the trace event on every
+ * CPU (PERF_TYPE_TRACEPOINT, period 1; perf_event_open(2) and
+ * include/uapi/linux/perf_event.h), reads the rings while it waits, and
+ * writes each sample into the dump as a "perf" line.  Only hits after
+ * the agent started are seen: earlier ones need the kernel's own stacks.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+
+#define PERF_DATA_PAGES	16	/* per ring: 64 KiB with 4 KiB pages */
+#define PERF_TEXT_MAX	(2 * 1024 * 1024)	/* bytes of "perf" lines kept */
+#define PERF_POLL_MS	200
+
+static const uint64_t sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+				    PERF_SAMPLE_CPU | PERF_SAMPLE_CALLCHAIN;
+
+static long page_size(void)
+{
+	long n = sysconf(_SC_PAGESIZE);
+
+	return n > 0 ? n : 4096;
+}
+
+/* Append to the sample text; past PERF_TEXT_MAX the sample is counted, not kept. */
+static void text_add(struct agent *a, const char *s, size_t n)
+{
+	if (a->perf_len + n > PERF_TEXT_MAX) {
+		a->perf_dropped++;
+		return;
+	}
+	if (a->perf_len + n + 1 > a->perf_cap) {
+		size_t cap = a->perf_cap ? a->perf_cap * 2 : 65536;
+		char *p;
+
+		while (cap < a->perf_len + n + 1)
+			cap *= 2;
+		p = realloc(a->perf_text, cap);
+		if (!p) {
+			a->perf_dropped++;
+			return;
+		}
+		a->perf_text = p;
+		a->perf_cap = cap;
+	}
+	memcpy(a->perf_text + a->perf_len, s, n);
+	a->perf_len += n;
+	a->perf_text[a->perf_len] = '\0';
+}
+
+/*
+ * One PERF_RECORD_SAMPLE of sample_type: u32 pid, tid; u64 time; u32 cpu,
+ * res; u64 nr; u64 ips[nr] (the order of include/uapi/linux/perf_event.h).
+ * Becomes "perf PROBE TIME_NS CPU PID TID ADDR..." with the context
+ * markers (PERF_CONTEXT_*) dropped and user addresses written "u:ADDR".
+ */
+static void sample(struct agent *a, struct perf_probe *p, const char *rec,
+		   size_t len)
+{
+	uint32_t pid, tid, cpu;
+	uint64_t time, nr, ip, i;
+	char line[64 + 20 * 128];
+	size_t n, room = sizeof(line) - 2;
+	int user = 0;
+
+	if (len < 32)
+		return;
+	memcpy(&pid, rec, 4);
+	memcpy(&tid, rec + 4, 4);
+	memcpy(&time, rec + 8, 8);
+	memcpy(&cpu, rec + 16, 4);
+	memcpy(&nr, rec + 24, 8);
+	if (nr > (len - 32) / 8)
+		nr = (len - 32) / 8;
+	n = snprintf(line, room, "perf\t%s\t%llu\t%u\t%u\t%u\t", p->probe,
+		     (unsigned long long)time, cpu, pid, tid);
+	for (i = 0; i < nr && n < room - 24; i++) {
+		memcpy(&ip, rec + 32 + 8 * i, 8);
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			user = ip == (uint64_t)PERF_CONTEXT_USER;
+			continue;
+		}
+		n += snprintf(line + n, room - n, "%s%s%llx",
+			      line[n - 1] == '\t' ? "" : " ", user ? "u:" : "",
+			      (unsigned long long)ip);
+	}
+	line[n++] = '\n';
+	text_add(a, line, n);
+	p->samples++;
+}
+
+/* Copy @len bytes at ring offset @off (wrapping) to @dst. */
+static void ring_copy(const struct perf_ring *r, uint64_t off, char *dst,
+		      size_t len)
+{
+	size_t at = off & (r->size - 1), first = r->size - at;
+
+	if (first > len)
+		first = len;
+	memcpy(dst, r->data + at, first);
+	memcpy(dst + first, r->data, len - first);
+}
+
+/* Read every whole record between data_tail and data_head of @r. */
+static void ring_drain(struct agent *a, struct perf_probe *p,
+		       struct perf_ring *r)
+{
+	static char rec[65536];
+	volatile struct perf_event_mmap_page *pg = r->base;
+	uint64_t head, tail;
+
+	/*
+	 * On 32-bit MIPS the u64 head is two loads; its high word moves
+	 * once per 4 GiB of data, far beyond a boot.
+	 */
+	head = pg->data_head;
+	__sync_synchronize();	/* read data only after head */
+	tail = pg->data_tail;
+	while (tail < head) {
+		struct perf_event_header h;
+
+		ring_copy(r, tail, (char *)&h, sizeof(h));
+		/* (h.size is a u16: a record always fits rec) */
+		if (h.size < sizeof(h) || h.size > head - tail) {
+			p->bad++;
+			tail = head;	/* the ring is not what we think: skip it */
+			break;
+		}
+		ring_copy(r, tail, rec, h.size);
+		if (h.type == PERF_RECORD_SAMPLE) {
+			sample(a, p, rec + sizeof(h), h.size - sizeof(h));
+		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
+			uint64_t lost;
+
+			memcpy(&lost, rec + sizeof(h) + 8, 8);
+			p->lost += lost;
+		} else if (h.type == PERF_RECORD_THROTTLE) {
+			p->throttled++;
+		}
+		tail += h.size;
+	}
+	__sync_synchronize();	/* done reading before the kernel may reuse it */
+	pg->data_tail = tail;
+}
+
+/*
+ * perf_drain() - read every ring of every "perf" probe into the sample
+ * text (a->perf_text, at most PERF_TEXT_MAX bytes; more is counted in
+ * a->perf_dropped).  Cheap when the rings are empty.
+ */
+void perf_drain(struct agent *a)
+{
+	size_t i, j;
+
+	for (i = 0; i < a->n_perf; i++)
+		for (j = 0; j < a->perf[i].nrings; j++)
+			ring_drain(a, &a->perf[i], &a->perf[i].rings[j]);
+}
+
+/* The id of tracefs events/@event/id (@event: "GROUP/NAME"), or -errno. */
+static long long event_id(const struct agent *a, const char *event,
+			  char *path, size_t size)
+{
+	char rel[AGENT_PATH_MAX], buf[32], *end;
+	long long id;
+	ssize_t n;
+
+	if (!a->tracefs[0])
+		return -ENOENT;
+	if (snprintf(rel, sizeof(rel), "events/%s/id", event) >= (int)sizeof(rel) ||
+	    path_join(path, size, a->tracefs, rel))
+		return -ENAMETOOLONG;
+	n = read_small(path, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	id = strtoll(buf, &end, 10);
+	if (end == buf || id < 0)
+		return -EINVAL;
+	return id;
+}
+
+/*
+ * perf_open() - plan line "perf PROBE GROUP/EVENT": sample the trace
+ * event on every CPU with its kernel callchain.  One item per line:
+ * "armed" with "perf: N cpus, id ID", or "failed" with the reason
+ * (no tracefs, no such event, perf_event_open's errno: ENOENT without
+ * CONFIG_PERF_EVENTS, EACCES under perf_event_paranoid for non-root).
+ * The events' fds are close-on-exec: the window child, which inherits
+ * them, is what keeps sampling after the real init starts.
+ */
+void perf_open(struct agent *a, const char *probe, const char *event)
+{
+	struct perf_event_attr attr;
+	char path[AGENT_PATH_MAX], detail[128];
+	struct perf_probe *p;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF), psz = page_size();
+	long long id;
+	int cpu, err = 0;
+
+	if (a->n_perf == AGENT_MAX_PERF) {
+		agent_item(a, probe, "failed", "perf", "too many perf probes");
+		return;
+	}
+	id = event_id(a, event, path, sizeof(path));
+	if (id < 0) {
+		agent_item(a, probe, "failed", "perf",
+			   a->tracefs[0] ? strerror((int)-id) : "no tracefs");
+		return;
+	}
+	if (ncpu < 1)
+		ncpu = 1;
+	p = &a->perf[a->n_perf];
+	memset(p, 0, sizeof(*p));
+	p->probe = xstrdup(probe);
+	p->rings = calloc(ncpu, sizeof(*p->rings));
+	if (!p->rings) {
+		agent_item(a, probe, "failed", "perf", strerror(ENOMEM));
+		return;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.config = id;
+	attr.sample_period = 1;
+	attr.sample_type = sample_type;
+	attr.exclude_callchain_user = 1;	/* kernel stacks (MIPS records no user ones) */
+	attr.watermark = 1;	/* wake the poll at half a ring */
+	attr.wakeup_watermark = PERF_DATA_PAGES * psz / 2;
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		struct perf_ring *r = &p->rings[p->nrings];
+		size_t len = (1 + PERF_DATA_PAGES) * psz;
+		int fd = syscall(__NR_perf_event_open, &attr, -1, cpu, -1,
+				 PERF_FLAG_FD_CLOEXEC);
+
+		if (fd < 0) {
+			if (errno != ENODEV)	/* ENODEV: CPU offline */
+				err = errno;
+			continue;
+		}
+		r->base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			       fd, 0);
+		if (r->base == MAP_FAILED) {
+			err = errno;
+			close(fd);
+			continue;
+		}
+		r->fd = fd;
+		r->cpu = cpu;
+		r->data = (char *)r->base + psz;
+		r->size = PERF_DATA_PAGES * psz;
+		p->nrings++;
+	}
+	if (!p->nrings) {
+		snprintf(detail, sizeof(detail), "perf_event_open: %s",
+			 strerror(err ? err : ENODEV));
+		agent_item(a, probe, "failed", "perf", detail);
+		free(p->rings);
+		return;
+	}
+	snprintf(detail, sizeof(detail), "perf: %zu cpus, id %lld%s%s",
+		 p->nrings, id, err ? ", some cpus failed: " : "",
+		 err ? strerror(err) : "");
+	agent_item(a, probe, "armed", "perf", detail);
+	a->n_perf++;
+}
+
+/*
+ * perf_after_fork() - map the rings again in a forked child: the kernel
+ * marks perf mmaps VM_DONTCOPY (kernel/events/core.c:perf_mmap), so the
+ * child inherits the fds but not the mappings.  A second mmap of an event
+ * shares its ring buffer.  A ring that cannot be mapped is dropped, with
+ * a note.
+ */
+void perf_after_fork(struct agent *a)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < a->n_perf; i++) {
+		struct perf_probe *p = &a->perf[i];
+
+		for (j = k = 0; j < p->nrings; j++) {
+			struct perf_ring r = p->rings[j];
+
+			r.base = mmap(NULL, r.size + page_size(),
+				      PROT_READ | PROT_WRITE, MAP_SHARED, r.fd, 0);
+			if (r.base == MAP_FAILED) {
+				agent_note(a, "perf", "%s: cpu %d: mmap after fork: %s",
+					   p->probe, r.cpu, strerror(errno));
+				continue;
+			}
+			r.data = (char *)r.base + page_size();
+			p->rings[k++] = r;
+		}
+		p->nrings = k;
+	}
+}
+
+/*
+ * perf_wait() - sleep until @until (CLOCK_MONOTONIC), reading the rings
+ * whenever one is half full and every PERF_POLL_MS, so a boot's worth of
+ * samples is not lost to a full ring.
+ */
+void perf_wait(struct agent *a, const struct timespec *until)
+{
+	struct pollfd fds[256];
+	size_t i, j, n = 0;
+
+	for (i = 0; i < a->n_perf; i++)
+		for (j = 0; j < a->perf[i].nrings && n < 256; j++) {
+			fds[n].fd = a->perf[i].rings[j].fd;
+			fds[n++].events = POLLIN;
+		}
+	for (;;) {
+		struct timespec now;
+		long long ms;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		ms = (until->tv_sec - now.tv_sec) * 1000LL +
+		     (until->tv_nsec - now.tv_nsec) / 1000000;
+		if (ms <= 0)
+			break;
+		if (poll(fds, n, ms < PERF_POLL_MS ? (int)ms : PERF_POLL_MS) < 0 &&
+		    errno != EINTR)
+			usleep(PERF_POLL_MS * 1000);
+		perf_drain(a);
+	}
+}
+
+/*
+ * One "module NAME BASE SIZE SECTIONS" line per loaded module, so the
+ * host can name callchain addresses inside modules: BASE and SIZE are the
+ * module's core (text and data) from /proc/modules; SECTIONS lists the
+ * code sections (.text*, .init.text, .exit.text) as NAME=ADDR from
+ * /sys/module/NAME/sections/ (root only; "-" when unreadable).  .init.text
+ * lies outside the core: a module_init function such as bonding_init.
+ */
+static void module_lines(struct agent *a, struct out *o)
+{
+	static char mods[65536];
+	char path[AGENT_PATH_MAX], rel[128], text[32], secs[1024], *line;
+	char *save = NULL;
+
+	if (rooted(a, path, sizeof(path), "/proc/modules") ||
+	    read_small(path, mods, sizeof(mods)) <= 0)
+		return;
+	for (line = strtok_r(mods, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[64], state[16], base[32];
+		unsigned long size;
+
+		/* "bonding 180224 0 - Live 0xc0020000 [(O)...]" */
+		if (sscanf(line, "%63s %lu %*s %*s %15s %31s", name, &size,
+			   state, base) != 4)
+			continue;
+		size_t n = 0;
+		DIR *dir;
+		struct dirent *de;
+
+		secs[0] = '\0';
+		snprintf(rel, sizeof(rel), "/sys/module/%s/sections", name);
+		if (!rooted(a, path, sizeof(path), rel) && (dir = opendir(path))) {
+			while ((de = readdir(dir))) {
+				char spath[AGENT_PATH_MAX];
+
+				if (strncmp(de->d_name, ".text", 5) &&
+				    strcmp(de->d_name, ".init.text") &&
+				    strcmp(de->d_name, ".exit.text"))
+					continue;
+				if (snprintf(rel, sizeof(rel), "/sys/module/%s/sections/%s",
+					     name, de->d_name) >= (int)sizeof(rel) ||
+				    rooted(a, spath, sizeof(spath), rel) ||
+				    read_small(spath, text, sizeof(text)) <= 0)
+					continue;
+				text[strcspn(text, "\n")] = '\0';
+				n += snprintf(secs + n, sizeof(secs) - n, "%s%s=%s",
+					      n ? "," : "", de->d_name, text);
+				if (n >= sizeof(secs))
+					break;
+			}
+			closedir(dir);
+		}
+		if (n >= sizeof(secs) || !n)
+			strcpy(secs, "-");
+		out_printf(o, "module\t%s\t%s\t%lu\t%s\n", name, base, size, secs);
+	}
+}
+
+/*
+ * "stext ADDR": where _stext is in this boot (/proc/kallsyms, real
+ * addresses for root).  A relocatable kernel (Debian's Malta one has
+ * CONFIG_RANDOMIZE_BASE) moves its text each boot, so the host needs
+ * this to name callchain addresses from a System.map, vmlinux or capture.
+ * _stext is among the first lines; at most 256 KiB are read.
+ */
+static void stext_line(struct agent *a, struct out *o)
+{
+	char path[AGENT_PATH_MAX], buf[4097], *hit = NULL;
+	size_t have = 0, total = 0;
+	int fd;
+
+	if (rooted(a, path, sizeof(path), "/proc/kallsyms") ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	while (total < 256 * 1024) {
+		ssize_t n = read(fd, buf + have, sizeof(buf) - 1 - have);
+		char *nl;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		total += n;
+		have += n;
+		buf[have] = '\0';
+		hit = strstr(buf, " T _stext\n");
+		if (hit)
+			break;
+		/* keep the last partial line */
+		nl = strrchr(buf, '\n');
+		if (nl) {
+			have = buf + have - (nl + 1);
+			memmove(buf, nl + 1, have);
+		} else {
+			have = 0;
+		}
+	}
+	close(fd);
+	if (hit) {
+		char *start = hit;
+
+		while (start > buf && start[-1] != '\n')
+			start--;
+		out_printf(o, "stext\t%.*s\n", (int)(hit - start), start);
+	}
+}
+
+/*
+ * perf_dump() - the "perf" lines of docs/plan.md into @o: the samples
+ * read so far, then one "perf-stat" line per probe.  Drains first.
+ */
+void perf_dump(struct agent *a, struct out *o)
+{
+	size_t i;
+
+	if (!a->n_perf)
+		return;
+	perf_drain(a);
+	stext_line(a, o);
+	module_lines(a, o);
+	if (a->perf_len)
+		out_write(o, a->perf_text, a->perf_len);
+	for (i = 0; i < a->n_perf; i++) {
+		const struct perf_probe *p = &a->perf[i];
+
+		out_printf(o, "perf-stat\t%s\tsamples\t%llu\tlost\t%llu\tthrottled\t%llu\tbad\t%llu\n",
+			   p->probe, p->samples, p->lost, p->throttled, p->bad);
+	}
+	if (a->perf_dropped)
+		out_printf(o, "note\tperf\t%llu samples not kept (more than %d bytes)\n",
+			   a->perf_dropped, PERF_TEXT_MAX);
+}
