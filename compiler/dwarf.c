@@ -46,6 +46,7 @@ struct dobj {
 struct site {
 	struct dobj *o;
 	const char *fname;	/* the function's C name */
+	const char *sym;	/* the symbol probed (foo.constprop.0) */
 	Dwarf_Addr pc, entry;
 	Dwarf_Die cu, func;
 	Dwarf_Die *scopes;	/* innermost first (dwarf_getscopes) */
@@ -445,6 +446,7 @@ static bool find_site(struct res *r, struct dobj *o, Dwarf_Addr pc,
 			break;
 		}
 	s->func = s->scopes[s->sub];
+	s->sym = what;
 	s->fname = dwarf_diename(&s->func);
 	if (!s->fname)
 		s->fname = what;
@@ -533,7 +535,7 @@ static bool cfa(struct res *r, const struct pos *pos, struct sval *v)
 		return true;
 	}
 	return fail(r, pos, "%s: the frame base at %s+0x%llx is the call frame address, which needs call-frame information %s has not (%s); probe the function's entry, where the psABI gives it",
-		    s->fname, s->fname, (unsigned long long)(s->pc - s->entry), s->o->path,
+		    s->fname, s->sym, (unsigned long long)(s->pc - s->entry), s->o->path,
 		    s->o->cfi ? "no CFI row for this address" : "no .debug_frame or .eh_frame");
 }
 
@@ -663,6 +665,7 @@ static bool eval(struct res *r, Dwarf_Attribute *attr, const Dwarf_Op *ops,
 		}
 		switch (op) {
 		case DW_OP_fbreg:
+			memset(&st[sp], 0, sizeof(st[sp]));
 			if (!frame_base(r, pos, &st[sp]))
 				return false;
 			st[sp++].add += (long long)ops[i].number;
@@ -727,6 +730,9 @@ static bool eval(struct res *r, Dwarf_Attribute *attr, const Dwarf_Op *ops,
 			sp++;
 			continue;
 		}
+		case DW_OP_GNU_parameter_ref:
+			return fail(r, pos, "%s is optimised out of this copy of %s: the compiler removed the parameter (DW_OP_GNU_parameter_ref: the value exists only in the callers)",
+				    who, r->s->fname);
 		default:
 			if (op >= DW_OP_lit0 && op <= DW_OP_lit31) {
 				memset(&st[sp], 0, sizeof(st[sp]));
@@ -782,7 +788,7 @@ static bool var_loc(struct res *r, Dwarf_Die *var, const char *who,
 		return fail(r, pos, "%s: unreadable location: %s", who, dwarf_errmsg(-1));
 	if (got == 0)
 		return fail(r, pos, "%s is not available at %s+0x%llx (0x%llx): its location list has no entry for that address (optimised out there)",
-			    who, r->s->fname, (unsigned long long)(r->s->pc - r->s->entry),
+			    who, r->s->sym, (unsigned long long)(r->s->pc - r->s->entry),
 			    (unsigned long long)r->s->pc);
 	describe_ops(&r->why, ops, n);
 	sb_addf(&r->why, " at 0x%llx", (unsigned long long)r->s->pc);
@@ -1019,7 +1025,7 @@ static bool resolve_field(struct res *r, struct field *f)
 		char *dym = suggest_var(s, v->name);
 
 		return fail(r, &v->pos, "%s has no parameter or variable '%s' in scope at %s+0x%llx%s",
-			    s->fname, v->name, s->fname,
+			    s->fname, v->name, s->sym,
 			    (unsigned long long)(s->pc - s->entry), dym);
 	}
 	have_type = type_of(&var, &type);
@@ -1419,7 +1425,7 @@ int dwarf_list_vars(const char *where, const struct kernel *k,
 	file = dwarf_decl_file(&s.func);
 	dwarf_decl_line(&s.func, &line);
 	sb_addf(out, "%s at 0x%llx (%s+0x%llx), %s:%d, in %s:\n", s.fname,
-		(unsigned long long)s.pc, s.fname, (unsigned long long)(s.pc - s.entry),
+		(unsigned long long)s.pc, s.sym, (unsigned long long)(s.pc - s.entry),
 		file ? file : "?", line, s.o->path);
 	for (i = s.sub; i >= s.first; i--)
 		list_scope(&r, &s.scopes[i], out, &p.pos);
