@@ -61,6 +61,8 @@ struct sval {
 	long long add;
 	bool is_const;
 	unsigned long long c;
+	bool at_entry_cfa;	/* f + add is the CFA + cfa_off at the function's entry */
+	long long cfa_off;
 };
 
 /* Where a value is: in memory at address v, or the value v itself. */
@@ -529,6 +531,7 @@ static bool cfa(struct res *r, const struct pos *pos, struct sval *v)
 		if (!reg_fetch(r, abi_dwarf_sp(r->t->abi), pos, &v->f))
 			return false;
 		v->add = abi_entry_cfa(r->t->abi);
+		v->at_entry_cfa = true;
 		sb_addf(&r->why, " [CFA at entry: sp%+lld, %s%s]", v->add,
 			s->o->cfi ? "no CFI row for this address in " : "no CFI in ",
 			s->o->cfi ? s->o->cfi_what : s->o->path);
@@ -590,6 +593,34 @@ static struct fetch *mem_fetch(struct res *r, const struct sval *v,
 		f = new_fetch(F_ADDR, pos);
 		f->n = (long long)addr;
 		return f;
+	}
+	if (v->at_entry_cfa && r->s->pc == r->s->entry) {
+		long long co = v->cfa_off + off;
+
+		/*
+		 * At the entry the callee's frame (below the CFA) does not
+		 * exist yet, and o32's 16-byte home area above it is only
+		 * written by the prologue: its word k is still register a<k>
+		 * ($4 + k; SysV MIPS psABI ch. 3, "the argument area").
+		 */
+		if (co < 0) {
+			fail(r, pos, "the value lives at CFA%lld, in the stack frame %s's prologue has not made yet at its entry; probe a later address (+OFF) that the location covers",
+			     co, r->s->fname);
+			return NULL;
+		}
+		if (!strcmp(r->t->abi->abi, "o32") && co < 16) {
+			if (size > 0 && r->s->o->big_endian ? (co % 4 == 0 && size == 4) :
+			    (co % 4 + size <= 4 && (size == 4 || co % 4 == 0))) {
+				f = new_fetch(F_REG, pos);
+				f->name = xasprintf("r%lld", 4 + co / 4);
+				sb_addf(&r->why, " [o32 home area word %lld at the entry: still in %%%s]",
+					co / 4, f->name);
+				return f;
+			}
+			fail(r, pos, "the value lives in o32's home area at CFA+%lld, which holds nothing yet at the entry (the prologue spills a0-a3 there), and it is not a whole argument word",
+			     co);
+			return NULL;
+		}
 	}
 	if (v->f->kind == F_STACK && a >= 0 && size == r->t->abi->long_bytes &&
 	    a % r->t->abi->long_bytes == 0) {
@@ -668,7 +699,8 @@ static bool eval(struct res *r, Dwarf_Attribute *attr, const Dwarf_Op *ops,
 			memset(&st[sp], 0, sizeof(st[sp]));
 			if (!frame_base(r, pos, &st[sp]))
 				return false;
-			st[sp++].add += (long long)ops[i].number;
+			st[sp].add += (long long)ops[i].number;
+			st[sp++].cfa_off += (long long)ops[i].number;
 			continue;
 		case DW_OP_call_frame_cfa:
 			memset(&st[sp], 0, sizeof(st[sp]));
@@ -692,11 +724,15 @@ static bool eval(struct res *r, Dwarf_Attribute *attr, const Dwarf_Op *ops,
 				st[sp - 1].c += ops[i].number;
 			else
 				st[sp - 1].add += (long long)ops[i].number;
+			st[sp - 1].cfa_off += (long long)ops[i].number;
 			continue;
 		case DW_OP_deref:
 			if (!sp)
 				break;
 			st[sp - 1].f = mem_fetch(r, &st[sp - 1], 0, r->t->abi->long_bytes, pos);
+			if (!st[sp - 1].f)
+				return false;
+			st[sp - 1].at_entry_cfa = false;
 			st[sp - 1].add = 0;
 			st[sp - 1].is_const = false;
 			continue;
@@ -920,7 +956,7 @@ static bool pointer_value(struct res *r, const struct loc *l,
 	memset(out, 0, sizeof(*out));
 	if (l->mem) {
 		out->f = mem_fetch(r, &l->v, 0, r->t->abi->long_bytes, pos);
-		return true;
+		return out->f != NULL;
 	}
 	if (l->v.is_const) {
 		*out = l->v;
@@ -1062,8 +1098,8 @@ static bool resolve_field(struct res *r, struct field *f)
 				struct sval pv;
 
 				if (dwarf_tag(&pt) != DW_TAG_pointer_type)
-					return fail(r, &a->pos, "'%s' is %s%s, not a pointer%s", cur,
-						    is_aggregate(&pt) ? "a " : "a ", type_str(&type),
+					return fail(r, &a->pos, "'%s' is %s, not a pointer%s", cur,
+						    type_str(&type),
 						    is_aggregate(&pt) ? "; write '.' for its member" : "");
 				if (!type_of(&pt, &agg) || !peel(&agg, &agg) || !is_aggregate(&agg))
 					return fail(r, &a->pos, "'%s' points to %s, not to a struct or union",
@@ -1096,6 +1132,7 @@ static bool resolve_field(struct res *r, struct field *f)
 			else if (a->next)
 				return fail(r, &a->next->pos, "'%s' is a bitfield", expr.s);
 			l.v.add += l.v.is_const ? 0 : off;
+			l.v.cfa_off += off;
 			if (l.v.is_const)
 				l.v.c += (unsigned long long)off;
 			have_type = type_of(&m, &type);
@@ -1129,6 +1166,7 @@ static bool resolve_field(struct res *r, struct field *f)
 			l.v.c += (unsigned long long)(a->index * esize);
 		else
 			l.v.add += a->index * esize;
+		l.v.cfa_off += a->index * esize;
 		sb_addf(&expr, "[%lld]", a->index);
 		sb_addf(&r->why, "; [%lld] at +%lld (%s)", a->index, a->index * esize,
 			type_str(&m));
@@ -1156,6 +1194,8 @@ static bool resolve_field(struct res *r, struct field *f)
 			if (!l.mem)
 				return fail(r, &v->pos, "'%s' is an array held in registers", expr.s);
 			f->fetch = mem_fetch(r, &l.v, 0, 0, &v->pos);
+			if (!f->fetch)
+				return false;
 		} else {
 			struct sval pv;
 			struct fetch *d = new_fetch(F_DEREF, &v->pos);
@@ -1196,6 +1236,8 @@ static bool resolve_field(struct res *r, struct field *f)
 		}
 		if (l.mem) {
 			f->fetch = mem_fetch(r, &l.v, 0, size, &v->pos);
+			if (!f->fetch)
+				return false;
 		} else if (!value_fetch(r, &l.v, &v->pos, &f->fetch)) {
 			return false;
 		}
@@ -1293,7 +1335,7 @@ void dwarf_resolve(struct program *prog, const struct kernel *k,
 			for (f = p->fields; f; f = f->next)
 				if (f->fetch->kind == F_VAR) {
 					diag_at(&f->fetch->pos, "error", "'%s' is a C name of %s's entry: at a return its registers have been reused; record it with a probe at entry, or use $retval",
-						f->fetch->name, p->target);
+						f->fetch->name, p->usym ? p->usym : p->target);
 					errors++;
 				}
 			continue;
