@@ -113,3 +113,61 @@ bool abi_has_reg(const struct abi *a, const char *reg)
 			return true;
 	return false;
 }
+
+/*
+ * DWARF register numbers to the kernel's names.  Sources: MIPS: the
+ * GPRs are DWARF 0-31 (GCC's mips.c DBX_REGISTER_NUMBER); x86_64: psABI
+ * 1.0, Figure 3.36 "DWARF Register Number Mapping" (0 rax, 1 rdx, 2 rcx,
+ * 3 rbx, 4 rsi, 5 rdi, 6 rbp, 7 rsp, 8-15 r8-r15); AArch64: "DWARF for
+ * the Arm 64-bit Architecture" (0-30 x0-x30, 31 sp); RISC-V: psABI
+ * "DWARF Register Numbers" (0-31 x0-x31).
+ */
+static const char *const x86_64_dwarf[] = {
+	"ax", "dx", "cx", "bx", "si", "di", "bp", "sp", "r8", "r9", "r10",
+	"r11", "r12", "r13", "r14", "r15",
+};
+static const char *const riscv_dwarf[] = {
+	NULL, "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1",
+	"a2", "a3", "a4", "a5", "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7",
+	"s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
+};
+
+const char *abi_dwarf_reg(const struct abi *a, unsigned regno)
+{
+	if (!strncmp(a->arch, "mips", 4))
+		return regno < 32 ? mips_regs[regno] : NULL;
+	if (!strcmp(a->arch, "x86_64"))
+		return regno < 16 ? x86_64_dwarf[regno] : NULL;
+	if (!strcmp(a->arch, "arm64")) {
+		if (regno == 30)
+			return "lr";
+		if (regno == 31)
+			return "sp";
+		return regno < 30 ? arm64_regs[regno] : NULL;
+	}
+	if (!strcmp(a->arch, "riscv64"))
+		return regno < 32 ? riscv_dwarf[regno] : NULL;
+	return NULL;
+}
+
+unsigned abi_dwarf_sp(const struct abi *a)
+{
+	if (!strncmp(a->arch, "mips", 4))
+		return 29;
+	if (!strcmp(a->arch, "x86_64"))
+		return 7;
+	if (!strcmp(a->arch, "riscv64"))
+		return 2;
+	return 31;	/* arm64 */
+}
+
+/*
+ * At the first instruction the caller's call has only pushed the return
+ * address on x86_64 (CFA = rsp + 8, psABI 3.2.2); the others keep it in
+ * a register (CFA = sp).  GCC's CIEs say the same: x86_64
+ * "DW_CFA_def_cfa: r7 (rsp) ofs 8", MIPS "DW_CFA_def_cfa: r29 ofs 0".
+ */
+int abi_entry_cfa(const struct abi *a)
+{
+	return !strcmp(a->arch, "x86_64") ? 8 : 0;
+}

@@ -133,6 +133,10 @@ static void emit(struct strbuf *sb, const struct fetch *f,
 		emit(sb, f->inner, p, t);
 		sb_addf(sb, ")");
 		break;
+	case F_VAR:
+		/* dwarf_resolve() replaced every C name it could; not this one. */
+		error_at(&f->pos, "'%s' is a C name: it needs the debug info of the probed code (--vmlinux VMLINUX for a kprobe, --sysroot DIR for a uprobe)",
+			 f->name);
 	case F_IMM:
 		/* trace_probe.c: "\IMM" immediates, added in 5.7. */
 		if (!kernel_at_least(t, 5, 7))
@@ -162,7 +166,7 @@ char *fetch_field(const struct field *f, const struct probe *p,
 	 * (BAD_STRING otherwise): "arg1:string" means "arg1 points at a
 	 * string", which the kernel spells "+0(%r4):string".
 	 */
-	if (string && k != F_DEREF && k != F_COMM && k != F_IMM) {
+	if (string && !f->string_at && k != F_DEREF && k != F_COMM && k != F_IMM) {
 		sb_addf(&body, "+0(");
 		emit(&body, f->fetch, p, t);
 		sb_addf(&body, ")");

@@ -137,7 +137,7 @@ struct token *tokenize(const struct source *src)
 			p = q;
 			continue;
 		}
-		if (strchr("{};:=+-()%@$<>", *p)) {
+		if (strchr("{};:=+-()%@$<>[]", *p)) {
 			cur = cur->next = new_token(TK_PUNCT, p, 1, &pos);
 			p++;
 			continue;

@@ -5,6 +5,8 @@
  *   probecc FILE [--cmdline] [-o BOOTCONFIG] [--plan PLAN] [--explain]
  *           [--arch ARCH] [--kernel-version X.Y] [--via cmdline|bootconfig]
  *           [--cmdline-max BYTES] [--stack-method auto|kernel|perf]
+ *   probecc --vars FUNC[+OFF] --vmlinux VMLINUX
+ *   probecc --vars PATH:FUNC[+OFF] --sysroot DIR
  */
 #include <errno.h>
 #include <getopt.h>
@@ -38,7 +40,12 @@ static const char usage[] =
 "  --kconfig FILE        its .config (gzip'd or not)\n"
 "  --modules DIR         its modules (/lib/modules/RELEASE): functions of *.ko\n"
 "  --sysroot DIR         the target's root file system: uprobe PATH:SYMBOL to file offsets\n"
+"                        (and C names of arguments, from the programs' DWARF)\n"
+"With --vmlinux (DWARF) or --sysroot, arguments may be C names: dev->name, a.b, p->q[2].\n"
 "With no output option, --cmdline is implied.\n"
+"\n"
+"usage: probecc --vars FUNC[+OFF] --vmlinux VMLINUX | --vars PATH:FUNC[+OFF] --sysroot DIR\n"
+"  list the parameters and variables at a probe point: C type, fetcharg or why not\n"
 "\n"
 "usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT]\n"
 "                      [--system-map FILE] [--target FILE] [--vmlinux FILE] [--modules DIR]\n"
@@ -121,7 +128,7 @@ int main(int argc, char **argv)
 {
 	enum { OPT_CMDLINE = 256, OPT_PLAN, OPT_EXPLAIN, OPT_ARCH, OPT_KVER,
 	       OPT_VIA, OPT_CMAX, OPT_TARGET, OPT_VMLINUX, OPT_SYSMAP,
-	       OPT_KCONFIG, OPT_MODULES, OPT_SYSROOT, OPT_STACK };
+	       OPT_KCONFIG, OPT_MODULES, OPT_SYSROOT, OPT_STACK, OPT_VARS };
 	static const struct option longopts[] = {
 		{ "cmdline", no_argument, NULL, OPT_CMDLINE },
 		{ "plan", required_argument, NULL, OPT_PLAN },
@@ -137,6 +144,7 @@ int main(int argc, char **argv)
 		{ "kconfig", required_argument, NULL, OPT_KCONFIG },
 		{ "modules", required_argument, NULL, OPT_MODULES },
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+		{ "vars", required_argument, NULL, OPT_VARS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -144,6 +152,7 @@ int main(int argc, char **argv)
 	const char *arch = "mipsel";
 	const char *tpath = NULL, *vmlinux = NULL, *sysmap = NULL;
 	const char *kconfig = NULL, *modules = NULL, *sysroot = NULL;
+	const char *vars = NULL;
 	struct strbuf checks = { 0 };
 	struct kernel *k = kernel_new();
 	struct target t = { .kmajor = 6, .kminor = 1, .arch_default = true,
@@ -219,6 +228,9 @@ int main(int argc, char **argv)
 		case OPT_SYSROOT:
 			sysroot = optarg;
 			break;
+		case OPT_VARS:
+			vars = optarg;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -227,7 +239,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc - 1) {
+	if (optind != argc - (vars ? 0 : 1)) {
 		fputs(usage, stderr);
 		return 2;
 	}
@@ -268,11 +280,20 @@ int main(int argc, char **argv)
 		fatal("-o writes a bootconfig file, but --via cmdline puts nothing in it");
 	if (!bcpath && !planpath && !want_explain)
 		want_cmdline = true;
+	if (vars) {
+		struct strbuf out = { 0 };
+		int rc = dwarf_list_vars(vars, k, vmlinux, sysroot, &t, &out);
+
+		if (out.s)
+			fputs(out.s, stdout);
+		return fflush(stdout) ? 1 : rc;
+	}
 
 	/* read -> tokens -> program -> placement */
 	src = read_source(argv[optind]);
 	prog = parse(tokenize(src));
 	resolve_uprobes(prog, sysroot);
+	dwarf_resolve(prog, k, vmlinux, sysroot, &t, &checks);
 	check_program(prog, k, &t, &checks);
 	pl = place(prog, &t);
 

@@ -5,6 +5,7 @@
  * language itself forbids; what depends on the target (registers, kernel
  * versions, option names) is checked in fetch.c and place.c.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,10 +175,107 @@ static unsigned duration(void)
 	return n;
 }
 
+static bool is_ident(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return false;
+	for (i = 1; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
+/*
+ * Split the word at tok ("a", "a.b.c": the lexer keeps dots in words)
+ * into IDENT components; the first becomes *@first (when not NULL),
+ * the rest are A_DOT accesses appended at *@tail.
+ */
+static void ident_word(char **first, struct access ***tail)
+{
+	const char *w = tok->text, *dot;
+	struct pos pos = tok->pos;
+
+	for (;;) {
+		size_t n;
+
+		dot = strchr(w, '.');
+		n = dot ? (size_t)(dot - w) : strlen(w);
+		if (!is_ident(w, n))
+			error_at(&pos, "'%.*s' is not a C name (letters, digits and '_', not starting with a digit)",
+				 (int)n, w);
+		if (first) {
+			*first = xstrndup(w, n);
+			first = NULL;
+		} else {
+			struct access *a = xcalloc(1, sizeof(*a));
+
+			a->kind = A_DOT;
+			a->member = xstrndup(w, n);
+			a->pos = pos;
+			**tail = a;
+			*tail = &a->next;
+		}
+		if (!dot)
+			break;
+		pos.loc += n + 1;
+		pos.col += (int)n + 1;
+		w = dot + 1;
+	}
+	tok = tok->next;
+}
+
+/*
+ * cvar  = IDENT { "." IDENT | "->" IDENT | "[" NUMBER "]" }
+ * IDENT = [A-Za-z_][A-Za-z0-9_]*
+ *
+ * A parameter, local or global of the probed function by its C name,
+ * resolved from the DWARF of --vmlinux or --sysroot (dwarf.c).  The
+ * lexer keeps "a.b" as one word; it is split here.
+ */
+static struct fetch *cvar(struct fetch *f)
+{
+	struct access **tail = &f->path;
+
+	f->kind = F_VAR;
+	ident_word(&f->name, &tail);
+	for (;;) {
+		if (is("-") && tok->next->kind == TK_PUNCT &&
+		    !strcmp(tok->next->text, ">")) {
+			struct access *a = xcalloc(1, sizeof(*a));
+
+			a->kind = A_ARROW;
+			tok = tok->next->next;
+			a->pos = tok->pos;
+			if (tok->kind != TK_WORD)
+				error_at(&tok->pos, "expected a member name after '->', found '%s'",
+					 describe(tok));
+			*tail = a;
+			tail = &a->next;
+			ident_word(&a->member, &tail);
+		} else if (is("[")) {
+			struct access *a = xcalloc(1, sizeof(*a));
+
+			a->kind = A_INDEX;
+			tok = tok->next;
+			a->pos = tok->pos;
+			a->index = (long long)number("a constant array index");
+			expect("]", "to close the array index");
+			*tail = a;
+			tail = &a->next;
+		} else {
+			return f;
+		}
+	}
+}
+
 /*
  * fetch = "arg" NUMBER | "$retval" | "$comm" | "$stack" [NUMBER]
  *       | "%" WORD | "@" WORD [("+"|"-") NUMBER] | "@" NUMBER
- *       | ("+"|"-") NUMBER "(" fetch ")" | NUMBER
+ *       | ("+"|"-") NUMBER "(" fetch ")" | NUMBER | cvar
+ *
+ * A word that is not argN is a C name (cvar), only outside +OFFS(...).
  */
 static struct fetch *fetch(int depth)
 {
@@ -273,7 +371,12 @@ static struct fetch *fetch(int depth)
 			return f;
 		}
 	}
-	error_at(&tok->pos, "expected a fetch argument (argN, $retval, $comm, $stack, %%REG, @SYM, +OFFS(...)), found '%s'",
+	if (tok->kind == TK_WORD) {
+		if (depth)
+			error_at(&tok->pos, "a C name cannot be inside +OFFS(...); write the whole access in C (p->member, p->q->r, a[2])");
+		return cvar(f);
+	}
+	error_at(&tok->pos, "expected a fetch argument (argN, a C name, $retval, $comm, $stack, %%REG, @SYM, +OFFS(...)), found '%s'",
 		 describe(tok));
 }
 

@@ -7,6 +7,7 @@
  *   lex.c     text -> tokens
  *   parse.c   tokens -> struct program (checks the language's own rules)
  *   abi.c     argument N -> register / stack slot of the target ABI
+ *   dwarf.c   C names (dev->name) -> fetches, from --vmlinux/--sysroot DWARF
  *   fetch.c   struct fetch -> the kernel's fetcharg text
  *   kernel.c  --target / --system-map / --vmlinux / --kconfig -> struct kernel
  *   check.c   struct program + struct kernel: what the kernel will refuse
@@ -77,7 +78,7 @@ enum tok_kind {
 	TK_NUM,		/* decimal or 0x hex, with an optional alphabetic suffix */
 	TK_STR,		/* "..." on one line, no escapes; text excludes the quotes */
 	TK_PATH,	/* /[A-Za-z0-9_./+-]* */
-	TK_PUNCT,	/* one of { } ; : = + - ( ) % @ $ < > */
+	TK_PUNCT,	/* one of { } ; : = + - ( ) % @ $ < > [ ] */
 	TK_NL,		/* end of a line */
 	TK_EOF,
 };
@@ -107,6 +108,18 @@ enum fetch_kind {
 	F_ADDR,		/* @n: address (kprobe) or file offset (uprobe) */
 	F_DEREF,	/* +n(inner) / -n(inner): n is the signed offset */
 	F_IMM,		/* an immediate number */
+	F_VAR,		/* a C name with member accesses: resolved from DWARF (dwarf.c) */
+};
+
+/* One step of a C access path: .member, ->member, [index]. */
+enum access_kind { A_DOT, A_ARROW, A_INDEX };
+
+struct access {
+	enum access_kind kind;
+	char *member;		/* A_DOT, A_ARROW */
+	long long index;	/* A_INDEX */
+	struct pos pos;
+	struct access *next;
 };
 
 struct fetch {
@@ -114,6 +127,7 @@ struct fetch {
 	long long n;
 	char *name;		/* F_REG, F_SYM */
 	struct fetch *inner;	/* F_DEREF */
+	struct access *path;	/* F_VAR: the accesses after the name, in order */
 	struct pos pos;
 };
 
@@ -121,6 +135,8 @@ struct field {
 	char *name;
 	struct fetch *fetch;
 	char *type;		/* NULL: the kernel's default for the fetcharg */
+	bool string_at;		/* string: the fetch already ends at the string (dwarf.c) */
+	char *c_expr;		/* the C expression as written, once resolved from DWARF */
 	struct pos pos, type_pos;
 	struct field *next;
 };
@@ -221,6 +237,19 @@ const char *abi_names(void);
  */
 const char *abi_arg(const struct abi *a, int n);
 bool abi_has_reg(const struct abi *a, const char *reg);
+/*
+ * The kernel's name ("r4", "di") of DWARF register @regno on @a, or
+ * NULL when the kernel's regs_query_register_offset() has none for it.
+ * Numbering: each arch's psABI DWARF register mapping (see abi.c).
+ */
+const char *abi_dwarf_reg(const struct abi *a, unsigned regno);
+/* DWARF register number of the stack pointer on @a. */
+unsigned abi_dwarf_sp(const struct abi *a);
+/*
+ * The canonical frame address at a function's first instruction is
+ * sp + abi_entry_cfa(a) bytes (the psABI's CIE initial rule).
+ */
+int abi_entry_cfa(const struct abi *a);
 
 /* ---- fetchargs (fetch.c) ---- */
 
@@ -359,6 +388,49 @@ void resolve_uprobes(struct program *prog, const char *sysroot);
  */
 void check_program(const struct program *prog, const struct kernel *k,
 		   const struct target *t, struct strbuf *explain);
+
+/*
+ * ---- C names from DWARF (dwarf.c, elfutils libdw) ----
+ * Declared here rather than in a dwarf.h: under -Icompiler such a file
+ * would shadow elfutils' <dwarf.h>, which dwarf.c needs.
+ */
+
+/*
+ * dwarf_resolve() - replace every field of @prog written with C names
+ * (F_VAR) by the fetch it stands for, and give it the DWARF type unless
+ * the field has an explicit ":TYPE".
+ *
+ * Kprobes use the DWARF of @vmlinux (a path, NULL: none given) and the
+ * function's address from @k's symbols; uprobes use the DWARF of
+ * @sysroot + the probe's PATH (NULL sysroot: none), after
+ * resolve_uprobes().  Fields without C names are left alone, and
+ * nothing is opened when there are none.
+ *
+ * Each resolved field gets f->c_expr (the C text) and a line in
+ * @explain saying where every step came from (DWARF location at the
+ * probe address -> fetcharg).  Errors (no debug info, no such variable,
+ * optimised out, no location at that address, not a pointer, no such
+ * member with did-you-mean, a location a fetcharg cannot express) are
+ * reported at the name's position, all of them, then exit(1).
+ *
+ * Ownership: the new fetches and strings belong to @prog (never freed,
+ * like the rest of the program).  @k, @t are only read.
+ */
+void dwarf_resolve(struct program *prog, const struct kernel *k,
+		   const char *vmlinux, const char *sysroot,
+		   const struct target *t, struct strbuf *explain);
+
+/*
+ * dwarf_list_vars() - like perf probe -V: append to @out the
+ * parameters and the local variables in scope at @where, with their C
+ * types and the fetcharg each one is at (or why it cannot be reached).
+ * @where is FUNC[+OFF] (a kernel function, with @vmlinux) or
+ * PATH:FUNC[+OFF] (a user program under @sysroot); OFF is in bytes.
+ * Returns 0, or 1 after printing "probecc: error: ..." to stderr.
+ */
+int dwarf_list_vars(const char *where, const struct kernel *k,
+		    const char *vmlinux, const char *sysroot,
+		    const struct target *t, struct strbuf *out);
 
 /* ---- placement (place.c) ---- */
 

@@ -156,3 +156,4 @@ if kboot f "$d/f.bconf" "$(cat "$d/f.cmdline")"; then
 else
 	t_fail kernel/filter-boot "boot failed" "$d/f.err"
 fi
+. tests/kernel/dwarf.sh
