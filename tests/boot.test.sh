@@ -5,9 +5,10 @@
 #
 # Where MIPS and x86_64 differ, the test states what each kernel gives:
 # on MIPS 6.1 the function tracer's stack is the single frame
-# ftrace_graph_call and a kprobe's stacktrace trigger records the
+# ftrace_graph_call and a kprobe's stacktrace trigger would record the
 # breakpoint handler, never the probed code's callers (the kernel defect
-# of seed 004; kernel-patches/ is where it gets fixed).
+# of seed 004, mended by kernel-patches/mipsel, tests/kernel/stacks.sh),
+# so on MIPS probecc takes kprobe stacks with the agent's perf callchains.
 
 boot_dir=$T_OUT/boot
 

@@ -157,3 +157,4 @@ else
 	t_fail kernel/filter-boot "boot failed" "$d/f.err"
 fi
 . tests/kernel/dwarf.sh
+. tests/kernel/stacks.sh
