@@ -158,3 +158,4 @@ else
 fi
 . tests/kernel/dwarf.sh
 . tests/kernel/stacks.sh
+. tests/kernel/x86.sh
