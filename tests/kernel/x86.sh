@@ -69,8 +69,8 @@ if kboot_x86 s "$x/s.bconf" "$(cat "$x/s.cmdline")"; then
 	# <stack trace> through register_netdevice), the first one included.
 	# bond%d's goes through bond_create and bonding_init, in pid 1 still
 	# running initcalls (kernel_init_freeable), and is recorded before the
-	# kernel_execve("/init") hit: the same ring buffer and clock (the
-	# trace clock and /proc/uptime differ by up to 0.1 s early in boot).
+	# kernel_execve("/init") hit: the same ring buffer and clock (early
+	# in boot the trace clock and the console's disagree by 0.1 s).
 	awk '
 	function ts(s) { match(s, /[0-9]+\.[0-9]+:/); return substr(s, RSTART, RLENGTH - 1) + 0 }
 	/<stack trace>/ { inst = 1; ns++; st[ns] = ""; next }
