@@ -22,7 +22,9 @@
  * - The global "stacktrace" option gives a stack on every event, not on
  *   the function tracer's entries (seed 001); event triggers have no
  *   command-line parameter before 6.2 (trace_trigger=), and bootconfig's
- *   "actions" need CONFIG_HIST_TRIGGERS, so per-probe stacks are triggers
+ *   "actions" need CONFIG_HIST_TRIGGERS (trace_boot.c), so per-probe
+ *   stacks are bootconfig actions when the config has it (proven on the
+ *   x86_64 test kernel: stacks from the first hit), else triggers
  *   written by the agent.
  * - Uprobes, event filters and triggers have no command-line form: agent.
  */
