@@ -9,6 +9,7 @@
 #     bonding_init of built-in bonding.
 #  2. The tracer option refused in ftrace.options, as on Malta; event
 #     actions accepted (HIST_TRIGGERS set).
+#  3. The vmlinux agrees with a capture of the same kernel booted.
 
 x=$T_OUT/kernel-x86 && rm -rf "$x" && mkdir -p "$x"
 if ! qemu-images/build-kernel x86_64 > "$x/kernel.env" 2> "$x/build.err"; then
@@ -122,3 +123,15 @@ if kboot_x86 q "$x/q.bconf" bootconfig; then
 else
 	t_fail kernel-x86/quirks-boot "boot failed" "$x/q.err" "$x/q.log"
 fi
+
+# 3. The x86_64 vmlinux as probecc's target (full DWARF 4, __fentry__
+#    call sites in __mcount_loc) agrees with the same kernel booted, and
+#    gives probecc its arch, version and config.
+. tests/kernel/vmlinux-agrees.sh
+if qemu-images/capture x86_64 -o "$x/built.target" --kernel "$X86_KERNEL" > "$x/capture.log" 2>&1; then
+	t_pass kernel-x86/capture-built
+	vmlinux_agrees kernel-x86 "$x" "$x/built.target" "$X86_VMLINUX" "$X86_SYSTEM_MAP"
+else
+	t_fail kernel-x86/capture-built "capture of the x86_64 test kernel failed" "$x/capture.log"
+fi
+expect_in kernel-x86/vmlinux-gives-arch-version "$x/s.explain" '^target: x86_64 (sysv ABI), kernel 6.1;'
