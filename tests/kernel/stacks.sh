@@ -15,16 +15,27 @@
 
 sd=$d/stacks && rm -rf "$sd" && mkdir -p "$sd"
 
-# sboot KIND NAME PROBES RC: compile PROBES for the kernel in $VMLINUX and boot it.
+# sboot KIND NAME PROBES RC DUMP: compile PROBES for the kernel in
+# $VMLINUX, boot it, keep dump DUMP's trace.  MIPS 6.1 sometimes oopses
+# in its own kprobe single-step ("Break instruction in kernel code" at
+# the insn slot's second break: the kprobe was no longer current),
+# patched or not (measured: 1 trigger boot in 4 on each kernel; Debian's
+# Malta kernel does the same, tests/boot.test.sh): that message alone
+# gets another boot, 3 in all, the crashed log kept as NAME.logN.
 sboot() {
-	local o=$sd/$1-$2
+	local o=$sd/$1-$2 try
 	./probecc "$3" --stack-method kernel --vmlinux "$VMLINUX" --cmdline-max 180 \
 		--cmdline --plan "$o.plan" > "$o.cmdline" 2> "$o.cerr" &&
 	qemu-images/mkimage mipsel -o "$o.gz" --plan "$o.plan" --module none \
-		${4:+--rc "$4"} 2>> "$o.cerr" &&
-	qemu-images/boot mipsel --kernel "$VMLINUX" --initrd "$o.gz" --quiet \
-		--append "console=ttyS0 rdinit=/init $(cat "$o.cmdline")" --dump "$o.raw" \
-		--console-log "$o.log" --timeout 180 2> "$o.err" &&
+		${4:+--rc "$4"} 2>> "$o.cerr" || return 1
+	for try in 1 2 3; do
+		qemu-images/boot mipsel --kernel "$VMLINUX" --initrd "$o.gz" --quiet \
+			--append "console=ttyS0 rdinit=/init $(cat "$o.cmdline")" --dump "$o.raw" \
+			--console-log "$o.log" --timeout 180 2> "$o.err" && break
+		grep -q 'Break instruction in kernel code' "$o.log" && [ $try != 3 ] || return 1
+		mv "$o.log" "$o.log$try"
+		echo "    ($1 $2: the kernel's kprobe single-step crash, $o.log$try: booting again)"
+	done
 	qemu-images/extract-dump "$o.raw" "$5" | sed -n '/^--- trace ---$/,$p' > "$o.trace"
 }
 
