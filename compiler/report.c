@@ -400,9 +400,8 @@ static unsigned long long kaslr;	/* the boot's _stext minus the symbols' */
 static char *name_addr(struct dumpinfo *d, unsigned long long addr)
 {
 	const struct ksym *s;
-	int i;
-
 	char *name;
+	int i;
 
 	/* a module's function, wherever its section is (init text too) */
 	for (i = 0; i < d->nmods; i++)
