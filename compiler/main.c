@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bc_tree.h"
 #include "bootconfig.h"
 #include "probecc.h"
 
@@ -304,6 +305,13 @@ int main(int argc, char **argv)
 		FILE *mem = open_memstream(&text, &len);
 		int err;
 
+		/*
+		 * lib/bootconfig.c refuses a config without a key ("Empty
+		 * config"), comments or not: say so instead of writing one.
+		 */
+		if (!pl->bootconfig || !pl->bootconfig->head)
+			fatal("nothing of %s goes into bootconfig (--explain says where each part went), and the kernel refuses an empty bootconfig (lib/bootconfig.c: \"Empty config\"); %s not written",
+			      argv[optind], bcpath);
 		if (!mem)
 			fatal("out of memory");
 		fputs("# bootconfig compiled by probecc\n", mem);

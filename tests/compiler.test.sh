@@ -108,3 +108,17 @@ for a in mips mipsel mips64 mips64el x86_64 arm64 riscv64; do
 		t_fail "compiler/examples-$a" "an example does not compile" "$T_OUT/compiler/ex.err"
 	fi
 done
+
+# A file whose every part goes to the agent leaves nothing for bootconfig:
+# the kernel refuses a keyless config ("Empty config"), so -o is an
+# error and nothing is written.
+rm -f "$T_OUT/compiler/empty.bconf"
+if ./probecc tests/compiler/good-stack-method-kernel.probes -o "$T_OUT/compiler/empty.bconf" \
+	2> "$T_OUT/compiler/empty.err"; then
+	t_fail compiler/empty-bootconfig-refused "exit 0" "$T_OUT/compiler/empty.err"
+elif grep -q 'goes into bootconfig .*"Empty config"' "$T_OUT/compiler/empty.err" &&
+     [ ! -e "$T_OUT/compiler/empty.bconf" ]; then
+	t_pass compiler/empty-bootconfig-refused
+else
+	t_fail compiler/empty-bootconfig-refused "" "$T_OUT/compiler/empty.err"
+fi
