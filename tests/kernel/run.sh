@@ -14,14 +14,19 @@ fi
 . "$d/kernel.env"
 t_pass kernel/build
 
-# kboot NAME BOOTCONFIG CMDLINE: boot the test kernel with BOOTCONFIG in the initrd.
-kboot() {
-	qemu-images/mkimage mipsel -o "$d/$1.gz" --plan "$d/$1.plan" --module none &&
-	./bootconfig/probecc-bootconfig -a "$2" "$d/$1.gz" &&
-	qemu-images/boot mipsel --kernel "$VMLINUX" --initrd "$d/$1.gz" --quiet \
-		--append "console=ttyS0 rdinit=/init $3" --dump "$d/$1.raw" \
-		--console-log "$d/$1.log" --timeout 180 2> "$d/$1.err"
+# kboot_in ARCH KERNEL DIR NAME BOOTCONFIG CMDLINE: boot a test kernel
+# with BOOTCONFIG appended to an initrd of DIR/NAME.plan (bonding is
+# built in: no modules in the image); DIR/NAME.{gz,raw,log,err} result.
+kboot_in() {
+	local arch=$1 kernel=$2 dir=$3 n=$4
+	qemu-images/mkimage "$arch" -o "$dir/$n.gz" --plan "$dir/$n.plan" --module none &&
+	./bootconfig/probecc-bootconfig -a "$5" "$dir/$n.gz" &&
+	qemu-images/boot "$arch" --kernel "$kernel" --initrd "$dir/$n.gz" --quiet \
+		--append "console=ttyS0 rdinit=/init $6" --dump "$dir/$n.raw" \
+		--console-log "$dir/$n.log" --timeout 180 2> "$dir/$n.err"
 }
+# kboot NAME BOOTCONFIG CMDLINE: the Malta test kernel.
+kboot() { kboot_in mipsel "$VMLINUX" "$d" "$@"; }
 
 # 1. probecc's bootconfig on the kernel.
 ./probecc tests/kernel/bootconfig.probes -o "$d/bc.bconf" --plan "$d/bc.plan" \
@@ -60,53 +65,10 @@ fi
 # 3. The vmlinux as probecc's target: what libelf reads from it (symbols,
 #    __mcount_loc, the kprobe blacklist, the banner, IKCONFIG) agrees with
 #    what the same kernel says of itself when booted (a capture).
+. tests/kernel/vmlinux-agrees.sh
 if qemu-images/capture mipsel -o "$d/built.target" --kernel "$VMLINUX" > "$d/capture.log" 2>&1; then
 	t_pass kernel/capture-built
-	# kallsyms and available_filter_functions of the running kernel
-	sed -n '/^--- available_filter_functions ---$/,/^--- /p' "$d/built.target" |
-		grep -v '^---' | awk '{ print $1 }' | sort -u > "$d/traceable"
-	sed -n '/^--- kallsyms ---$/,/^--- /p' "$d/built.target" |
-		awk '$2 ~ /^[tT]$/ && NF == 3 { print $3 }' | sort | uniq -u > "$d/text"
-	# 300 traceable functions (unique names): no error against the vmlinux
-	shuf -n 300 --random-source=<(yes) "$d/traceable" | while read -r f; do
-		grep -qx "$f" "$d/text" && echo "function $f"
-	done > "$d/traceable.probes"
-	if ./probecc "$d/traceable.probes" --vmlinux "$VMLINUX" -o "$d/traceable.bconf" --plan "$d/traceable.plan" \
-		> /dev/null 2> "$d/traceable.err"; then
-		t_pass "kernel/vmlinux-mcount-agrees ($(wc -l < "$d/traceable.probes") traceable)"
-	else
-		t_fail kernel/vmlinux-mcount-agrees "a function the kernel traces has no call site in the vmlinux" "$d/traceable.err"
-	fi
-	# text symbols the kernel does not trace (notrace, or freed __init):
-	# each one reported against the vmlinux, none accepted
-	# (__init functions are traceable during boot, freed after: not these)
-	awk -v s="$(awk '$3 == "_sinittext" { print $1 }' "$SYSTEM_MAP")" \
-	    -v e="$(awk '$3 == "_einittext" { print $1 }' "$SYSTEM_MAP")" \
-	    '$2 ~ /^[tT]$/ && $1 >= s && $1 < e { print $3 }' "$SYSTEM_MAP" | sort -u > "$d/init"
-	comm -23 "$d/text" "$d/traceable" | comm -23 - "$d/init" | grep -v '^__\|\.' |
-		shuf -n 100 --random-source=<(yes) | sed 's/^/function /' > "$d/untraceable.probes"
-	./probecc "$d/untraceable.probes" --vmlinux "$VMLINUX" --plan "$d/untraceable.plan" \
-		> /dev/null 2> "$d/untraceable.err"
-	n=$(wc -l < "$d/untraceable.probes")
-	got=$(grep -c 'has no mcount/fentry call site\|is an __init function' "$d/untraceable.err")
-	if [ "$n" -gt 0 ] && [ "$got" = "$n" ]; then
-		t_pass "kernel/vmlinux-notrace-agrees ($n untraceable)"
-	else
-		t_fail kernel/vmlinux-notrace-agrees "$got of $n untraceable functions reported" "$d/untraceable.err"
-	fi
-	# the blacklist the running kernel lists is the vmlinux's
-	sed -n '/^--- kprobe_blacklist ---$/,/^--- /p' "$d/built.target" | grep -v '^---' |
-		awk '{ print $2 }' | sort -u | shuf -n 50 --random-source=<(yes) |
-		awk '{ printf "kprobe b%d %s\n", NR, $1 }' > "$d/black.probes"
-	./probecc "$d/black.probes" --vmlinux "$VMLINUX" --plan "$d/black.plan" > /dev/null 2> "$d/black.err"
-	n=$(wc -l < "$d/black.probes")
-	# (a static name several files define is refused as ambiguous first)
-	got=$(grep -c "is on the kernel's kprobe blacklist\|names [0-9]* symbols" "$d/black.err")
-	if [ "$n" -gt 0 ] && [ "$got" = "$n" ]; then
-		t_pass "kernel/vmlinux-blacklist-agrees ($n listed)"
-	else
-		t_fail kernel/vmlinux-blacklist-agrees "$got of $n blacklisted functions reported" "$d/black.err"
-	fi
+	vmlinux_agrees kernel "$d" "$d/built.target" "$VMLINUX" "$SYSTEM_MAP"
 else
 	t_fail kernel/capture-built "capture of the built kernel failed" "$d/capture.log"
 fi

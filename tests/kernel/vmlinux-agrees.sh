@@ -1,7 +1,7 @@
 # vmlinux_agrees PREFIX DIR TARGET VMLINUX SYSTEM_MAP: what probecc reads
 # from VMLINUX (symbols, __mcount_loc, the kprobe blacklist) agrees with
 # TARGET, a capture of the same kernel booted (qemu-images/capture).
-# The same checks as section 3 of tests/kernel/run.sh, for any arch.
+# Section 3 of tests/kernel/run.sh (Malta) and tests/kernel/x86.sh use it.
 vmlinux_agrees() {
 	local p=$1 d=$2 target=$3 vmlinux=$4 map=$5 n got
 	# kallsyms and available_filter_functions of the running kernel

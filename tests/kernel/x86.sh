@@ -19,15 +19,9 @@ fi
 eval "$(sed 's/^/X86_/' "$x/kernel.env")"
 t_pass kernel-x86/build
 
-# kboot_x86 NAME BOOTCONFIG CMDLINE: boot the x86_64 test kernel with
-# BOOTCONFIG in the initrd (bonding is built in: no modules in the image).
-kboot_x86() {
-	qemu-images/mkimage x86_64 -o "$x/$1.gz" --plan "$x/$1.plan" --module none &&
-	./bootconfig/probecc-bootconfig -a "$2" "$x/$1.gz" &&
-	qemu-images/boot x86_64 --kernel "$X86_KERNEL" --initrd "$x/$1.gz" --quiet \
-		--append "console=ttyS0 rdinit=/init $3" --dump "$x/$1.raw" \
-		--console-log "$x/$1.log" --timeout 180 2> "$x/$1.err"
-}
+# kboot_x86 NAME BOOTCONFIG CMDLINE: the x86_64 test kernel (kboot_in of
+# tests/kernel/run.sh, which sources this file).
+kboot_x86() { kboot_in x86_64 "$X86_KERNEL" "$x" "$@"; }
 
 # 1. The per-probe stack as a bootconfig action.  The vmlinux gives
 #    probecc the arch, the version and HIST_TRIGGERS (IKCONFIG).
