@@ -215,16 +215,29 @@ static void trace_line(struct dumpinfo *d, char *line)
 	add_hit(d, &h);
 }
 
+/*
+ * Cut @line at its first @n - 1 TABs into @f (the last field keeps the
+ * rest).  False when it has fewer than @n fields.
+ */
+static bool tab_fields(char *line, char **f, int n)
+{
+	char *save = NULL;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!(f[i] = strtok_r(i ? NULL : line, i == n - 1 ? "" : "\t", &save)))
+			return false;
+	return true;
+}
+
 /* "PROBE TIME_NS CPU PID TID ADDR ADDR ..." (docs/plan.md "perf"). */
 static void perf_line(struct dumpinfo *d, char *line)
 {
 	char *f[6], *save = NULL, *a;
 	struct sample *s;
-	int i;
 
-	for (i = 0; i < 6; i++)
-		if (!(f[i] = strtok_r(i ? NULL : line, "\t", &save)))
-			return;
+	if (!tab_fields(line, f, 6))
+		return;
 	if (d->nsamples == d->capsamples) {
 		d->capsamples = d->capsamples ? d->capsamples * 2 : 64;
 		d->samples = realloc(d->samples, d->capsamples * sizeof(*d->samples));
@@ -247,11 +260,9 @@ static void module_line(struct dumpinfo *d, char *line)
 {
 	char *f[4], *save = NULL, *sec;
 	struct module *m;
-	int i;
 
-	for (i = 0; i < 4; i++)
-		if (!(f[i] = strtok_r(i ? NULL : line, "\t", &save)))
-			return;
+	if (!tab_fields(line, f, 4))
+		return;
 	if (d->nmods == (int)(sizeof(d->mods) / sizeof(d->mods[0])))
 		return;
 	m = &d->mods[d->nmods++];
