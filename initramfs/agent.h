@@ -100,6 +100,9 @@ int write_all(int fd, const void *buf, size_t len);
 int path_join(char *out, size_t size, const char *a, const char *b);
 int rooted(const struct agent *a, char *out, size_t size, const char *path);
 ssize_t read_small(const char *path, char *buf, size_t size);
+struct utsname;
+void frame_begin(struct agent *a, struct out *o, struct utsname *u,
+		 char *cmdline, size_t size);
 
 /* plan.c */
 void plan_run(struct agent *a);

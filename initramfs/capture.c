@@ -138,7 +138,6 @@ int capture(struct agent *a)
 {
 	static struct out o;
 	static char cmdline[4096];
-	char path[AGENT_PATH_MAX];
 	struct utsname u;
 	size_t i;
 
@@ -149,18 +148,7 @@ int capture(struct agent *a)
 			agent_note(a, "capture", "debugfs: %s",
 				   strerror(errno));
 	}
-	o.fd = a->sink_fd;
-	o.err = 0;
-	o.len = 0;
-	if (uname(&u))
-		strcpy(u.release, "-"), strcpy(u.machine, "-");
-	sanitize_field(u.release);
-	sanitize_field(u.machine);
-	if (rooted(a, path, sizeof(path), "/proc/cmdline") ||
-	    read_small(path, cmdline, sizeof(cmdline)) <= 0)
-		strcpy(cmdline, "-");
-	cmdline[strcspn(cmdline, "\n")] = '\0';
-	sanitize_field(cmdline);
+	frame_begin(a, &o, &u, cmdline, sizeof(cmdline));
 
 	out_printf(&o, "=== probecc target begin ===\n");
 	out_printf(&o, "probecc-target\t1\narch\t%s\nuname\t%s\t%s\n",

@@ -213,13 +213,7 @@ int dump(struct agent *a, const char *stage)
 	us = (now.tv_sec - a->t0.tv_sec) * 1000000LL +
 	     (now.tv_nsec - a->t0.tv_nsec) / 1000;
 	uptime(a, up, sizeof(up));
-	o.fd = a->sink_fd;
-	o.err = 0;
-	o.len = 0;
-	if (uname(&u))
-		strcpy(u.release, "-"), strcpy(u.machine, "-");
-	sanitize_field(u.release);
-	sanitize_field(u.machine);
+	frame_begin(a, &o, &u, cmdline, sizeof(cmdline));
 
 	if (a->tracefs[0]) {
 		if (path_join(path, sizeof(path), a->tracefs, "trace"))
@@ -240,11 +234,6 @@ int dump(struct agent *a, const char *stage)
 		   a->arch[0] ? a->arch : "-", a->kernel[0] ? a->kernel : "-",
 		   u.release, u.machine);
 	/* What the kernel really got: firmware may truncate it (QEMU Malta: 256 bytes). */
-	if (rooted(a, path, sizeof(path), "/proc/cmdline") ||
-	    read_small(path, cmdline, sizeof(cmdline)) <= 0)
-		strcpy(cmdline, "-");
-	cmdline[strcspn(cmdline, "\n")] = '\0';
-	sanitize_field(cmdline);
 	out_printf(&o, "cmdline\t%s\n", cmdline);
 	for (i = 0; i < a->n_notes; i++)
 		out_printf(&o, "note\t%s\n", a->notes[i]);

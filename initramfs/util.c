@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -253,3 +254,29 @@ void out_printf(struct out *o, const char *fmt, ...)
 	out_write(o, line, n);
 }
 
+
+/*
+ * frame_begin() - what every frame on the sink starts from: @o reset to
+ * write to a->sink_fd; @u from uname(2) ("-" for release and machine when
+ * it fails); @cmdline (@size bytes) the first line of /proc/cmdline, "-"
+ * when unreadable.  The strings are sanitized to be one TAB-separated
+ * field each (docs/plan.md).
+ */
+void frame_begin(struct agent *a, struct out *o, struct utsname *u,
+		 char *cmdline, size_t size)
+{
+	char path[AGENT_PATH_MAX];
+
+	o->fd = a->sink_fd;
+	o->err = 0;
+	o->len = 0;
+	if (uname(u))
+		strcpy(u->release, "-"), strcpy(u->machine, "-");
+	sanitize_field(u->release);
+	sanitize_field(u->machine);
+	if (rooted(a, path, sizeof(path), "/proc/cmdline") ||
+	    read_small(path, cmdline, size) <= 0)
+		strcpy(cmdline, "-");
+	cmdline[strcspn(cmdline, "\n")] = '\0';
+	sanitize_field(cmdline);
+}
