@@ -33,6 +33,9 @@
 # ~330 kprobes).  No --kconfig: Debian's configs lack CONFIG_BOOT_CONFIG,
 # and probecc rightly refuses --via bootconfig for them.
 set -eu -o pipefail
+# Every failure says where: a command that stops the script under set -e
+# prints its line, status and text (never a silent non-zero exit).
+trap 'echo "${0##*/}: line $LINENO: exit $?: $BASH_COMMAND" >&2' ERR
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")

@@ -8,6 +8,9 @@
 # perf on a MIPS vmlinux stops at the first probe ("Failed to get call
 # frame"), so its figure is the time to that failure, not a translation.
 set -eu -o pipefail
+# Every failure says where: a command that stops the script under set -e
+# prints its line, status and text (never a silent non-zero exit).
+trap 'echo "${0##*/}: line $LINENO: exit $?: $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/.."
 REPS=${REPS:-5}
 SIZES=${SIZES:-10 100}

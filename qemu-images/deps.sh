@@ -9,7 +9,11 @@
 #          and the kernels of those arches
 # A no-op (dpkg-query only) when everything is there.  As root it runs
 # apt-get; as another user it prints the command to run and exits 1.
+# Prints nothing on stdout: everything, apt's output included, goes to
+# stderr.
 set -eu
+# A non-zero exit always says so (sh has no ERR trap: the EXIT one tells).
+trap 'rc=$?; [ $rc = 0 ] || echo "${0##*/}: exit $rc" >&2' EXIT
 prog=${0##*/}
 
 build_pkgs="gcc make libfdt-dev libelf-dev libdw-dev device-tree-compiler cpio
@@ -66,4 +70,10 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 echo "$prog: installing:${missing:- (none)}$([ -z "$add_arch" ] || echo " + dpkg architectures$add_arch")" >&2
-sh -c "set -e; $cmd"
+# apt's progress goes to stderr: callers such as build-kernel and fetch
+# print machine-readable results on stdout, which must hold nothing else.
+sh -c "set -e; $cmd" >&2 || {
+	rc=$?
+	echo "$prog: the install failed (exit $rc): $cmd" >&2
+	exit $rc
+}

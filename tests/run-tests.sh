@@ -10,11 +10,23 @@ export T_OUT T_RESULTS
 mkdir -p "$T_OUT"
 : > "$T_RESULTS"
 
+# A group that dies (set -e, an unbound variable, exit) is a failure with
+# its own exit status and the last lines it wrote to stderr as the reason.
+# Its stderr is kept in $T_OUT/GROUP.stderr and copied to ours after it.
 groups=${*:-$(ls "$top"/tests/*.test.sh)}
 for g in $groups; do
-	echo "== $(basename "$g" .test.sh)"
-	(cd "$top" && . tests/lib.sh && . "$g") || \
-		printf 'FAIL %s: group exited with %s\n' "$(basename "$g")" "$?" >> "$T_RESULTS"
+	name=$(basename "$g" .test.sh)
+	name=${name%.sh}
+	echo "== $name"
+	errlog=$T_OUT/$name.stderr
+	rc=0
+	(cd "$top" && . tests/lib.sh && . "$g") 2> "$errlog" || rc=$?
+	cat "$errlog" >&2
+	if [ $rc -ne 0 ]; then
+		why=$(grep -v '^[[:space:]]*$' "$errlog" | tail -3 | tr '\n' '|' | sed 's/|$//; s/|/ | /g')
+		printf 'FAIL %s: group exited with status %s: %s\n' "$(basename "$g")" "$rc" \
+			"${why:-(nothing on stderr)}" | tee -a "$T_RESULTS"
+	fi
 done
 
 pass=$(grep -c '^PASS' "$T_RESULTS")

@@ -5,6 +5,9 @@
 # (it takes ~10-30 s per arch under TCG).
 #   usage: tests/agent/qemu-smoke.sh mipsel|x86_64 [OUTDIR]
 set -eu
+# Every failure says where: a command that stops the script under set -e
+# prints its line, status and text (never a silent non-zero exit).
+trap 'echo "${0##*/}: line $LINENO: exit $?: $BASH_COMMAND" >&2' ERR
 arch=$1
 out=${2:-/tmp/probecc-smoke-$arch}
 top=$(cd "$(dirname "$0")/../.." && pwd)
