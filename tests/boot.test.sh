@@ -252,6 +252,8 @@ for arch in mipsel x86_64; do
 		else
 			t_fail "boot/$arch-ci/machine-outputs" "json, folded or svg incomplete"
 		fi
+	else
+		t_fail "boot/$arch-ci/dumped" "the CI boot left no ttyS1.raw ($d)"
 	fi
 done
 

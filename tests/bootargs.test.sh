@@ -266,6 +266,8 @@ if [ $have_uboot = 1 ] && eval "$(qemu-images/fetch mipsel 2> /dev/null)" && [ -
 		else
 			t_fail bootargs/boot-bond0/traced "dump 2 has no netdev hit or no register_netdevice <-bond_create" "$b/dump2"
 		fi
+	else
+		t_fail bootargs/boot-bond0/dumped "the U-Boot boot left no dump 1 ($b)"
 	fi
 	# $retval and ";" in kprobe_event=: armed by the kernel from the
 	# command line.  The user's own parameters carry what hush and the
@@ -295,6 +297,8 @@ if [ $have_uboot = 1 ] && eval "$(qemu-images/fetch mipsel 2> /dev/null)" && [ -
 		else
 			t_fail bootargs/boot-retval/retval-recorded "no open_ret hit with ret=N" "$b/dump1"
 		fi
+	else
+		t_fail bootargs/boot-retval/dumped "the U-Boot boot left no dump 1 ($b)"
 	fi
 else
 	t_skip bootargs/boot "needs U-Boot, QEMU and the fetched Malta kernel (qemu-images/fetch mipsel)"
