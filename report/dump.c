@@ -41,47 +41,86 @@ static void push_str(char ***arr, int *n, int *cap, char *s)
 	(*arr)[(*n)++] = s;
 }
 
-/* The body of the last complete dump, and the first dump's timing. */
+/*
+ * A frame line "=== probecc dump N begin ===" or "... end ===" of @len
+ * bytes: N, with *@end telling which; 0 when it is not one.
+ */
+static int frame_line(const char *line, size_t len, bool *end)
+{
+	char word[6];
+	int n, used = 0;
+
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (sscanf(line, "=== probecc dump %d %5[a-z] ===%n", &n, word, &used) != 2 ||
+	    (size_t)used != len || n <= 0)
+		return 0;
+	if (!strcmp(word, "begin"))
+		*end = false;
+	else if (!strcmp(word, "end"))
+		*end = true;
+	else
+		return 0;
+	return n;
+}
+
+/*
+ * The body of the last complete dump (its begin and end frames both
+ * there, with the same number), the first complete dump's timing, and
+ * the dumps begun and never ended (d->ncut: a cut serial line, a boot
+ * that stopped).  A file with no frame at all but a manifest line is one
+ * dump as the agent writes it (d->unframed).
+ */
 static char *last_dump(char *text, struct dump *d)
 {
-	char *p = text, *last = NULL, *begin, *end;
-	bool first = true;
+	char *p = text, *body = NULL, *last = NULL;
+	int open = 0;
 
 	d->init_time = -1;
-	for (;;) {
-		begin = strstr(p, "=== probecc dump ");
-		if (!begin)
-			break;
-		begin = strchr(begin, '\n');
-		if (!begin)
-			break;
-		end = strstr(begin, "\n=== probecc dump ");
-		if (!end || !strstr(end, " end ==="))
-			break;
-		*end = '\0';
-		if (first) {
-			const char *u = strstr(begin, "\nuptime\t");
-			const char *a = strstr(begin, "\nagent_us\t");
+	while (*p) {
+		char *nl = strchr(p, '\n'), *next = nl ? nl + 1 : p + strlen(p);
+		bool end;
+		int n = frame_line(p, next - p - (nl ? 1 : 0), &end);
 
-			if (u && a)
-				d->init_time = atof(u + 8) - atof(a + 10) / 1e6;
-			first = false;
+		if (n && !end) {
+			d->ncut += open != 0;
+			open = n;
+			body = next;
+		} else if (n && end && n == open) {
+			*p = '\0';
+			if (!d->ndumps) {
+				const char *u = strstr(body, "uptime\t");
+				const char *a = strstr(body, "agent_us\t");
+
+				if (u && a && (u == body || u[-1] == '\n') &&
+				    (a == body || a[-1] == '\n'))
+					d->init_time = atof(u + 7) - atof(a + 9) / 1e6;
+			}
+			last = body;
+			d->ndumps++;
+			open = 0;
 		}
-		last = begin + 1;
-		d->ndumps++;
-		p = strchr(end + 1, '\n');
-		if (!p)
-			break;
+		p = next;
 	}
-	if (!last)
+	d->ncut += open != 0;
+	if (last)
+		return last;
+	if (!body && (!strncmp(text, "probecc-manifest\t", 17) ||
+		      strstr(text, "\nprobecc-manifest\t")))
 		d->unframed = true;
-	return last ? last : text;	/* no frames: the file is one dump */
+	return body ? p : text;	/* p: the end, "" */
 }
 
 /* True when the capture held something to check expectations against. */
 bool dump_evidence(const struct dump *d)
 {
 	return d->ndumps > 0 || d->unframed;
+}
+
+/* True when the report may pass: evidence, and no dump cut short. */
+bool dump_complete(const struct dump *d)
+{
+	return dump_evidence(d) && !d->ncut;
 }
 
 static void add_hit(struct dump *d, struct hit *h)

@@ -96,6 +96,7 @@ struct report {
 /* dump.c */
 void *xrealloc_array(void *p, size_t n, size_t size);
 bool dump_evidence(const struct dump *d);
+bool dump_complete(const struct dump *d);
 void dump_read(struct report *r, char *text);
 
 /* expect.c */

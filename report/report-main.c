@@ -274,5 +274,5 @@ int report_main(int argc, char **argv)
 		fprintf(stderr, "probecc report: cannot write the report: %s\n", strerror(errno));
 		return 2;
 	}
-	return r.failed ? 1 : 0;
+	return r.failed || !dump_complete(&r.d) ? 1 : 0;
 }

@@ -104,6 +104,12 @@ void text_write(FILE *out, const struct report *r)
 
 	fprintf(out, "probecc report: %s: %d dump(s), kernel %s\n", r->dumppath,
 		d->ndumps, d->uname ? d->uname : "?");
+	if (d->ncut)
+		fprintf(out, "cut short: %d dump(s) begun with no end line (the capture stopped mid-dump)%s\n",
+			d->ncut, d->ndumps ? "; the report reads the last complete one" : "");
+	if (!dump_evidence(d))
+		fprintf(out, "no complete dump in %s: nothing to check the expectations against\n",
+			r->dumppath);
 	if (d->init_time >= 0)
 		fprintf(out, "userspace started at %.3f s\n", d->init_time);
 	if (d->items.s)
