@@ -15,6 +15,7 @@ export PROBECC_CACHE
 all:
 
 include bootconfig/Makefile.bootconfig
+include report/Makefile.report
 include compiler/Makefile.compiler
 include initramfs/Makefile.initramfs
 include qemu-images/Makefile.qemu

@@ -474,10 +474,10 @@ struct placement {
 /* Decide where every part of @prog goes for @t. */
 struct placement *place(const struct program *prog, const struct target *t);
 
-/* ---- probecc report (report.c) ---- */
+/* ---- probecc report (report/) ---- */
 
-/* "probecc report ..." with argv[0] = "report"; returns the exit status. */
-int report_main(int argc, char **argv);
+#include "../report/report.h"
+
 /* "probecc bootargs ..." (bootargs.c) with argv[0] = "bootargs". */
 int bootargs_main(int argc, char **argv);
 

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0
+/* --junit: one testcase per expectation, for GitLab, Jenkins and the like. */
+#include "report-int.h"
+
+void junit_write(FILE *f, const struct report *r)
+{
+	const struct expectation *e;
+	int i;
+
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(f, "<testsuite name=\"probecc\" tests=\"%d\" failures=\"%d\">\n", r->nexp, r->failed);
+	for (i = 0, e = r->prog ? r->prog->expects : NULL; e; e = e->next, i++) {
+		fprintf(f, "  <testcase classname=\"probecc\" name=\"");
+		xml_escaped(f, e->text);
+		fprintf(f, "\">");
+		if (!r->verdicts[i].ok) {
+			fprintf(f, "<failure message=\"");
+			xml_escaped(f, r->verdicts[i].why);
+			fprintf(f, "\"/>");
+		}
+		fprintf(f, "</testcase>\n");
+	}
+	fprintf(f, "</testsuite>\n");
+}

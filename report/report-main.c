@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probecc report: the command line.  Reads the options, loads the probe
+ * file and the kernel's symbols, reads the dump (dump.c), checks the
+ * expectations (expect.c), prints the report (text.c) and writes the
+ * machine outputs (json.c, folded.c, svg.c, junit.c), staged and renamed
+ * together.  The only place of the report that chooses an exit status.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report-int.h"
+#include "report.h"
+
+static const char usage[] =
+	"usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT]\n"
+	"                      [--system-map FILE] [--target FILE] [--vmlinux FILE] [--modules DIR]\n";
+
+static const char help[] =
+	"\n"
+	"Reads the agent's dumps (DUMP: the raw capture of the dump channel),\n"
+	"prints hits, arguments and callers per probe, checks the probe file's\n"
+	"expectations and writes the machine outputs asked for.\n"
+	"\n"
+	"  --probes FILE      the probe file: its \"expect\" lines are checked\n"
+	"  --json OUT         every hit and verdict as JSON\n"
+	"  --folded OUT       folded stacks (flamegraph.pl)\n"
+	"  --svg OUT          a timeline of the hits\n"
+	"  --junit OUT        one JUnit testcase per expectation\n"
+	"  --system-map FILE  kernel symbols: a System.map or /proc/kallsyms copy\n"
+	"  --target FILE      kernel symbols: a capture (qemu-images/capture)\n"
+	"  --vmlinux FILE     kernel symbols: the ELF kernel\n"
+	"  --modules DIR      the image's /lib/modules/RELEASE, names module frames\n"
+	"  -h, --help         this text\n"
+	"\n"
+	"Exit status: 0 every expectation holds; 1 an expectation failed, or the\n"
+	"dump is no complete evidence (cut short, or no dump at all); 2 bad usage,\n"
+	"an input that cannot be read or an output that cannot be written.\n";
+
+static const struct option options[] = {
+	{ "probes", required_argument, NULL, 'p' },
+	{ "json", required_argument, NULL, 'j' },
+	{ "folded", required_argument, NULL, 'f' },
+	{ "svg", required_argument, NULL, 's' },
+	{ "junit", required_argument, NULL, 'u' },
+	{ "system-map", required_argument, NULL, 'm' },
+	{ "target", required_argument, NULL, 't' },
+	{ "vmlinux", required_argument, NULL, 'v' },
+	{ "modules", required_argument, NULL, 'd' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* 0, or 2 after a message on stderr when the command line is wrong. */
+static int parse_args(struct report *r, int argc, char **argv)
+{
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		switch (c) {
+		case 'p': r->probes = optarg; break;
+		case 'j': r->json = optarg; break;
+		case 'f': r->folded = optarg; break;
+		case 's': r->svg = optarg; break;
+		case 'u': r->junit = optarg; break;
+		case 'm': r->sysmap = optarg; break;
+		case 't': r->target = optarg; break;
+		case 'v': r->vmlinux = optarg; break;
+		case 'd': r->modules_dir = optarg; break;
+		case 'h':
+			fputs(usage, stdout);
+			fputs(help, stdout);
+			exit(0);
+		case ':':
+			fprintf(stderr, "probecc report: %s needs a file\n", argv[optind - 1]);
+			return 2;
+		default:
+			if (optopt)
+				fprintf(stderr, "probecc report: unknown option -%c\n", optopt);
+			else
+				fprintf(stderr, "probecc report: unknown option %s\n", argv[optind - 1]);
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		r->dumppath = argv[argc - 1];
+	if (!r->dumppath) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	return 0;
+}
+
+/*
+ * All of @path, or NULL after a message naming it (an unreadable input:
+ * exit status 2).  A directory is not a file.
+ */
+static char *read_input(const char *path)
+{
+	struct strbuf sb = { 0 };
+	char buf[65536];
+	struct stat st;
+	FILE *f;
+	size_t n;
+
+	f = fopen(path, "rb");
+	if (!f || fstat(fileno(f), &st)) {
+		fprintf(stderr, "probecc report: cannot read %s: %s\n", path, strerror(errno));
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "probecc report: cannot read %s: %s\n", path, strerror(EISDIR));
+		fclose(f);
+		return NULL;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sb_addf(&sb, "%.*s", (int)n, buf);
+	if (ferror(f)) {
+		fprintf(stderr, "probecc report: cannot read %s: %s\n", path, strerror(errno));
+		fclose(f);
+		free(sb.s);
+		return NULL;
+	}
+	fclose(f);
+	return sb.s ? sb.s : xstrdup("");
+}
+
+/* True when @path can be opened for reading; else false after a message. */
+static bool readable(const char *path)
+{
+	char *text = read_input(path);
+
+	free(text);
+	return text != NULL;
+}
+
+/*
+ * The kernel's symbols, when any source is given.  The sources are
+ * checked readable here (exit status 2); a source that is readable but
+ * wrong is refused by its loader (kernel.c), which exits 1 for now.
+ */
+static int load_kernel(struct report *r)
+{
+	if (!r->sysmap && !r->target && !r->vmlinux)
+		return 0;
+	if ((r->target && !readable(r->target)) ||
+	    (r->sysmap && !readable(r->sysmap)) ||
+	    (r->vmlinux && !readable(r->vmlinux)))
+		return 2;
+	r->k = kernel_new();
+	if (r->target)
+		kernel_load_target(r->k, r->target);
+	if (r->sysmap)
+		kernel_load_system_map(r->k, r->sysmap);
+	if (r->vmlinux)
+		kernel_load_vmlinux(r->k, r->vmlinux);
+	kernel_index(r->k);
+	return 0;
+}
+
+static int load_probes(struct report *r)
+{
+	struct source *src;
+
+	if (!r->probes)
+		return 0;
+	src = xcalloc(1, sizeof(*src));
+	src->name = r->probes;
+	src->text = read_input(r->probes);
+	if (!src->text)
+		return 2;
+	src->len = strlen(src->text);
+	r->prog = parse(tokenize(src));
+	return 0;
+}
+
+/* The distinct probe names in order of first hit. */
+static void probe_names(struct report *r)
+{
+	const struct dump *d = &r->d;
+	int i, j, cap = 0;
+
+	for (i = 0; i < d->nhits; i++) {
+		for (j = 0; j < r->nnames && strcmp(r->names[j], d->hits[i].probe); j++)
+			;
+		if (j < r->nnames)
+			continue;
+		if (r->nnames == cap) {
+			cap = cap ? cap * 2 : 16;
+			r->names = xrealloc_array(r->names, cap, sizeof(*r->names));
+		}
+		r->names[r->nnames++] = d->hits[i].probe;
+	}
+}
+
+/* Write one machine output into memory and stage it for @path; 0 or 2. */
+static int stage(const struct report *r, const char *path,
+		 void (*write)(FILE *, const struct report *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!path)
+		return 0;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		fatal("out of memory");
+	write(f, r);
+	if (fclose(f)) {
+		fprintf(stderr, "probecc: error: cannot write %s\n", path);
+		return 2;
+	}
+	if (out_stage(path, buf, len)) {
+		fprintf(stderr, "probecc: error: cannot write %s: %s\n", path, strerror(errno));
+		free(buf);
+		return 2;
+	}
+	free(buf);
+	return 0;
+}
+
+/* The machine outputs, staged and renamed together: 0, or 2 with none written. */
+static int write_outputs(const struct report *r)
+{
+	if (stage(r, r->json, json_write) || stage(r, r->folded, folded_write) ||
+	    stage(r, r->svg, svg_write) || stage(r, r->junit, junit_write)) {
+		out_abort();
+		return 2;
+	}
+	if (out_commit()) {
+		fprintf(stderr, "probecc: error: cannot rename the outputs into place: %s\n",
+			strerror(errno));
+		out_abort();
+		return 2;
+	}
+	return 0;
+}
+
+int report_main(int argc, char **argv)
+{
+	struct report r = { 0 };
+	char *text;
+	int rc;
+
+	rc = parse_args(&r, argc, argv);
+	if (!rc)
+		rc = load_probes(&r);
+	if (!rc)
+		rc = load_kernel(&r);
+	if (rc)
+		return rc;
+	text = read_input(r.dumppath);
+	if (!text)
+		return 2;
+	dump_read(&r, text);
+	probe_names(&r);
+	expect_all(&r);
+
+	text_write(stdout, &r);
+	rc = write_outputs(&r);
+	if (rc)
+		return rc;
+	text_summary(stdout, &r);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "probecc report: cannot write the report: %s\n", strerror(errno));
+		return 2;
+	}
+	return r.failed || !dump_complete(&r.d) ? 1 : 0;
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * report.h - what the rest of probecc uses of the report (report/):
+ * the entry point of "probecc report".  Everything else of the report is
+ * in report-int.h.
+ */
+#ifndef PROBECC_REPORT_H
+#define PROBECC_REPORT_H
+
+/*
+ * "probecc report ..." with argv[0] = "report".  Returns the exit status:
+ * 0 every expectation holds, 1 one does not or the dump is not complete
+ * evidence, 2 bad usage, an unreadable input or an unwritable output.
+ */
+int report_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --svg: a timeline, one lane per probe, a mark per hit against boot
+ * time, a red line where userspace started.
+ */
+#include <string.h>
+
+#include "report-int.h"
+
+/* @s with XML's five special characters escaped (also for junit.c). */
+void xml_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '"')
+			fputs("&quot;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+void svg_write(FILE *f, const struct report *r)
+{
+	const struct dump *d = &r->d;
+	double end = 1;
+	int i, j, w = 800, row = 20, left = 180;
+
+	for (i = 0; i < d->nhits; i++)
+		if (d->hits[i].ts > end)
+			end = d->hits[i].ts;
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"monospace\" font-size=\"12\">\n",
+		left + w + 20, row * (r->nnames + 2));
+	fprintf(f, "<text x=\"4\" y=\"14\">probe hits against boot time (0 to %.2f s)</text>\n", end);
+	if (d->init_time >= 0)
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"red\"><title>userspace starts at %.3f s</title></line>\n",
+			left + w * d->init_time / end, row, left + w * d->init_time / end,
+			row * (r->nnames + 1), d->init_time);
+	for (i = 0; i < r->nnames; i++) {
+		fprintf(f, "<text x=\"4\" y=\"%d\">", row * (i + 2) - 6);
+		xml_escaped(f, r->names[i]);
+		fprintf(f, "</text>\n");
+		for (j = 0; j < d->nhits; j++)
+			if (!strcmp(d->hits[j].probe, r->names[i]))
+				fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"2\" height=\"%d\" fill=\"steelblue\"><title>%.6f s</title></rect>\n",
+					left + w * d->hits[j].ts / end, row * (i + 1) + 4, row - 8,
+					d->hits[j].ts);
+	}
+	fprintf(f, "</svg>\n");
+}

@@ -1,0 +1,60 @@
+# Report golden tests: `probecc report` on dumps from real boots (and on
+# dumps derived from them by editing, for every failure path), no boot
+# needed.  Each case is a directory tests/report/cases/NAME/ holding:
+#
+#   args     "# ..." comment lines (where the inputs come from), then one
+#            line: the arguments after "probecc report" (paths relative
+#            to the top of the tree)
+#   status   the expected exit status
+#   stdout, stderr            the expected text
+#   report.json, stacks.folded, junit.xml, timeline.svg
+#            the expected machine outputs (--json, --folded, --junit,
+#            --svg, always requested before the case's own arguments);
+#            a missing file means that output must not be written
+#
+# Every case runs with probecc and with probecc-asan (ASan/UBSan).
+# tests/report/README.md says where each dump came from.
+
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+report_outs="report.json stacks.folded junit.xml timeline.svg"
+
+# report_case BIN CASEDIR TAG
+report_case() {
+	local bin=$1 c=$2 tag=$3 name d args rc f
+	name=report/$tag/$(basename "$c")
+	d=$T_OUT/report/$tag/$(basename "$c")
+	rm -rf "$d" && mkdir -p "$d/out"
+	args=$(grep -v '^#' "$c/args")
+	"$bin" report --json "$d/out/report.json" --folded "$d/out/stacks.folded" \
+		--junit "$d/out/junit.xml" --svg "$d/out/timeline.svg" \
+		$args > "$d/stdout" 2> "$d/stderr"
+	rc=$?
+	echo $rc > "$d/status"
+	t_check "$name.status" "$c/status" "$d/status"
+	t_check "$name.stdout" "$c/stdout" "$d/stdout"
+	t_check "$name.stderr" "$c/stderr" "$d/stderr"
+	for f in $report_outs; do
+		if [ -f "$c/$f" ]; then
+			t_check "$name.$f" "$c/$f" "$d/out/$f"
+		elif [ -e "$d/out/$f" ]; then
+			t_fail "$name.$f" "wrote $f, expected none"
+		fi
+	done
+	if [ -n "$(ls -A "$d/out" | grep -v -x -F -e report.json -e stacks.folded \
+			-e junit.xml -e timeline.svg)" ]; then
+		t_fail "$name.staging" "left files behind: $(ls -A "$d/out")"
+	fi
+}
+
+for bin in ./probecc ./probecc-asan; do
+	tag=$(basename "$bin")
+	if [ ! -x "$bin" ]; then
+		t_fail "report/$tag" "not built (run make)"
+		continue
+	fi
+	for c in tests/report/cases/*/; do
+		report_case "$bin" "${c%/}" "$tag"
+	done
+done
