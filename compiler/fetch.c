@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probecc.h"
+#include "compiler.h"
 
 /* The kernel limit on one argument's text after "NAME=": MAX_ARGSTR_LEN. */
 #define MAX_ARGSTR_LEN	63

@@ -16,7 +16,10 @@
 
 #include "bc_tree.h"
 #include "bootconfig.h"
-#include "probecc.h"
+#include "bootargs.h"
+#include "cname.h"
+#include "compiler.h"
+#include "kernel.h"
 
 static const char usage[] =
 "usage: probecc FILE [options]\n"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probecc.h"
+#include "compiler.h"
 
 /* Kernel limits on names: kernel/trace/trace_probe.h (MAX_EVENT_NAME_LEN). */
 #define MAX_NAME_LEN	63

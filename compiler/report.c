@@ -34,7 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probecc.h"
+#include "compiler.h"
+#include "kernel.h"
 
 #define MAX_FRAMES	64
 

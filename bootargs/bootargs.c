@@ -37,7 +37,7 @@
 #include <string.h>
 
 #include "bootargs.h"
-#include "probecc.h"
+#include "common.h"
 
 /* One kernel parameter as the kernel's next_arg() splits it. */
 struct param {

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "bootargs.h"
-#include "probecc.h"
+#include "common.h"
 
 void *dtb_read(const char *path, size_t *len)
 {

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "probecc.h"
+#include "kernel.h"
 
 struct elf_file {
 	const char *path;

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "probecc.h"
+#include "kernel.h"
 
 struct kernel *kernel_new(void)
 {

@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "probecc.h"
+#include "cname.h"
 #include "uelf.h"
 
 /* One ELF file with DWARF, opened once. */

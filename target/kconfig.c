@@ -9,7 +9,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "probecc.h"
+#include "kernel.h"
 
 static int cmp_str(const void *a, const void *b)
 {

@@ -1,69 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Diagnostics and small allocation helpers. */
+/* Allocation that cannot fail (out of memory exits) and the growable strbuf. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "probecc.h"
-
-/* Print the source line holding @p and a caret under its column. */
-static void show_line(const struct pos *p)
-{
-	const char *start = p->loc, *end = p->loc;
-	const char *text = p->src->text;
-	int i;
-
-	while (start > text && start[-1] != '\n')
-		start--;
-	while (*end && *end != '\n')
-		end++;
-	fprintf(stderr, "%.*s\n", (int)(end - start), start);
-	for (i = 0; i < (int)(p->loc - start); i++)
-		fputc(start[i] == '\t' ? '\t' : ' ', stderr);
-	fputs("^\n", stderr);
-}
-
-static void vdiag_at(const struct pos *p, const char *kind, const char *fmt,
-		     va_list ap)
-{
-	fprintf(stderr, "%s:%d:%d: %s: ", p->src->name, p->line, p->col, kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	show_line(p);
-}
-
-void error_at(const struct pos *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vdiag_at(p, "error", fmt, ap);
-	va_end(ap);
-	exit(1);
-}
-
-void diag_at(const struct pos *p, const char *kind, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vdiag_at(p, kind, fmt, ap);
-	va_end(ap);
-}
-
-void fatal(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("probecc: error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
+#include "common.h"
 
 void *xcalloc(size_t n, size_t size)
 {

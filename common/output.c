@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "probecc.h"
+#include "common.h"
 
 struct staged {
 	char *tmp, *path;

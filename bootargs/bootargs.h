@@ -62,6 +62,9 @@ bool ba_is_tracing(const char *name);
  */
 char *ba_hush_quote(const char *s);
 
+/* "probecc bootargs ..." with argv[0] = "bootargs"; the exit status. */
+int bootargs_main(int argc, char **argv);
+
 /* ---- device trees (fdt.c, libfdt) ---- */
 
 /*

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * common/: what every part of probecc uses, and nothing of any one part.
+ *
+ *   diag.c      FILE:LINE:COL diagnostics with a caret, fatal() for the
+ *               CLI edge
+ *   alloc.c     allocation that cannot fail (x*), the growable strbuf
+ *   output.c    atomic outputs: stage every file, then commit or abort
+ *
+ * Error convention for library code (target/, bootargs/, common/): a
+ * function that can fail returns 0 or a negative errno-style code and
+ * writes a one-line message (no "error:" prefix, no newline) into the
+ * caller's struct errmsg; only the CLI edge (the *main*.c files) prints
+ * it and exits.  Running out of memory is the one exception: the x*
+ * allocators exit, as dtc's do.
+ */
+#ifndef PROBECC_COMMON_H
+#define PROBECC_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* ---- diagnostics (diag.c) ---- */
+
+struct source {
+	const char *name;	/* file name as given on the command line */
+	const char *text;	/* whole file, NUL-terminated, owned */
+	size_t len;
+};
+
+struct pos {
+	const struct source *src;
+	const char *loc;	/* points into src->text */
+	int line, col;		/* 1-based; col counts bytes */
+};
+
+/*
+ * Print "FILE:LINE:COL: error: MSG", the source line and a caret under
+ * the column to stderr, then exit(1).  Nothing has been written by then:
+ * outputs are only written once the whole compilation succeeded.
+ */
+void error_at(const struct pos *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+/*
+ * The same, without exiting, for checks that report every problem
+ * before giving up; @kind is "error" or "note".
+ */
+void diag_at(const struct pos *p, const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The same without a position ("probecc: error: MSG"), for CLI errors. */
+void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+void *xcalloc(size_t n, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * All of @path, NUL-terminated (not counted in
+ * *@len), owned by the caller; an unreadable file is fatal, naming it.
+ */
+char *read_file_or_die(const char *path, size_t *len);
+
+/* A growable string; s is always NUL-terminated once used. */
+struct strbuf {
+	char *s;
+	size_t len, cap;
+};
+void sb_addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---- outputs (output.c) ---- */
+
+/*
+ * Stage @len bytes of @data for @path: written in full to a temporary
+ * file in the same directory (so the rename is atomic) and fsync'd.
+ * Returns 0, or -1 with errno set and nothing left behind.
+ */
+int out_stage(const char *path, const char *data, size_t len);
+/* Rename every staged file into place; -1 with errno on failure. */
+int out_commit(void);
+/* Remove every staged temporary file; destinations stay untouched. */
+void out_abort(void);
+
+#endif
