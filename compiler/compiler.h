@@ -61,7 +61,7 @@ enum fetch_kind {
 	F_ADDR,		/* @n: address (kprobe) or file offset (uprobe) */
 	F_DEREF,	/* +n(inner) / -n(inner): n is the signed offset */
 	F_IMM,		/* an immediate number */
-	F_VAR,		/* a C name with member accesses: resolved from DWARF (dwarf.c) */
+	F_VAR,		/* a C name with member accesses: resolved from DWARF (target/cname.c) */
 };
 
 /* One step of a C access path: .member, ->member, [index]. */
@@ -88,7 +88,7 @@ struct field {
 	char *name;
 	struct fetch *fetch;
 	char *type;		/* NULL: the kernel's default for the fetcharg */
-	bool string_at;		/* string: the fetch already ends at the string (dwarf.c) */
+	bool string_at;		/* string: the fetch already ends at the string (target/cname.c) */
 	char *c_expr;		/* the C expression as written, once resolved from DWARF */
 	struct pos pos, type_pos;
 	struct field *next;

@@ -286,7 +286,7 @@ int main(int argc, char **argv)
 		want_cmdline = true;
 	if (vars) {
 		struct strbuf out = { 0 };
-		int rc = dwarf_list_vars(vars, k, vmlinux, sysroot, &t, &out);
+		int rc = cname_list_vars(vars, k, vmlinux, sysroot, &t, &out);
 
 		if (out.s)
 			fputs(out.s, stdout);
@@ -297,7 +297,7 @@ int main(int argc, char **argv)
 	src = read_source(argv[optind]);
 	prog = parse(tokenize(src));
 	resolve_uprobes(prog, sysroot);
-	dwarf_resolve(prog, k, vmlinux, sysroot, &t, &checks);
+	cname_resolve(prog, k, vmlinux, sysroot, &t, &checks);
 	check_program(prog, k, &t, &checks);
 	pl = place(prog, &t);
 

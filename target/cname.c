@@ -1309,7 +1309,7 @@ static bool has_cvar(const struct probe *p)
 	return false;
 }
 
-void dwarf_resolve(struct program *prog, const struct kernel *k,
+void cname_resolve(struct program *prog, const struct kernel *k,
 		   const char *vmlinux, const char *sysroot,
 		   const struct target *t, struct strbuf *explain)
 {
@@ -1420,7 +1420,7 @@ static void list_scope(struct res *r, Dwarf_Die *scope, struct strbuf *out,
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
-int dwarf_list_vars(const char *where, const struct kernel *k,
+int cname_list_vars(const char *where, const struct kernel *k,
 		    const char *vmlinux, const char *sysroot,
 		    const struct target *t, struct strbuf *out)
 {

@@ -12,7 +12,7 @@
 #include "kernel.h"
 
 /*
- * dwarf_resolve() - replace every field of @prog written with C names
+ * cname_resolve() - replace every field of @prog written with C names
  * (F_VAR) by the fetch it stands for, and give it the DWARF type unless
  * the field has an explicit ":TYPE".
  *
@@ -32,19 +32,19 @@
  * Ownership: the new fetches and strings belong to @prog (never freed,
  * like the rest of the program).  @k, @t are only read.
  */
-void dwarf_resolve(struct program *prog, const struct kernel *k,
+void cname_resolve(struct program *prog, const struct kernel *k,
 		   const char *vmlinux, const char *sysroot,
 		   const struct target *t, struct strbuf *explain);
 
 /*
- * dwarf_list_vars() - like perf probe -V: append to @out the
+ * cname_list_vars() - like perf probe -V: append to @out the
  * parameters and the local variables in scope at @where, with their C
  * types and the fetcharg each one is at (or why it cannot be reached).
  * @where is FUNC[+OFF] (a kernel function, with @vmlinux) or
  * PATH:FUNC[+OFF] (a user program under @sysroot); OFF is in bytes.
  * Returns 0, or 1 after printing "probecc: error: ..." to stderr.
  */
-int dwarf_list_vars(const char *where, const struct kernel *k,
+int cname_list_vars(const char *where, const struct kernel *k,
 		    const char *vmlinux, const char *sysroot,
 		    const struct target *t, struct strbuf *out);
 
