@@ -74,28 +74,3 @@ char *xasprintf(const char *fmt, ...)
 	va_end(ap);
 	return sb.s ? sb.s : xstrdup("");
 }
-
-char *read_file_or_die(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf;
-
-	if (!f)
-		fatal("cannot open %s: %s", path, strerror(errno));
-	buf = xcalloc(1, cap);
-	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-		n += got;
-		if (n + 1 == cap) {
-			buf = realloc(buf, cap *= 2);
-			if (!buf)
-				fatal("out of memory");
-		}
-	}
-	if (ferror(f))
-		fatal("cannot read %s: %s", path, strerror(errno));
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}

@@ -48,18 +48,31 @@ void error_at(const struct pos *p, const char *fmt, ...)
  */
 void diag_at(const struct pos *p, const char *kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* The same without a position ("probecc: error: MSG"), for CLI errors. */
+/*
+ * The same without a position ("probecc: error: MSG"), for the CLI edge
+ * only (the *main*.c files): fatal() exits 1 (the input was refused),
+ * input_error() exits 2 (bad usage, or an input that cannot be read or
+ * is not what its option says).
+ */
 void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void input_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/*
+ * A library function's error: it returns a negative errno-style code
+ * and, when @e is not NULL, the one-line reason goes to e->msg.
+ * errmsg_set() returns @code, so that "return errmsg_set(e, -EINVAL,
+ * ...)" is the whole error path.
+ */
+struct errmsg {
+	char msg[1024];
+};
+int errmsg_set(struct errmsg *e, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 void *xcalloc(size_t n, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/*
- * All of @path, NUL-terminated (not counted in
- * *@len), owned by the caller; an unreadable file is fatal, naming it.
- */
-char *read_file_or_die(const char *path, size_t *len);
 
 /* A growable string; s is always NUL-terminated once used. */
 struct strbuf {
@@ -68,6 +81,18 @@ struct strbuf {
 };
 void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* ---- files (readfile.c) ---- */
+
+/*
+ * file_read() - all of @path into *@text, NUL-terminated (the NUL not
+ * counted in *@len; @len may be NULL), malloc'd, the caller's.  Returns
+ * 0, or -errno with "cannot open PATH: REASON" or "cannot read PATH:
+ * REASON" in @e.  file_read_stream() reads an open stream to its end
+ * (standard input for "-"), returning 0 or -errno, no message.
+ */
+int file_read(const char *path, char **text, size_t *len, struct errmsg *e);
+int file_read_stream(FILE *f, char **text, size_t *len);
 
 /* ---- outputs (output.c) ---- */
 

@@ -64,3 +64,27 @@ void fatal(const char *fmt, ...)
 	fputc('\n', stderr);
 	exit(1);
 }
+
+void input_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("probecc: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+int errmsg_set(struct errmsg *e, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e) {
+		va_start(ap, fmt);
+		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}

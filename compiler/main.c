@@ -64,9 +64,13 @@ static const char usage[] =
 static struct source *read_source(const char *path)
 {
 	struct source *src = xcalloc(1, sizeof(*src));
+	struct errmsg e;
+	char *text;
 
+	if (file_read(path, &text, &src->len, &e))
+		input_error("%s", e.msg);
 	src->name = path;
-	src->text = read_file_or_die(path, &src->len);
+	src->text = text;
 	return src;
 }
 
@@ -158,6 +162,7 @@ int main(int argc, char **argv)
 	const char *kconfig = NULL, *modules = NULL, *sysroot = NULL;
 	const char *vars = NULL;
 	struct strbuf checks = { 0 };
+	struct errmsg e;
 	struct kernel *k = kernel_new();
 	struct target t = { .kmajor = 6, .kminor = 1, .arch_default = true,
 			    .version_default = true, .cmdline_max = -1 };
@@ -248,16 +253,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* the kernel as it is: its own word beats the defaults */
-	if (tpath)
-		kernel_load_target(k, tpath);
-	if (vmlinux)
-		kernel_load_vmlinux(k, vmlinux);
-	if (sysmap && !k->syms_known)
-		kernel_load_system_map(k, sysmap);
-	if (kconfig)
-		kernel_load_kconfig(k, kconfig);
-	if (modules)
-		kernel_load_modules(k, modules);
+	if ((tpath && kernel_load_target(k, tpath, &e)) ||
+	    (vmlinux && kernel_load_vmlinux(k, vmlinux, &e)) ||
+	    (sysmap && !k->syms_known && kernel_load_system_map(k, sysmap, &e)) ||
+	    (kconfig && kernel_load_kconfig(k, kconfig, &e)) ||
+	    (modules && kernel_load_modules(k, modules, &e)))
+		input_error("%s", e.msg);
 	kernel_index(k);
 	target_from_kernel(&t, k, &arch);
 	t.boot_config = (signed char)kconfig_tristate(k, "CONFIG_BOOT_CONFIG");

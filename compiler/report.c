@@ -730,12 +730,12 @@ int report_main(int argc, char **argv)
 	}
 	if (sysmap || tpath || vmlinux) {
 		rk = kernel_new();
-		if (tpath)
-			kernel_load_target(rk, tpath);
-		if (sysmap)
-			kernel_load_system_map(rk, sysmap);
-		if (vmlinux)
-			kernel_load_vmlinux(rk, vmlinux);
+		struct errmsg e;
+
+		if ((tpath && kernel_load_target(rk, tpath, &e)) ||
+		    (sysmap && kernel_load_system_map(rk, sysmap, &e)) ||
+		    (vmlinux && kernel_load_vmlinux(rk, vmlinux, &e)))
+			input_error("%s", e.msg);	/* exit 2: 1 is a failed expectation */
 		kernel_index(rk);
 	}
 	text = read_file(dumppath);

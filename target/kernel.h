@@ -82,7 +82,10 @@ struct ksym *kernel_add_sym(struct kernel *k, const char *name, size_t len,
 int edit_distance(const char *a, const char *b, int max);
 /*
  * Loaders: each adds what its input holds and notes it in k->sources.
- * Unreadable or malformed input is fatal, with the path and the line.
+ * Each returns 0, or a negative errno-style code with the reason (the
+ * path, and the line where there is one) in @e: -errno for a file that
+ * cannot be read, -EINVAL or -ENOEXEC for one that is not what it should
+ * be.  What was added before the error stays in @k.
  *  - target capture (qemu-images/capture): kallsyms, the functions
  *    ftrace can filter, the kprobe blacklist, events, config.gz
  *  - System.map ("ADDR TYPE NAME"); Debian's placeholder is refused
@@ -92,11 +95,16 @@ int edit_distance(const char *a, const char *b, int max);
  *  - a .config, plain or gzip'd
  *  - a modules directory: FUNC symbols of every *.ko below it
  */
-void kernel_load_target(struct kernel *k, const char *path);
-void kernel_load_system_map(struct kernel *k, const char *path);
-void kernel_load_vmlinux(struct kernel *k, const char *path);
-void kernel_load_kconfig(struct kernel *k, const char *path);
-void kernel_load_modules(struct kernel *k, const char *dir);
+int kernel_load_target(struct kernel *k, const char *path,
+			struct errmsg *e);
+int kernel_load_system_map(struct kernel *k, const char *path,
+			struct errmsg *e);
+int kernel_load_vmlinux(struct kernel *k, const char *path,
+			struct errmsg *e);
+int kernel_load_kconfig(struct kernel *k, const char *path,
+			struct errmsg *e);
+int kernel_load_modules(struct kernel *k, const char *dir,
+			struct errmsg *e);
 /* A function of a module file: its offset in its code section. */
 struct ko_sym {
 	char *name;
@@ -105,9 +113,12 @@ struct ko_sym {
 };
 /* FUNC symbols of module @name's code sections, below @dir; see vmlinux.c. */
 struct ko_sym *ko_symbols(const char *dir, const char *name, size_t *n);
-/* Parse .config text (@len bytes) into k->config; @what names it. */
-void kernel_set_kconfig(struct kernel *k, const char *text, size_t len,
-			const char *what);
+/*
+ * Parse .config text (@len bytes) into k->config; @what names it.
+ * 0, or -EINVAL when it has no CONFIG_ line (the reason in @e).
+ */
+int kernel_set_kconfig(struct kernel *k, const char *text, size_t len,
+		       const char *what, struct errmsg *e);
 /*
  * Inflate the gzip stream of @n bytes at @in (zlib).  Returns a new
  * NUL-terminated buffer (owned by the caller) with its length in
