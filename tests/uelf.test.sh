@@ -183,7 +183,7 @@ run() {
 
 # ---- build ----
 uelf_ok=1
-UELF_SRCS="target/uelf.c"	# and the parts of common/ it uses
+UELF_SRCS="target/uelf.c common/elffile.c common/diag.c"
 gcc -std=gnu11 -Wall -Wextra -Werror -Icommon -Itarget $UELF_SRCS tests/uelf/uelf-test.c \
 	-lelf -o "$U/uelf-test" > "$U/build.log" 2>&1 ||
 	{ t_fail uelf/build "uelf-test does not build (libelf-dev missing?)" "$U/build.log"; uelf_ok=; }
