@@ -352,16 +352,6 @@ static char *read_cmdline(const char *path)
 	return text;
 }
 
-static void stage_or_die(const char *path, const char *data, size_t len)
-{
-	if (out_stage(path, data, len)) {
-		int err = errno;
-
-		out_abort();
-		fatal("cannot write %s: %s", path, strerror(err));
-	}
-}
-
 static const char usage[] =
 "usage: probecc bootargs --fragment FILE|- [--bootargs EXISTING] [--replace] OUTPUT\n"
 "  merge probecc's command-line fragment (probecc FILE --cmdline) into a\n"
@@ -480,7 +470,8 @@ int bootargs_main(int argc, char **argv)
 
 		text = xasprintf("setenv bootargs %s\n", q);
 		free(q);
-		stage_or_die(target, text, strlen(text));
+		if (out_stage(target, text, strlen(text)))
+			fatal("cannot write %s: %s", target, strerror(errno));
 		break;
 	}
 	case OPT_ENV:
@@ -488,11 +479,13 @@ int bootargs_main(int argc, char **argv)
 		env_check(merged);
 		text = xasprintf("bootargs%s%s\n", mode == OPT_ENV ? "=" : " ",
 				 merged);
-		stage_or_die(target, text, strlen(text));
+		if (out_stage(target, text, strlen(text)))
+			fatal("cannot write %s: %s", target, strerror(errno));
 		break;
 	case OPT_DTB:
 		newdtb = dtb_with_bootargs(dtb, merged, &len);
-		stage_or_die(outpath, newdtb, len);
+		if (out_stage(outpath, newdtb, len))
+			fatal("cannot write %s: %s", outpath, strerror(errno));
 		free(newdtb);
 		break;
 	}

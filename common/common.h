@@ -99,7 +99,8 @@ int file_read_stream(FILE *f, char **text, size_t *len);
 /*
  * Stage @len bytes of @data for @path: written in full to a temporary
  * file in the same directory (so the rename is atomic) and fsync'd.
- * Returns 0, or -1 with errno set and nothing left behind.
+ * Returns 0, or -1 with errno set, every file staged so far removed
+ * (out_abort()) and nothing left behind.
  */
 int out_stage(const char *path, const char *data, size_t len);
 /* Rename every staged file into place; -1 with errno on failure. */

@@ -108,6 +108,7 @@ fail_nofd:
 	free(s->tmp);
 	free(s->path);
 	free(s);
+	out_abort();
 	errno = err;
 	return -1;
 }

@@ -122,16 +122,6 @@ static void target_from_kernel(struct target *t, const struct kernel *k,
 	}
 }
 
-static void stage(const char *path, const char *data, size_t len)
-{
-	if (out_stage(path, data, len)) {
-		int err = errno;
-
-		out_abort();
-		fatal("cannot write %s: %s", path, strerror(err));
-	}
-}
-
 int main(int argc, char **argv)
 {
 	enum { OPT_CMDLINE = 256, OPT_PLAN, OPT_EXPLAIN, OPT_ARCH, OPT_KVER,
@@ -323,11 +313,13 @@ int main(int argc, char **argv)
 		if (fclose(mem) || err)
 			fatal("cannot write the bootconfig: %s",
 			      bc_strerror(err ? err : BC_ERR_IO));
-		stage(bcpath, text, len);
+		if (out_stage(bcpath, text, len))
+			fatal("cannot write %s: %s", bcpath, strerror(errno));
 		free(text);
 	}
 	if (planpath)
-		stage(planpath, pl->plan.s, pl->plan.len);
+		if (out_stage(planpath, pl->plan.s, pl->plan.len))
+			fatal("cannot write %s: %s", planpath, strerror(errno));
 	if (out_commit()) {
 		int err = errno;
 
