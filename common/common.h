@@ -5,7 +5,9 @@
  *   diag.c      FILE:LINE:COL diagnostics with a caret, fatal() for the
  *               CLI edge
  *   alloc.c     allocation that cannot fail (x*), the growable strbuf
+ *   readfile.c  the one whole-file reader (returns an error, never exits)
  *   output.c    atomic outputs: stage every file, then commit or abort
+ *   elffile.c   the one ELF opener (its own header, elffile.h: <gelf.h>)
  *
  * Error convention for library code (target/, bootargs/, common/): a
  * function that can fail returns 0 or a negative errno-style code and
