@@ -53,28 +53,31 @@ void diag_at(const struct pos *p, const char *kind, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* "probecc: error: MSG" on stderr, then exit(@status). */
+static void vdie(int status, const char *fmt, va_list ap)
+	__attribute__((noreturn));
+static void vdie(int status, const char *fmt, va_list ap)
+{
+	fputs("probecc: error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	exit(status);
+}
+
 void fatal(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("probecc: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
+	vdie(1, fmt, ap);
 }
 
 void input_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("probecc: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
+	vdie(2, fmt, ap);
 }
 
 int errmsg_set(struct errmsg *e, int code, const char *fmt, ...)

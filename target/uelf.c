@@ -51,10 +51,9 @@ static int fail(struct uelf *u, const char *fmt, ...)
 
 static void uelf_close(struct uelf *u)
 {
-	if (u->elf)
-		elf_end(u->elf);
-	if (u->fd >= 0)
-		close(u->fd);
+	struct elf_file f = { .path = u->path, .fd = u->fd, .elf = u->elf };
+
+	elf_file_close(&f);
 	u->elf = NULL;
 	u->fd = -1;
 }
