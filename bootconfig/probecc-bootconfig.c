@@ -13,9 +13,11 @@
  * reports a text the kernel refuses as "FILE:LINE:COL: error: MSG", with
  * the kernel's message and position (tools/bootconfig's "Parse Error"),
  * and warns when the tree, written out flat, breaks the kernel's limits.
- * Exit status 0, 1 on an error (with a message), 2 for bad usage.
+ * Exit status 0, 1 on an error (with a message), 2 for bad usage or a
+ * file that cannot be read; --help prints the usage to stdout.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,40 +25,22 @@
 #include <unistd.h>
 
 #include "bootconfig.h"
+#include "common.h"
 #include "footer.h"
 
 static const char *prog = "probecc-bootconfig";
 
+/* All of @path, NUL-terminated (common/readfile.c); NULL with errno set. */
 static unsigned char *slurp(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf = NULL;
-	size_t cap = 0, n;
+	char *text;
+	int rc = file_read(path, &text, len, NULL);
 
-	*len = 0;
-	if (!f)
+	if (rc) {
+		errno = -rc;
 		return NULL;
-	do {
-		if (*len == cap) {
-			unsigned char *nb = realloc(buf, cap = cap ? cap * 2 : 1 << 20);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
-		}
-		n = fread(buf + *len, 1, cap - *len, f);
-		*len += n;
-	} while (n);
-	if (ferror(f)) {
-		free(buf);
-		buf = NULL;
 	}
-	fclose(f);
-	return buf;
+	return (unsigned char *)text;
 }
 
 /* Replace @path with @len bytes of @data: temp file beside it, rename. */
@@ -104,7 +88,7 @@ static int list(const char *path)
 	text = slurp(path, &len);
 	if (!text) {
 		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
-		return 1;
+		return 2;
 	}
 	r = bc_parse((const char *)text, len, &t, &line, &col, &msg);
 	free(text);
@@ -130,84 +114,102 @@ static int list(const char *path)
 	return 0;
 }
 
+static const char usage[] =
+"usage: probecc-bootconfig -a BOOTCONFIG INITRD | -d INITRD | -l BOOTCONFIG | INITRD\n";
+
 int main(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	size_t len, start, size, outlen;
 	unsigned char *img, *out;
-	int r;
+	const char *arg = NULL, *path;
+	int r, c, mode = 0;
 
-	if (argc == 4 && !strcmp(argv[1], "-a")) {
+	while ((c = getopt_long(argc, argv, "a:d:l:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+		case 'd':
+		case 'l':
+			if (mode)
+				goto usage;
+			mode = c;
+			arg = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			goto usage;
+		}
+	}
+	if (argc - optind != (mode == 'a' || !mode ? 1 : 0))
+		goto usage;
+	if (mode == 'a') {
 		size_t tlen;
-		unsigned char *text = slurp(argv[2], &tlen);
+		unsigned char *text = slurp(arg, &tlen);
 
-		if (!text || memchr(text, '\0', tlen)) {
-			fprintf(stderr, "%s: %s: %s\n", prog, argv[2],
-				text ? "holds a NUL byte" : strerror(errno));
+		if (!text) {
+			fprintf(stderr, "%s: %s: %s\n", prog, arg, strerror(errno));
+			return 2;
+		}
+		if (memchr(text, '\0', tlen)) {
+			fprintf(stderr, "%s: %s: holds a NUL byte\n", prog, arg);
 			return 1;
 		}
-		{
-			unsigned char *t = realloc(text, tlen + 1);
-
-			if (!t) {
-				free(text);
-				fprintf(stderr, "%s: out of memory\n", prog);
-				return 1;
-			}
-			text = t;
-			text[tlen] = '\0';
-		}
-		img = slurp(argv[3], &len);
+		path = argv[optind];
+		img = slurp(path, &len);
 		if (!img) {
-			fprintf(stderr, "%s: %s: %s\n", prog, argv[3], strerror(errno));
-			return 1;
+			fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+			return 2;
 		}
 		r = bc_footer_append(img, len, (char *)text, &out, &outlen);
 		free(img);
 		free(text);
 		if (r) {
-			fprintf(stderr, "%s: %s: %s\n", prog, argv[3], bc_footer_strerror(r));
+			fprintf(stderr, "%s: %s: %s\n", prog, path, bc_footer_strerror(r));
 			return 1;
 		}
-		r = replace(argv[3], out, outlen);
+		r = replace(path, out, outlen);
 		free(out);
 		if (r) {
-			fprintf(stderr, "%s: cannot write %s: %s\n", prog, argv[3], strerror(errno));
-			return 1;
-		}
-		return 0;
-	}
-	if (argc == 3 && !strcmp(argv[1], "-l"))
-		return list(argv[2]);
-	if ((argc == 3 && !strcmp(argv[1], "-d")) || (argc == 2 && argv[1][0] != '-')) {
-		const char *path = argv[argc - 1];
-
-		img = slurp(path, &len);
-		if (!img) {
-			fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
-			return 1;
-		}
-		r = bc_footer_find(img, len, &start, &size);
-		if (r < 0) {
-			fprintf(stderr, "%s: %s: %s\n", prog, path, bc_footer_strerror(r));
-			free(img);
-			return 1;
-		}
-		if (argc == 2) {
-			if (r)	/* the text is NUL-terminated inside the image */
-				fputs((const char *)img + start, stdout);
-			else
-				fprintf(stderr, "%s: %s holds no bootconfig\n", prog, path);
-			free(img);
-			return r ? 0 : 1;
-		}
-		if (r && replace(path, img, start)) {
 			fprintf(stderr, "%s: cannot write %s: %s\n", prog, path, strerror(errno));
-			free(img);
 			return 1;
 		}
-		free(img);
 		return 0;
 	}
-	fprintf(stderr, "usage: %s -a BOOTCONFIG INITRD | -d INITRD | -l BOOTCONFIG | INITRD\n", prog);
+	if (mode == 'l')
+		return list(arg);
+	path = mode == 'd' ? arg : argv[optind];
+	img = slurp(path, &len);
+	if (!img) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		return 2;
+	}
+	r = bc_footer_find(img, len, &start, &size);
+	if (r < 0) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, bc_footer_strerror(r));
+		free(img);
+		return 1;
+	}
+	if (!mode) {
+		if (r)	/* the text is NUL-terminated inside the image */
+			fputs((const char *)img + start, stdout);
+		else
+			fprintf(stderr, "%s: %s holds no bootconfig\n", prog, path);
+		free(img);
+		return r ? 0 : 1;
+	}
+	if (r && replace(path, img, start)) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog, path, strerror(errno));
+		free(img);
+		return 1;
+	}
+	free(img);
+	return 0;
+usage:
+	fputs(usage, stderr);
 	return 2;
 }

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "probecc.h"
+#include "compiler.h"
 
 static const char *const mips_args[] = { "%r4", "%r5", "%r6", "%r7", "%r8",
 					  "%r9", "%r10", "%r11" };

@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probecc.h"
+#include "compiler.h"
+#include "kernel.h"
 #include "uelf.h"
 
 struct checker {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probecc.h"
+#include "compiler.h"
 
 /* The kernel limit on one argument's text after "NAME=": MAX_ARGSTR_LEN. */
 #define MAX_ARGSTR_LEN	63
@@ -134,7 +134,7 @@ static void emit(struct strbuf *sb, const struct fetch *f,
 		sb_addf(sb, ")");
 		break;
 	case F_VAR:
-		/* dwarf_resolve() replaced every C name it could; not this one. */
+		/* cname_resolve() replaced every C name it could; not this one. */
 		error_at(&f->pos, "'%s' is a C name: it needs the debug info of the probed code (--vmlinux VMLINUX for a kprobe, --sysroot DIR for a uprobe)",
 			 f->name);
 	case F_IMM:

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probecc.h"
+#include "compiler.h"
 
 static bool is_word_start(int c)
 {

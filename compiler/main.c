@@ -16,7 +16,11 @@
 
 #include "bc_tree.h"
 #include "bootconfig.h"
-#include "probecc.h"
+#include "bootargs.h"
+#include "cname.h"
+#include "compiler.h"
+#include "kernel.h"
+#include "report.h"
 
 static const char usage[] =
 "usage: probecc FILE [options]\n"
@@ -61,9 +65,13 @@ static const char usage[] =
 static struct source *read_source(const char *path)
 {
 	struct source *src = xcalloc(1, sizeof(*src));
+	struct errmsg e;
+	char *text;
 
+	if (file_read(path, &text, &src->len, &e))
+		input_error("%s", e.msg);
 	src->name = path;
-	src->text = read_file_or_die(path, &src->len);
+	src->text = text;
 	return src;
 }
 
@@ -115,16 +123,6 @@ static void target_from_kernel(struct target *t, const struct kernel *k,
 	}
 }
 
-static void stage(const char *path, const char *data, size_t len)
-{
-	if (out_stage(path, data, len)) {
-		int err = errno;
-
-		out_abort();
-		fatal("cannot write %s: %s", path, strerror(err));
-	}
-}
-
 int main(int argc, char **argv)
 {
 	enum { OPT_CMDLINE = 256, OPT_PLAN, OPT_EXPLAIN, OPT_ARCH, OPT_KVER,
@@ -155,6 +153,7 @@ int main(int argc, char **argv)
 	const char *kconfig = NULL, *modules = NULL, *sysroot = NULL;
 	const char *vars = NULL;
 	struct strbuf checks = { 0 };
+	struct errmsg e;
 	struct kernel *k = kernel_new();
 	struct target t = { .kmajor = 6, .kminor = 1, .arch_default = true,
 			    .version_default = true, .cmdline_max = -1 };
@@ -245,16 +244,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* the kernel as it is: its own word beats the defaults */
-	if (tpath)
-		kernel_load_target(k, tpath);
-	if (vmlinux)
-		kernel_load_vmlinux(k, vmlinux);
-	if (sysmap && !k->syms_known)
-		kernel_load_system_map(k, sysmap);
-	if (kconfig)
-		kernel_load_kconfig(k, kconfig);
-	if (modules)
-		kernel_load_modules(k, modules);
+	if ((tpath && kernel_load_target(k, tpath, &e)) ||
+	    (vmlinux && kernel_load_vmlinux(k, vmlinux, &e)) ||
+	    (sysmap && !k->syms_known && kernel_load_system_map(k, sysmap, &e)) ||
+	    (kconfig && kernel_load_kconfig(k, kconfig, &e)) ||
+	    (modules && kernel_load_modules(k, modules, &e)))
+		input_error("%s", e.msg);
 	kernel_index(k);
 	target_from_kernel(&t, k, &arch);
 	t.boot_config = (signed char)kconfig_tristate(k, "CONFIG_BOOT_CONFIG");
@@ -283,7 +278,7 @@ int main(int argc, char **argv)
 		want_cmdline = true;
 	if (vars) {
 		struct strbuf out = { 0 };
-		int rc = dwarf_list_vars(vars, k, vmlinux, sysroot, &t, &out);
+		int rc = cname_list_vars(vars, k, vmlinux, sysroot, &t, &out);
 
 		if (out.s)
 			fputs(out.s, stdout);
@@ -294,7 +289,7 @@ int main(int argc, char **argv)
 	src = read_source(argv[optind]);
 	prog = parse(tokenize(src));
 	resolve_uprobes(prog, sysroot);
-	dwarf_resolve(prog, k, vmlinux, sysroot, &t, &checks);
+	cname_resolve(prog, k, vmlinux, sysroot, &t, &checks);
 	check_program(prog, k, &t, &checks);
 	pl = place(prog, &t);
 
@@ -319,11 +314,13 @@ int main(int argc, char **argv)
 		if (fclose(mem) || err)
 			fatal("cannot write the bootconfig: %s",
 			      bc_strerror(err ? err : BC_ERR_IO));
-		stage(bcpath, text, len);
+		if (out_stage(bcpath, text, len))
+			fatal("cannot write %s: %s", bcpath, strerror(errno));
 		free(text);
 	}
 	if (planpath)
-		stage(planpath, pl->plan.s, pl->plan.len);
+		if (out_stage(planpath, pl->plan.s, pl->plan.len))
+			fatal("cannot write %s: %s", planpath, strerror(errno));
 	if (out_commit()) {
 		int err = errno;
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probecc.h"
+#include "compiler.h"
 
 /* Kernel limits on names: kernel/trace/trace_probe.h (MAX_EVENT_NAME_LEN). */
 #define MAX_NAME_LEN	63
@@ -231,7 +231,7 @@ static void ident_word(char **first, struct access ***tail)
  * IDENT = [A-Za-z_][A-Za-z0-9_]*
  *
  * A parameter, local or global of the probed function by its C name,
- * resolved from the DWARF of --vmlinux or --sysroot (dwarf.c).  The
+ * resolved from the DWARF of --vmlinux or --sysroot (target/cname.c).  The
  * lexer keeps "a.b" as one word; it is split here.
  */
 static struct fetch *cvar(struct fetch *f)

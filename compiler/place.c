@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "bootconfig.h"
-#include "probecc.h"
+#include "compiler.h"
 
 /* trace.h TRACE_FLAGS of 6.1 (global options; BRANCH needs BRANCH_TRACER). */
 static const char *const global_options[] = {

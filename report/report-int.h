@@ -19,7 +19,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "probecc.h"
+#include "common.h"
+#include "compiler.h"
+#include "kernel.h"
 
 struct hit {
 	char *probe;		/* event name, or the traced function */

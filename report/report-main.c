@@ -10,7 +10,6 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "report-int.h"
 #include "report.h"
@@ -98,70 +97,39 @@ static int parse_args(struct report *r, int argc, char **argv)
 }
 
 /*
- * All of @path, or NULL after a message naming it (an unreadable input:
- * exit status 2).  A directory is not a file.
+ * All of @path (common/readfile.c), or NULL after a message naming it:
+ * an unreadable input, exit status 2.  A directory fails on its read.
  */
 static char *read_input(const char *path)
 {
-	struct strbuf sb = { 0 };
-	char buf[65536];
-	struct stat st;
-	FILE *f;
-	size_t n;
+	struct errmsg e;
+	char *text;
 
-	f = fopen(path, "rb");
-	if (!f || fstat(fileno(f), &st)) {
-		fprintf(stderr, "probecc report: cannot read %s: %s\n", path, strerror(errno));
-		if (f)
-			fclose(f);
+	if (file_read(path, &text, NULL, &e)) {
+		fprintf(stderr, "probecc report: %s\n", e.msg);
 		return NULL;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "probecc report: cannot read %s: %s\n", path, strerror(EISDIR));
-		fclose(f);
-		return NULL;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		sb_addf(&sb, "%.*s", (int)n, buf);
-	if (ferror(f)) {
-		fprintf(stderr, "probecc report: cannot read %s: %s\n", path, strerror(errno));
-		fclose(f);
-		free(sb.s);
-		return NULL;
-	}
-	fclose(f);
-	return sb.s ? sb.s : xstrdup("");
-}
-
-/* True when @path can be opened for reading; else false after a message. */
-static bool readable(const char *path)
-{
-	char *text = read_input(path);
-
-	free(text);
-	return text != NULL;
+	return text;
 }
 
 /*
- * The kernel's symbols, when any source is given.  The sources are
- * checked readable here (exit status 2); a source that is readable but
- * wrong is refused by its loader (kernel.c), which exits 1 for now.
+ * The kernel's symbols, when any source is given (target/kernel.h).  A
+ * source that cannot be read, or is not what its option says, is an
+ * input error: 2 after a message.
  */
 static int load_kernel(struct report *r)
 {
+	struct errmsg e;
+
 	if (!r->sysmap && !r->target && !r->vmlinux)
 		return 0;
-	if ((r->target && !readable(r->target)) ||
-	    (r->sysmap && !readable(r->sysmap)) ||
-	    (r->vmlinux && !readable(r->vmlinux)))
-		return 2;
 	r->k = kernel_new();
-	if (r->target)
-		kernel_load_target(r->k, r->target);
-	if (r->sysmap)
-		kernel_load_system_map(r->k, r->sysmap);
-	if (r->vmlinux)
-		kernel_load_vmlinux(r->k, r->vmlinux);
+	if ((r->target && kernel_load_target(r->k, r->target, &e)) ||
+	    (r->sysmap && kernel_load_system_map(r->k, r->sysmap, &e)) ||
+	    (r->vmlinux && kernel_load_vmlinux(r->k, r->vmlinux, &e))) {
+		fprintf(stderr, "probecc report: %s\n", e.msg);
+		return 2;
+	}
 	kernel_index(r->k);
 	return 0;
 }

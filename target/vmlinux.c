@@ -16,45 +16,25 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "probecc.h"
+#include "elffile.h"
+#include "kernel.h"
 
-struct elf_file {
-	const char *path;
-	int fd;
-	Elf *elf;
-	GElf_Ehdr eh;
-	size_t shstrndx;
-};
-
-static int elf_open(struct elf_file *f, const char *path, bool must)
+/*
+ * elf_open() - @path as an ELF file whose sections can be named (the
+ * section header string table): the kernel's ELF files all have one.
+ */
+static int elf_open(struct elf_file *f, const char *path, struct errmsg *e)
 {
-	f->path = path;
-	elf_version(EV_CURRENT);
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (f->fd < 0) {
-		if (must)
-			fatal("cannot open %s: %s", path, strerror(errno));
-		return -1;
-	}
-	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
-	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF ||
-	    !gelf_getehdr(f->elf, &f->eh) ||
-	    elf_getshdrstrndx(f->elf, &f->shstrndx)) {
-		if (must)
-			fatal("%s: not an ELF file (%s)", path,
-			      elf_errmsg(-1));
-		if (f->elf)
-			elf_end(f->elf);
-		close(f->fd);
-		return -1;
+	size_t shstrndx;
+	int rc = elf_file_open(f, path, e);
+
+	if (rc)
+		return rc;
+	if (elf_getshdrstrndx(f->elf, &shstrndx)) {
+		elf_file_close(f);
+		return errmsg_set(e, -ENOEXEC, "%s is not an ELF file", path);
 	}
 	return 0;
-}
-
-static void elf_close(struct elf_file *f)
-{
-	elf_end(f->elf);
-	close(f->fd);
 }
 
 static Elf_Scn *find_symtab(struct elf_file *f, GElf_Shdr *sh)
@@ -70,7 +50,7 @@ static Elf_Scn *find_symtab(struct elf_file *f, GElf_Shdr *sh)
 /*
  * Bytes at virtual address @addr, @len of them, from the section that
  * holds them (SHT_PROGBITS); NULL if none does.  Points into libelf's
- * data, valid until elf_close().
+ * data, valid until elf_file_close().
  */
 static const unsigned char *vaddr_bytes(struct elf_file *f,
 					unsigned long long addr, size_t len)
@@ -156,10 +136,12 @@ static void add_range(struct kernel *k, unsigned long long s,
 }
 
 /* The IKCONFIG blob: "IKCFG_ST" gzip data "IKCFG_ED" (kernel/configs.c). */
-static void find_ikconfig(struct kernel *k, struct elf_file *f)
+static int find_ikconfig(struct kernel *k, struct elf_file *f,
+			 struct errmsg *e)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
+	int rc;
 
 	while ((scn = elf_nextscn(f->elf, scn))) {
 		const char *st, *ed;
@@ -182,11 +164,12 @@ static void find_ikconfig(struct kernel *k, struct elf_file *f)
 		text = kernel_gunzip(st + 8, ed - st - 8, &len);
 		if (!text)
 			continue;
-		kernel_set_kconfig(k, text, len,
-				   xasprintf("IKCONFIG of %s", f->path));
+		rc = kernel_set_kconfig(k, text, len,
+					xasprintf("IKCONFIG of %s", f->path), e);
 		free(text);
-		return;
+		return rc;
 	}
+	return 0;
 }
 
 /*
@@ -194,8 +177,10 @@ static void find_ikconfig(struct kernel *k, struct elf_file *f)
  * its release (the "Linux version " banner in .rodata) and maybe its
  * config; its symbols must come from elsewhere.
  */
-static void stripped(struct kernel *k, struct elf_file *f)
+static int stripped(struct kernel *k, struct elf_file *f, struct errmsg *e)
 {
+	int rc;
+
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 
@@ -210,20 +195,23 @@ static void stripped(struct kernel *k, struct elf_file *f)
 		if (v && (const char *)d->d_buf + d->d_size - v > 80)
 			k->release = xstrndup(v + 14, strcspn(v + 14, " "));
 	}
-	find_ikconfig(k, f);
-	sb_addf(&k->sources, "vmlinux %s: %s, %s, stripped (no symbols: pass --target or --system-map)\n",
-		f->path, k->release ? k->release : "no banner",
-		k->arch ? k->arch : "unknown machine");
-	elf_close(f);
+	rc = find_ikconfig(k, f, e);
+	if (!rc)
+		sb_addf(&k->sources, "vmlinux %s: %s, %s, stripped (no symbols: pass --target or --system-map)\n",
+			f->path, k->release ? k->release : "no banner",
+			k->arch ? k->arch : "unknown machine");
+	elf_file_close(f);
+	return rc;
 }
 
 /*
  * kernel_load_vmlinux() - everything probecc can learn from an ELF
  * kernel, debug info or not.  A stripped one gives what stripped() says.
  */
-void kernel_load_vmlinux(struct kernel *k, const char *path)
+int kernel_load_vmlinux(struct kernel *k, const char *path, struct errmsg *e)
 {
 	struct elf_file f;
+	int rc;
 	struct marks m = { 0 };
 	Elf_Scn *scn;
 	GElf_Shdr sh;
@@ -231,14 +219,15 @@ void kernel_load_vmlinux(struct kernel *k, const char *path)
 	size_t i, n, before = k->nsyms;
 	const char *arch;
 
-	elf_open(&f, path, true);
+	rc = elf_open(&f, path, e);
+	if (rc)
+		return rc;
 	arch = elf_arch(&f.eh);
 	if (arch)
 		k->arch = xstrdup(arch);
 	scn = find_symtab(&f, &sh);
 	if (!scn || !(d = elf_getdata(scn, NULL))) {
-		stripped(k, &f);
-		return;
+		return stripped(k, &f, e);
 	}
 	n = sh.sh_size / sh.sh_entsize;
 	for (i = 1; i < n; i++) {
@@ -323,12 +312,14 @@ void kernel_load_vmlinux(struct kernel *k, const char *path)
 			k->release = xstrndup(rel, strcspn(rel, " "));
 		}
 	}
-	find_ikconfig(k, &f);
-	sb_addf(&k->sources, "vmlinux %s: %s, %s, %zu symbols, %zu ftrace call sites%s\n",
-		path, k->release ? k->release : "no linux_banner",
-		arch ? arch : "unknown machine", k->nsyms - before,
-		k->nmcount, k->blacklist_known ? ", kprobe blacklist" : "");
-	elf_close(&f);
+	rc = find_ikconfig(k, &f, e);
+	if (!rc)
+		sb_addf(&k->sources, "vmlinux %s: %s, %s, %zu symbols, %zu ftrace call sites%s\n",
+			path, k->release ? k->release : "no linux_banner",
+			arch ? arch : "unknown machine", k->nsyms - before,
+			k->nmcount, k->blacklist_known ? ", kprobe blacklist" : "");
+	elf_file_close(&f);
+	return rc;
 }
 
 /* nftw() has no closure: the kernel being loaded. */
@@ -348,7 +339,7 @@ static int load_ko(const char *path, const struct stat *st, int flag,
 
 	(void)st;
 	if (flag != FTW_F || len < 3 || strcmp(path + len - 3, ".ko") ||
-	    elf_open(&f, path, false))
+	    elf_open(&f, path, NULL))
 		return 0;
 	mod = xstrndup(base, strlen(base) - 3);
 	for (i = 0; mod[i]; i++)	/* the kernel's module names use _ */
@@ -374,7 +365,7 @@ static int load_ko(const char *path, const struct stat *st, int flag,
 		}
 	}
 	modules_n++;
-	elf_close(&f);
+	elf_file_close(&f);
 	return 0;
 }
 
@@ -385,18 +376,19 @@ static int load_ko(const char *path, const struct stat *st, int flag,
  * by module name once the module loads (Documentation/trace/
  * kprobetrace.rst, "MOD:SYM").
  */
-void kernel_load_modules(struct kernel *k, const char *dir)
+int kernel_load_modules(struct kernel *k, const char *dir, struct errmsg *e)
 {
 	size_t before = k->nsyms;
 
 	modules_k = k;
 	modules_n = 0;
 	if (nftw(dir, load_ko, 16, FTW_PHYS))
-		fatal("cannot read the modules under %s: %s", dir,
-		      strerror(errno));
+		return errmsg_set(e, -errno, "cannot read the modules under %s: %s",
+				  dir, strerror(errno));
 	k->modules_known = true;
 	sb_addf(&k->sources, "modules %s: %zu modules, %zu functions\n", dir,
 		modules_n, k->nsyms - before);
+	return 0;
 }
 
 /* ko_find's nftw() closure: the module name sought and the path found. */
@@ -445,7 +437,7 @@ struct ko_sym *ko_symbols(const char *dir, const char *name, size_t *n)
 	ko_found = NULL;
 	if (nftw(dir, ko_match, 16, FTW_PHYS) <= 0 || !ko_found)
 		return NULL;
-	if (elf_open(&f, ko_found, false)) {
+	if (elf_open(&f, ko_found, NULL)) {
 		free(ko_found);
 		return NULL;
 	}
@@ -480,7 +472,7 @@ struct ko_sym *ko_symbols(const char *dir, const char *name, size_t *n)
 			(*n)++;
 		}
 	}
-	elf_close(&f);
+	elf_file_close(&f);
 	free(ko_found);
 	return syms;
 }

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "probecc.h"
+#include "kernel.h"
 
 struct kernel *kernel_new(void)
 {
@@ -154,17 +154,23 @@ char *kernel_gunzip(const void *in, size_t n, size_t *outlen)
  * "--- NAME ---" up to the next one; "missing NAME REASON" says a source
  * the agent could not read.  Unknown sections are skipped (newer agents).
  */
-void kernel_load_target(struct kernel *k, const char *path)
+int kernel_load_target(struct kernel *k, const char *path, struct errmsg *e)
 {
 	size_t len, nb64 = 0;
-	char *text = read_file_or_die(path, &len), *sect = NULL, *p = text, *line;
+	char *text, *sect = NULL, *p, *line;
 	unsigned char *b64 = NULL;
-	int no = 0, bits = 0;
+	int no = 0, bits = 0, rc;
 	unsigned acc = 0;
 
-	if (strncmp(text, "probecc-target\t1\n", 17))
-		fatal("%s: not a probecc target capture (first line is not \"probecc-target<TAB>1\")",
-		      path);
+	rc = file_read(path, &text, &len, e);
+	if (rc)
+		return rc;
+	p = text;
+	if (strncmp(text, "probecc-target\t1\n", 17)) {
+		rc = errmsg_set(e, -EINVAL, "%s: not a probecc target capture (first line is not \"probecc-target<TAB>1\")",
+				path);
+		goto out;
+	}
 	while ((line = next_line(&p))) {
 		no++;
 		if (!strncmp(line, "--- ", 4)) {
@@ -202,9 +208,11 @@ void kernel_load_target(struct kernel *k, const char *path)
 			continue;
 		}
 		if (!strcmp(sect, "kallsyms")) {
-			if (nm_line(k, line))
-				fatal("%s:%d: not a kallsyms line: %.60s", path,
-				      no, line);
+			if (nm_line(k, line)) {
+				rc = errmsg_set(e, -EINVAL, "%s:%d: not a kallsyms line: %.60s",
+						path, no, line);
+				goto out;
+			}
 		} else if (!strcmp(sect, "available_filter_functions")) {
 			k->ftrace_names = grow(k->ftrace_names,
 				k->nftrace_names, sizeof(char *));
@@ -212,13 +220,15 @@ void kernel_load_target(struct kernel *k, const char *path)
 				xstrndup(line, strcspn(line, " \t"));
 		} else if (!strcmp(sect, "kprobe_blacklist")) {
 			struct krange r;
-			char *e;
+			char *end;
 
-			r.start = strtoull(line, &e, 16);
-			if (*e != '-')
-				fatal("%s:%d: not a blacklist line: %.60s",
-				      path, no, line);
-			r.end = strtoull(e + 1, &e, 16);
+			r.start = strtoull(line, &end, 16);
+			if (*end != '-') {
+				rc = errmsg_set(e, -EINVAL, "%s:%d: not a blacklist line: %.60s",
+						path, no, line);
+				goto out;
+			}
+			r.end = strtoull(end + 1, &end, 16);
 			k->blacklist = grow(k->blacklist, k->nblacklist,
 					    sizeof(r));
 			k->blacklist[k->nblacklist++] = r;
@@ -230,9 +240,11 @@ void kernel_load_target(struct kernel *k, const char *path)
 			for (char *c = line; *c && *c != '='; c++) {
 				int v = b64val(*c);
 
-				if (v < 0)
-					fatal("%s:%d: bad base64 in config.gz",
-					      path, no);
+				if (v < 0) {
+					rc = errmsg_set(e, -EINVAL, "%s:%d: bad base64 in config.gz",
+							path, no);
+					goto out;
+				}
 				acc = acc << 6 | v;
 				bits += 6;
 				if (bits >= 8) {
@@ -247,18 +259,24 @@ void kernel_load_target(struct kernel *k, const char *path)
 		size_t clen;
 		char *cfg = kernel_gunzip(b64, nb64, &clen);
 
-		if (!cfg)
-			fatal("%s: config.gz does not inflate", path);
-		kernel_set_kconfig(k, cfg, clen,
-				   xasprintf("/proc/config.gz of %s", path));
+		if (!cfg) {
+			rc = errmsg_set(e, -EINVAL, "%s: config.gz does not inflate", path);
+			goto out;
+		}
+		rc = kernel_set_kconfig(k, cfg, clen,
+					xasprintf("/proc/config.gz of %s", path), e);
 		free(cfg);
-		free(b64);
+		if (rc)
+			goto out;
 	}
 	if (k->events)
 		qsort(k->events, k->nevents, sizeof(char *), cmp_str);
 	sb_addf(&k->sources, "target %s: %s, %zu symbols\n", path,
 		k->release ? k->release : "unknown release", k->nsyms);
+out:
+	free(b64);
 	free(text);
+	return rc;
 }
 
 /*
@@ -266,27 +284,37 @@ void kernel_load_target(struct kernel *k, const char *path)
  * Debian ships a one-line placeholder pointing at the -dbg package: that
  * is refused with a hint, since it would make every symbol "unknown".
  */
-void kernel_load_system_map(struct kernel *k, const char *path)
+int kernel_load_system_map(struct kernel *k, const char *path, struct errmsg *e)
 {
 	size_t len;
-	char *text = read_file_or_die(path, &len), *p = text, *line;
-	int no = 0;
+	char *text, *p, *line;
+	int no = 0, rc;
 
-	if (strstr(text, "The real System.map is in"))
-		fatal("%s is Debian's placeholder (\"%.60s\"): pass --target FILE captured with qemu-images/capture, or the -dbg package's System.map",
-		      path, text);
+	rc = file_read(path, &text, &len, e);
+	if (rc)
+		return rc;
+	p = text;
+	if (strstr(text, "The real System.map is in")) {
+		rc = errmsg_set(e, -EINVAL, "%s is Debian's placeholder (\"%.60s\"): pass --target FILE captured with qemu-images/capture, or the -dbg package's System.map",
+				path, text);
+		goto out;
+	}
 	while ((line = next_line(&p))) {
 		no++;
 		if (!*line)
 			continue;
-		if (nm_line(k, line))
-			fatal("%s:%d: not a System.map line: %.60s", path, no,
-			      line);
+		if (nm_line(k, line)) {
+			rc = errmsg_set(e, -EINVAL, "%s:%d: not a System.map line: %.60s",
+					path, no, line);
+			goto out;
+		}
 	}
 	k->syms_known = true;
 	sb_addf(&k->sources, "System.map %s: %zu symbols (sizes estimated from the next symbol)\n",
 		path, k->nsyms);
+out:
 	free(text);
+	return rc;
 }
 
 /* FNV-1a: the index is built once, so a simple good hash is enough. */

@@ -12,29 +12,35 @@
 #include <string.h>
 
 #include "bootargs.h"
-#include "probecc.h"
+#include "common.h"
 
-void *dtb_read(const char *path, size_t *len)
+int dtb_read(const char *path, void **fdt, size_t *len, struct errmsg *e)
 {
 	size_t n;
-	char *buf = read_file_or_die(path, &n);
-	int err;
+	char *buf;
+	int err = file_read(path, &buf, &n, e);
 
+	if (err)
+		return err;
 	if (n < sizeof(struct fdt_header))
-		fatal("%s: not a device tree blob (%zu bytes, shorter than its header)",
-		      path, n);
-	err = fdt_check_header(buf);
-	if (err)
-		fatal("%s: not a valid device tree blob: %s", path,
-		      fdt_strerror(err));
-	if (fdt_totalsize(buf) > n)
-		fatal("%s: truncated: the header says %u bytes, the file has %zu",
-		      path, fdt_totalsize(buf), n);
-	err = fdt_check_full(buf, n);
-	if (err)
-		fatal("%s: a broken device tree: %s", path, fdt_strerror(err));
+		err = errmsg_set(e, -EINVAL, "%s: not a device tree blob (%zu bytes, shorter than its header)",
+				 path, n);
+	else if ((err = fdt_check_header(buf)))
+		err = errmsg_set(e, -EINVAL, "%s: not a valid device tree blob: %s",
+				 path, fdt_strerror(err));
+	else if (fdt_totalsize(buf) > n)
+		err = errmsg_set(e, -EINVAL, "%s: truncated: the header says %u bytes, the file has %zu",
+				 path, fdt_totalsize(buf), n);
+	else if ((err = fdt_check_full(buf, n)))
+		err = errmsg_set(e, -EINVAL, "%s: a broken device tree: %s",
+				 path, fdt_strerror(err));
+	if (err) {
+		free(buf);
+		return err;
+	}
+	*fdt = buf;
 	*len = n;
-	return buf;
+	return 0;
 }
 
 const char *dtb_bootargs(const void *fdt, const char *path)

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "probecc.h"
+#include "kernel.h"
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -20,10 +20,11 @@ static int cmp_str(const void *a, const void *b)
  * kernel_set_kconfig() - take the "CONFIG_X=v" lines of @text (@len
  * bytes; "# CONFIG_X is not set" and other comments are the same as
  * absent, scripts/kconfig/confdata.c).  Replaces an earlier config.
- * Text without a single CONFIG_ line is fatal: it is not a .config.
+ * Text without a single CONFIG_ line is an error (-EINVAL): it is not a
+ * .config.
  */
-void kernel_set_kconfig(struct kernel *k, const char *text, size_t len,
-			const char *what)
+int kernel_set_kconfig(struct kernel *k, const char *text, size_t len,
+		       const char *what, struct errmsg *e)
 {
 	const char *p = text, *end = text + len;
 	size_t n = 0, cap = 0;
@@ -45,24 +46,29 @@ void kernel_set_kconfig(struct kernel *k, const char *text, size_t len,
 		p += l + 1;
 	}
 	if (!n)
-		fatal("%s: no CONFIG_ lines: not a kernel .config", what);
+		return errmsg_set(e, -EINVAL, "%s: no CONFIG_ lines: not a kernel .config", what);
 	qsort(v, n, sizeof(*v), cmp_str);
 	k->config = v;
 	k->nconfig = n;
 	sb_addf(&k->sources, "config %s: %zu options set\n", what, n);
+	return 0;
 }
 
 /* kernel_load_kconfig() - a .config file, gzip'd or not (zlib's gzread
  * reads both). */
-void kernel_load_kconfig(struct kernel *k, const char *path)
+int kernel_load_kconfig(struct kernel *k, const char *path, struct errmsg *e)
 {
 	gzFile f = gzopen(path, "rb");
 	size_t cap = 1 << 16, len = 0;
 	char *buf;
 	int n;
 
-	if (!f)
-		fatal("cannot open %s: %s", path, strerror(errno ? errno : ENOMEM));
+	int rc;
+
+	if (!f) {
+		rc = errno ? errno : ENOMEM;
+		return errmsg_set(e, -rc, "cannot open %s: %s", path, strerror(rc));
+	}
 	buf = malloc(cap);
 	while (buf && (n = gzread(f, buf + len, (unsigned)(cap - len))) > 0) {
 		len += n;
@@ -71,11 +77,14 @@ void kernel_load_kconfig(struct kernel *k, const char *path)
 	}
 	if (!buf)
 		fatal("out of memory");
-	if (n < 0 || gzclose(f) != Z_OK)
-		fatal("cannot read %s: not a .config or a damaged gzip file",
-		      path);
-	kernel_set_kconfig(k, buf, len, path);
+	if (n < 0 || gzclose(f) != Z_OK) {
+		free(buf);
+		return errmsg_set(e, -EINVAL, "cannot read %s: not a .config or a damaged gzip file",
+				  path);
+	}
+	rc = kernel_set_kconfig(k, buf, len, path, e);
 	free(buf);
+	return rc;
 }
 
 int kconfig_tristate(const struct kernel *k, const char *name)

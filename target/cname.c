@@ -26,7 +26,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "probecc.h"
+#include "cname.h"
+#include "elffile.h"
 #include "uelf.h"
 
 /* One ELF file with DWARF, opened once. */
@@ -110,7 +111,8 @@ static bool fail(struct res *r, const struct pos *p, const char *fmt, ...)
 static struct dobj *dobj_open(const char *path, bool kernel)
 {
 	struct dobj *o;
-	GElf_Ehdr eh;
+	struct elf_file f;
+	struct errmsg e;
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
 
@@ -120,14 +122,11 @@ static struct dobj *dobj_open(const char *path, bool kernel)
 	o = xcalloc(1, sizeof(*o));
 	o->path = xstrdup(path);
 	o->kernel = kernel;
-	o->fd = open(path, O_RDONLY);
-	if (o->fd < 0)
-		fatal("cannot open %s: %m", path);
-	elf_version(EV_CURRENT);
-	o->elf = elf_begin(o->fd, ELF_C_READ_MMAP, NULL);
-	if (!o->elf || !gelf_getehdr(o->elf, &eh))
-		fatal("%s is not an ELF file", path);
-	o->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	if (elf_file_open(&f, path, &e))
+		fatal("%s", e.msg);
+	o->fd = f.fd;
+	o->elf = f.elf;
+	o->big_endian = f.eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	o->dw = dwarf_begin_elf(o->elf, DWARF_C_READ, NULL);
 	if (o->dw) {
 		o->cfi = dwarf_getcfi(o->dw);
@@ -1309,7 +1308,7 @@ static bool has_cvar(const struct probe *p)
 	return false;
 }
 
-void dwarf_resolve(struct program *prog, const struct kernel *k,
+void cname_resolve(struct program *prog, const struct kernel *k,
 		   const char *vmlinux, const char *sysroot,
 		   const struct target *t, struct strbuf *explain)
 {
@@ -1420,7 +1419,7 @@ static void list_scope(struct res *r, Dwarf_Die *scope, struct strbuf *out,
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
-int dwarf_list_vars(const char *where, const struct kernel *k,
+int cname_list_vars(const char *where, const struct kernel *k,
 		    const char *vmlinux, const char *sysroot,
 		    const struct target *t, struct strbuf *out)
 {

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common.h"
+
 /*
  * ba_merge() - the kernel command line that boots with @fragment.
  * @existing: the command line there is (U-Boot's bootargs, /chosen/bootargs);
@@ -62,16 +64,20 @@ bool ba_is_tracing(const char *name);
  */
 char *ba_hush_quote(const char *s);
 
+/* "probecc bootargs ..." with argv[0] = "bootargs"; the exit status. */
+int bootargs_main(int argc, char **argv);
+
 /* ---- device trees (fdt.c, libfdt) ---- */
 
 /*
  * dtb_read() - read and validate the flattened device tree @path:
  * fdt_check_header(), a totalsize that fits the file, and
- * fdt_check_full() (the whole structure block).  Sets *@len to the file
- * size in bytes.  Returns the blob (malloc'd, the caller's); fatal with
- * the path and libfdt's reason when it is not a valid tree.
+ * fdt_check_full() (the whole structure block).  Sets *@fdt to the blob
+ * (malloc'd, the caller's) and *@len to the file size in bytes.  Returns
+ * 0, -errno when the file cannot be read, or -EINVAL when it is not a
+ * valid tree (the path and libfdt's reason in @e).
  */
-void *dtb_read(const char *path, size_t *len);
+int dtb_read(const char *path, void **fdt, size_t *len, struct errmsg *e);
 
 /*
  * dtb_bootargs() - the /chosen/bootargs string of @fdt, or NULL when

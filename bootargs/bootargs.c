@@ -27,7 +27,7 @@
  *   --dtb IN -o OUT the tree IN with /chosen/bootargs set (fdt.c)
  *
  * Exit status: 0, 1 for an error (a conflict, an unquotable value, a bad
- * tree), 2 for bad usage.  Nothing is written unless everything is.
+ * tree), 2 for bad usage or a file that cannot be read.  Nothing is written unless everything is.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -37,7 +37,7 @@
 #include <string.h>
 
 #include "bootargs.h"
-#include "probecc.h"
+#include "common.h"
 
 /* One kernel parameter as the kernel's next_arg() splits it. */
 struct param {
@@ -333,35 +333,23 @@ static void env_check(const char *v)
 		fatal("the command line ends with a backslash, which mkenvimage reads as an embedded newline");
 }
 
-static char *read_all(const char *path)
+/* All of @path ("-": standard input): a command line, no NUL byte in it. */
+static char *read_cmdline(const char *path)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	struct strbuf sb = { 0 };
-	char buf[4096];
-	size_t n;
+	struct errmsg e;
+	char *text;
+	size_t len;
+	int rc;
 
-	if (!f)
-		fatal("cannot open %s: %s", path, strerror(errno));
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-		if (memchr(buf, '\0', n))
-			fatal("%s: a NUL byte: not a command line", path);
-		sb_addf(&sb, "%.*s", (int)n, buf);
+	if (strcmp(path, "-")) {
+		if (file_read(path, &text, &len, &e))
+			input_error("%s", e.msg);
+	} else if ((rc = file_read_stream(stdin, &text, &len))) {
+		input_error("cannot read %s: %s", path, strerror(-rc));
 	}
-	if (ferror(f))
-		fatal("cannot read %s: %s", path, strerror(errno));
-	if (f != stdin)
-		fclose(f);
-	return sb.s ? sb.s : xstrdup("");
-}
-
-static void stage_or_die(const char *path, const char *data, size_t len)
-{
-	if (out_stage(path, data, len)) {
-		int err = errno;
-
-		out_abort();
-		fatal("cannot write %s: %s", path, strerror(err));
-	}
+	if (memchr(text, '\0', len))
+		fatal("%s: a NUL byte: not a command line", path);
+	return text;
 }
 
 static const char usage[] =
@@ -455,9 +443,15 @@ int bootargs_main(int argc, char **argv)
 	if (mode == OPT_DTB && existing)
 		fatal("--bootargs with --dtb: the existing command line is the tree's /chosen/bootargs");
 
-	frag = read_all(fragpath);
+	frag = read_cmdline(fragpath);
 	if (mode == OPT_DTB) {
-		dtb = dtb_read(target, &len);
+		struct errmsg e;
+		int rc = dtb_read(target, &dtb, &len, &e);
+
+		if (rc == -EINVAL)
+			fatal("%s", e.msg);
+		else if (rc)
+			input_error("%s", e.msg);
 		existing = dtb_bootargs(dtb, target);
 		from = from_buf = xasprintf("%s's /chosen/bootargs", target);
 	}
@@ -476,7 +470,8 @@ int bootargs_main(int argc, char **argv)
 
 		text = xasprintf("setenv bootargs %s\n", q);
 		free(q);
-		stage_or_die(target, text, strlen(text));
+		if (out_stage(target, text, strlen(text)))
+			fatal("cannot write %s: %s", target, strerror(errno));
 		break;
 	}
 	case OPT_ENV:
@@ -484,11 +479,13 @@ int bootargs_main(int argc, char **argv)
 		env_check(merged);
 		text = xasprintf("bootargs%s%s\n", mode == OPT_ENV ? "=" : " ",
 				 merged);
-		stage_or_die(target, text, strlen(text));
+		if (out_stage(target, text, strlen(text)))
+			fatal("cannot write %s: %s", target, strerror(errno));
 		break;
 	case OPT_DTB:
 		newdtb = dtb_with_bootargs(dtb, merged, &len);
-		stage_or_die(outpath, newdtb, len);
+		if (out_stage(outpath, newdtb, len))
+			fatal("cannot write %s: %s", outpath, strerror(errno));
 		free(newdtb);
 		break;
 	}

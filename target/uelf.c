@@ -4,8 +4,8 @@
  * uprobe_events wants (Documentation/trace/uprobetracer.rst), and a
  * check of a raw PATH:OFFSET.  See uelf.h for the rule and its source.
  *
- * Self-contained (no probecc.h): errors go to the caller's buffer, and
- * nothing allocated here outlives a call.
+ * Needs only common/elffile.c and common/diag.c: errors go to the
+ * caller's buffer, and nothing allocated here outlives a call.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elffile.h"
 #include "uelf.h"
 
 #define NSUGGEST 3		/* "did you mean" names at most */
@@ -50,10 +51,9 @@ static int fail(struct uelf *u, const char *fmt, ...)
 
 static void uelf_close(struct uelf *u)
 {
-	if (u->elf)
-		elf_end(u->elf);
-	if (u->fd >= 0)
-		close(u->fd);
+	struct elf_file f = { .path = u->path, .fd = u->fd, .elf = u->elf };
+
+	elf_file_close(&f);
 	u->elf = NULL;
 	u->fd = -1;
 }
@@ -61,6 +61,9 @@ static void uelf_close(struct uelf *u)
 /* Open PATH as an ET_EXEC or ET_DYN ELF file with program headers. */
 static int uelf_open(struct uelf *u, const char *path, char *err, size_t errlen)
 {
+	struct elf_file f;
+	struct errmsg e;
+
 	memset(u, 0, sizeof(*u));
 	u->path = path;
 	u->fd = -1;
@@ -69,16 +72,11 @@ static int uelf_open(struct uelf *u, const char *path, char *err, size_t errlen)
 	if (err && errlen)
 		err[0] = '\0';
 
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return fail(u, "libelf: %s", elf_errmsg(-1));
-	u->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (u->fd < 0)
-		return fail(u, "cannot open %s: %s", path, strerror(errno));
-	u->elf = elf_begin(u->fd, ELF_C_READ, NULL);
-	if (!u->elf || elf_kind(u->elf) != ELF_K_ELF || !gelf_getehdr(u->elf, &u->eh)) {
-		fail(u, "%s is not an ELF file", path);
-		goto out;
-	}
+	if (elf_file_open(&f, path, &e))
+		return fail(u, "%s", e.msg);
+	u->fd = f.fd;
+	u->elf = f.elf;
+	u->eh = f.eh;
 	if (u->eh.e_type != ET_EXEC && u->eh.e_type != ET_DYN) {
 		fail(u, "%s is an ELF %s, not an executable or shared library",
 		     path, u->eh.e_type == ET_REL ? "relocatable object" :

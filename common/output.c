@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "probecc.h"
+#include "common.h"
 
 struct staged {
 	char *tmp, *path;
@@ -108,6 +108,7 @@ fail_nofd:
 	free(s->tmp);
 	free(s->path);
 	free(s);
+	out_abort();
 	errno = err;
 	return -1;
 }

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Allocation that cannot fail (out of memory exits) and the growable strbuf. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p)
+		fatal("out of memory");
+	return p;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	if (!p)
+		fatal("out of memory");
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+static void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		fatal("bad format");
+	if (sb->len + n + 1 > sb->cap) {
+		size_t cap = sb->cap ? sb->cap : 256;
+
+		while (cap < sb->len + n + 1)
+			cap *= 2;
+		sb->s = realloc(sb->s, cap);
+		if (!sb->s)
+			fatal("out of memory");
+		sb->cap = cap;
+	}
+	vsnprintf(sb->s + sb->len, n + 1, fmt, ap);
+	sb->len += n;
+}
+
+void sb_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct strbuf sb = { 0 };
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return sb.s ? sb.s : xstrdup("");
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * common/: what every part of probecc uses, and nothing of any one part.
+ *
+ *   diag.c      FILE:LINE:COL diagnostics with a caret, fatal() for the
+ *               CLI edge
+ *   alloc.c     allocation that cannot fail (x*), the growable strbuf
+ *   readfile.c  the one whole-file reader (returns an error, never exits)
+ *   output.c    atomic outputs: stage every file, then commit or abort
+ *   elffile.c   the one ELF opener (its own header, elffile.h: <gelf.h>)
+ *
+ * Error convention for library code (target/, bootargs/, common/): a
+ * function that can fail returns 0 or a negative errno-style code and
+ * writes a one-line message (no "error:" prefix, no newline) into the
+ * caller's struct errmsg; only the CLI edge (the *main*.c files) prints
+ * it and exits.  Running out of memory is the one exception: the x*
+ * allocators exit, as dtc's do.
+ */
+#ifndef PROBECC_COMMON_H
+#define PROBECC_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* ---- diagnostics (diag.c) ---- */
+
+struct source {
+	const char *name;	/* file name as given on the command line */
+	const char *text;	/* whole file, NUL-terminated, owned */
+	size_t len;
+};
+
+struct pos {
+	const struct source *src;
+	const char *loc;	/* points into src->text */
+	int line, col;		/* 1-based; col counts bytes */
+};
+
+/*
+ * Print "FILE:LINE:COL: error: MSG", the source line and a caret under
+ * the column to stderr, then exit(1).  Nothing has been written by then:
+ * outputs are only written once the whole compilation succeeded.
+ */
+void error_at(const struct pos *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+/*
+ * The same, without exiting, for checks that report every problem
+ * before giving up; @kind is "error" or "note".
+ */
+void diag_at(const struct pos *p, const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/*
+ * The same without a position ("probecc: error: MSG"), for the CLI edge
+ * only (the *main*.c files): fatal() exits 1 (the input was refused),
+ * input_error() exits 2 (bad usage, or an input that cannot be read or
+ * is not what its option says).
+ */
+void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void input_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/*
+ * A library function's error: it returns a negative errno-style code
+ * and, when @e is not NULL, the one-line reason goes to e->msg.
+ * errmsg_set() returns @code, so that "return errmsg_set(e, -EINVAL,
+ * ...)" is the whole error path.
+ */
+struct errmsg {
+	char msg[1024];
+};
+int errmsg_set(struct errmsg *e, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+void *xcalloc(size_t n, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable string; s is always NUL-terminated once used. */
+struct strbuf {
+	char *s;
+	size_t len, cap;
+};
+void sb_addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---- files (readfile.c) ---- */
+
+/*
+ * file_read() - all of @path into *@text, NUL-terminated (the NUL not
+ * counted in *@len; @len may be NULL), malloc'd, the caller's.  Returns
+ * 0, or -errno with "cannot open PATH: REASON" or "cannot read PATH:
+ * REASON" in @e.  file_read_stream() reads an open stream to its end
+ * (standard input for "-"), returning 0 or -errno, no message.
+ */
+int file_read(const char *path, char **text, size_t *len, struct errmsg *e);
+int file_read_stream(FILE *f, char **text, size_t *len);
+
+/* ---- outputs (output.c) ---- */
+
+/*
+ * Stage @len bytes of @data for @path: written in full to a temporary
+ * file in the same directory (so the rename is atomic) and fsync'd.
+ * Returns 0, or -1 with errno set, every file staged so far removed
+ * (out_abort()) and nothing left behind.
+ */
+int out_stage(const char *path, const char *data, size_t len);
+/* Rename every staged file into place; -1 with errno on failure. */
+int out_commit(void);
+/* Remove every staged temporary file; destinations stay untouched. */
+void out_abort(void);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * common/elffile.c: the one ELF opener (libelf), for the kernel's ELF
+ * files (target/vmlinux.c), user programs (target/uelf.c) and DWARF
+ * (target/cname.c).  Apart from common.h so that what does not read ELF
+ * does not need <gelf.h>.
+ */
+#ifndef PROBECC_ELFFILE_H
+#define PROBECC_ELFFILE_H
+
+#include <gelf.h>
+
+#include "common.h"
+
+struct elf_file {
+	const char *path;	/* as given, not copied */
+	int fd;			/* -1 when closed */
+	Elf *elf;
+	GElf_Ehdr eh;
+};
+
+/*
+ * elf_file_open() - open @path read-only as an ELF file (ELF_K_ELF with
+ * an ELF header).  Returns 0, or -errno with "cannot open PATH: REASON"
+ * or -ENOEXEC with "PATH is not an ELF file" in @e; nothing stays open
+ * on failure.  elf_file_close() may be called on a closed file.
+ */
+int elf_file_open(struct elf_file *f, const char *path, struct errmsg *e);
+void elf_file_close(struct elf_file *f);
+
+#endif

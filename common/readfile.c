@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The one whole-file reader: all of a file (or a stream), NUL-terminated.
+ * Returns an error instead of exiting, so that every program chooses its
+ * own message and exit status.  Plain malloc: probecc-bootconfig links it
+ * without the rest of common/.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+int file_read_stream(FILE *f, char **text, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0, got;
+	char *buf = malloc(cap), *nb;
+
+	if (!buf)
+		return -ENOMEM;
+	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (n + 1 == cap) {
+			nb = realloc(buf, cap *= 2);
+			if (!nb) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nb;
+		}
+	}
+	if (ferror(f)) {
+		int err = errno ? errno : EIO;
+
+		free(buf);
+		return -err;
+	}
+	buf[n] = '\0';
+	*text = buf;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+int file_read(const char *path, char **text, size_t *len, struct errmsg *e)
+{
+	FILE *f = fopen(path, "rb");
+	int rc;
+
+	if (!f)
+		return errmsg_set(e, -errno, "cannot open %s: %s", path, strerror(errno));
+	rc = file_read_stream(f, text, len);
+	fclose(f);
+	if (rc)
+		return errmsg_set(e, rc, "cannot read %s: %s", path, strerror(-rc));
+	return 0;
+}

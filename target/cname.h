@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * target/cname.c: C names (dev->name, a.b, p->q[2]) of probe fields
+ * resolved to fetchargs from the DWARF of a vmlinux or a user program
+ * (elfutils libdw), and the variables at a probe point (--vars).
+ * Named cname_* (not dwarf_*), out of libdw's namespace.
+ */
+#ifndef PROBECC_CNAME_H
+#define PROBECC_CNAME_H
+
+#include "compiler.h"
+#include "kernel.h"
+
+/*
+ * cname_resolve() - replace every field of @prog written with C names
+ * (F_VAR) by the fetch it stands for, and give it the DWARF type unless
+ * the field has an explicit ":TYPE".
+ *
+ * Kprobes use the DWARF of @vmlinux (a path, NULL: none given) and the
+ * function's address from @k's symbols; uprobes use the DWARF of
+ * @sysroot + the probe's PATH (NULL sysroot: none), after
+ * resolve_uprobes().  Fields without C names are left alone, and
+ * nothing is opened when there are none.
+ *
+ * Each resolved field gets f->c_expr (the C text) and a line in
+ * @explain saying where every step came from (DWARF location at the
+ * probe address -> fetcharg).  Errors (no debug info, no such variable,
+ * optimised out, no location at that address, not a pointer, no such
+ * member with did-you-mean, a location a fetcharg cannot express) are
+ * reported at the name's position, all of them, then exit(1).
+ *
+ * Ownership: the new fetches and strings belong to @prog (never freed,
+ * like the rest of the program).  @k, @t are only read.
+ */
+void cname_resolve(struct program *prog, const struct kernel *k,
+		   const char *vmlinux, const char *sysroot,
+		   const struct target *t, struct strbuf *explain);
+
+/*
+ * cname_list_vars() - like perf probe -V: append to @out the
+ * parameters and the local variables in scope at @where, with their C
+ * types and the fetcharg each one is at (or why it cannot be reached).
+ * @where is FUNC[+OFF] (a kernel function, with @vmlinux) or
+ * PATH:FUNC[+OFF] (a user program under @sysroot); OFF is in bytes.
+ * Returns 0, or 1 after printing "probecc: error: ..." to stderr.
+ */
+int cname_list_vars(const char *where, const struct kernel *k,
+		    const char *vmlinux, const char *sysroot,
+		    const struct target *t, struct strbuf *out);
+
+#endif
