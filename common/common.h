@@ -8,6 +8,7 @@
  *   readfile.c  the one whole-file reader (returns an error, never exits)
  *   output.c    atomic outputs: stage every file, then commit or abort
  *   elffile.c   the one ELF opener (its own header, elffile.h: <gelf.h>)
+ *   suggest.c   "did you mean": the one edit distance and suggestion rule
  *
  * Error convention for library code (target/, bootargs/, common/): a
  * function that can fail returns 0 or a negative errno-style code and
@@ -95,6 +96,38 @@ void sb_addf(struct strbuf *sb, const char *fmt, ...)
  */
 int file_read(const char *path, char **text, size_t *len, struct errmsg *e);
 int file_read_stream(FILE *f, char **text, size_t *len);
+
+/* ---- "did you mean" (suggest.c) ---- */
+
+/*
+ * edit_distance() - optimal string alignment distance of @a and @b
+ * (insert, delete, substitute, swap two adjacent characters: one edit
+ * each), or @max + 1 once it is certainly above @max.  Names over 255
+ * bytes are always @max + 1.
+ */
+int edit_distance(const char *a, const char *b, int max);
+
+/* The most edits a suggestion for @want may be: strlen/3 + 1, in 2..4. */
+int suggest_limit(const char *want);
+
+#define SUGGEST_MAX 3
+/*
+ * Suggestions for one name: suggest_init(), suggest_add() for every
+ * candidate (kept when within suggest_limit() and among the SUGGEST_MAX
+ * closest; ties in name order; @name is borrowed, not copied, and must
+ * outlive @sg), then suggest_text(): "; did you mean a, b or c?", or ""
+ * when nothing was close, malloc'd, the caller's.
+ */
+struct suggest {
+	const char *want;
+	int limit;
+	int n;
+	const char *name[SUGGEST_MAX];
+	int dist[SUGGEST_MAX];
+};
+void suggest_init(struct suggest *sg, const char *want);
+void suggest_add(struct suggest *sg, const char *name);
+char *suggest_text(const struct suggest *sg);
 
 /* ---- outputs (output.c) ---- */
 

@@ -34,21 +34,13 @@ static bool is_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
-/* ", did you mean A, B or C?" for @name, or "" when nothing is close. */
+/* "; did you mean A, B or C?" for @name, or "" when nothing is close. */
 static char *did_you_mean(const struct kernel *k, const char *name)
 {
-	const char *cand[3];
-	int n = ksym_suggest(k, name, true, cand, 3), i;
-	struct strbuf sb = { 0 };
+	struct suggest sg;
 
-	if (!n)
-		return xstrdup("");
-	sb_addf(&sb, "; did you mean ");
-	for (i = 0; i < n; i++)
-		sb_addf(&sb, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ",
-			cand[i]);
-	sb_addf(&sb, "?");
-	return sb.s;
+	ksym_suggest(k, name, true, &sg);
+	return suggest_text(&sg);
 }
 
 /*
@@ -243,24 +235,14 @@ static void check_event(struct checker *c, const struct probe *p)
 	if (k->events_known) {
 		if (!bsearch(full, k->events, k->nevents, sizeof(char *),
 			     cmp_event)) {
-			const char *best = NULL;
-			int bd = 4;
+			struct suggest sg;
 			size_t i;
 
-			for (i = 0; i < k->nevents; i++) {
-				int d = edit_distance(full, k->events[i], bd - 1);
-
-				if (d < bd) {
-					bd = d;
-					best = k->events[i];
-				}
-			}
-			if (best)
-				err(c, &p->target_pos, "the kernel has no event '%s'; did you mean %s?",
-				    full, best);
-			else
-				err(c, &p->target_pos, "the kernel has no event '%s'",
-				    full);
+			suggest_init(&sg, full);
+			for (i = 0; i < k->nevents; i++)
+				suggest_add(&sg, k->events[i]);
+			err(c, &p->target_pos, "the kernel has no event '%s'%s",
+			    full, suggest_text(&sg));
 		}
 	} else {
 		sb_addf(c->explain, "  %s: events unknown without --target: not checked\n",

@@ -341,9 +341,8 @@ static bool find_member(Dwarf_Die *agg, const char *name, Dwarf_Die *out,
 	return false;
 }
 
-/* Closest member names of @agg to @name (anonymous members included). */
-static void member_names(Dwarf_Die *agg, const char *name, const char **best,
-			 int *bd, int nbest)
+/* Offer the member names of @agg to @sg (anonymous members' included). */
+static void member_names(Dwarf_Die *agg, struct suggest *sg)
 {
 	Dwarf_Die m;
 
@@ -352,48 +351,15 @@ static void member_names(Dwarf_Die *agg, const char *name, const char **best,
 	do {
 		const char *n;
 		Dwarf_Die t, inner;
-		int d, i, j;
 
 		if (dwarf_tag(&m) != DW_TAG_member)
 			continue;
 		n = dwarf_diename(&m);
-		if (!n) {
-			if (type_of(&m, &t) && peel(&t, &inner))
-				member_names(&inner, name, best, bd, nbest);
-			continue;
-		}
-		d = edit_distance(name, n, 3);
-		if (d > 3 || d > (int)strlen(name) / 2 + 1)
-			continue;
-		for (i = 0; i < nbest; i++)
-			if (!best[i] || d < bd[i])
-				break;
-		if (i == nbest)
-			continue;
-		for (j = nbest - 1; j > i; j--) {
-			best[j] = best[j - 1];
-			bd[j] = bd[j - 1];
-		}
-		best[i] = n;
-		bd[i] = d;
+		if (n)
+			suggest_add(sg, n);
+		else if (type_of(&m, &t) && peel(&t, &inner))
+			member_names(&inner, sg);
 	} while (dwarf_siblingof(&m, &m) == 0);
-}
-
-static char *suggest(const char **best, int n)
-{
-	struct strbuf sb = { 0 };
-	int i, cnt = 0;
-
-	for (i = 0; i < n && best[i]; i++)
-		cnt++;
-	if (!cnt)
-		return xstrdup("");
-	sb_addf(&sb, "; did you mean ");
-	for (i = 0; i < cnt; i++)
-		sb_addf(&sb, "%s%s", i == 0 ? "" : i == cnt - 1 ? " or " : ", ",
-			best[i]);
-	sb_addf(&sb, "?");
-	return sb.s;
 }
 
 /* ---- the probe site ---- */
@@ -890,36 +856,22 @@ static bool find_var(struct site *s, const char *name, Dwarf_Die *out,
 
 static char *suggest_var(struct site *s, const char *name)
 {
-	const char *best[3] = { 0 };
-	int bd[3] = { 0 }, i, j, k;
+	struct suggest sg;
 	Dwarf_Die c;
+	int i;
 
+	suggest_init(&sg, name);
 	for (i = s->first; i <= s->sub; i++) {
 		if (dwarf_child(&s->scopes[i], &c))
 			continue;
 		do {
 			const char *n = dwarf_diename(&c);
-			int d;
 
-			if (!is_var_tag(dwarf_tag(&c)) || !n)
-				continue;
-			d = edit_distance(name, n, 3);
-			if (d > 3 || d > (int)strlen(name) / 2 + 1)
-				continue;
-			for (j = 0; j < 3; j++)
-				if (!best[j] || d < bd[j])
-					break;
-			if (j == 3)
-				continue;
-			for (k = 2; k > j; k--) {
-				best[k] = best[k - 1];
-				bd[k] = bd[k - 1];
-			}
-			best[j] = n;
-			bd[j] = d;
+			if (is_var_tag(dwarf_tag(&c)) && n)
+				suggest_add(&sg, n);
 		} while (dwarf_siblingof(&c, &c) == 0);
 	}
-	return suggest(best, 3);
+	return suggest_text(&sg);
 }
 
 /* A global without a location here (an extern declaration): its symbol. */
@@ -1113,12 +1065,12 @@ static bool resolve_field(struct res *r, struct field *f)
 					    dwarf_tag(&pt) == DW_TAG_pointer_type ? "; write '->' for a member through a pointer" : "");
 			}
 			if (!find_member(&agg, a->member, &m, &off)) {
-				const char *best[3] = { 0 };
-				int bd[3];
+				struct suggest sg;
 				char *dym;
 
-				member_names(&agg, a->member, best, bd, 3);
-				dym = suggest(best, 3);
+				suggest_init(&sg, a->member);
+				member_names(&agg, &sg);
+				dym = suggest_text(&sg);
 				return fail(r, &a->pos, "%s has no member '%s'%s",
 					    type_str(&agg), a->member, dym);
 			}
@@ -1217,10 +1169,6 @@ static bool resolve_field(struct res *r, struct field *f)
 				kt = scalar_type(r, &pt, size, &note);
 			if (!kt) {
 				if (is_aggregate(&pt)) {
-					const char *best[3] = { 0 };
-					int bd[3];
-
-					member_names(&pt, "", best, bd, 0);
 					return fail(r, &v->pos, "'%s' is %s, not a value: name one of its members (%s%s)",
 						    expr.s, type_str(&type),
 						    expr.s, l.mem ? ".MEMBER" : "->MEMBER");

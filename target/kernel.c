@@ -491,78 +491,14 @@ const char *kconfig_get(const struct kernel *k, const char *name)
 	return NULL;
 }
 
-int edit_distance(const char *a, const char *b, int max)
+void ksym_suggest(const struct kernel *k, const char *name, bool funcs,
+		  struct suggest *sg)
 {
-	int la = (int)strlen(a), lb = (int)strlen(b), i, j;
-	int row[256], best;
-
-	if (la >= 255 || lb >= 255 || abs(la - lb) > max)
-		return max + 1;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		int diag = row[0];
-
-		row[0] = best = i;
-		for (j = 1; j <= lb; j++) {
-			int up = row[j], v = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < v)
-				v = up + 1;
-			if (row[j - 1] + 1 < v)
-				v = row[j - 1] + 1;
-			diag = up;
-			row[j] = v;
-			if (v < best)
-				best = v;
-		}
-		if (best > max)
-			return max + 1;
-	}
-	return row[lb];
-}
-
-int ksym_suggest(const struct kernel *k, const char *name, bool funcs,
-		 const char **out, int max)
-{
-	int lim = (int)strlen(name) / 3 + 1, dist[8], n = 0, i;
 	size_t s;
 
-	if (max > 8)
-		max = 8;
-	if (lim > 4)
-		lim = 4;
+	suggest_init(sg, name);
 	for (s = 0; s < k->nsyms; s++) {
-		const struct ksym *c = &k->syms[s];
-		int d;
-
-		if (funcs && !is_func(c))
-			continue;
-		d = edit_distance(name, c->name, lim);
-		if (d > lim)
-			continue;
-		for (i = 0; i < n; i++)
-			if (!strcmp(out[i], c->name))
-				break;
-		if (i < n)
-			continue;
-		/* insert sorted by distance, keep the best @max */
-		for (i = n; i > 0 && dist[i - 1] > d; i--) {
-			if (i < max) {
-				out[i] = out[i - 1];
-				dist[i] = dist[i - 1];
-			}
-		}
-		if (i < max) {
-			out[i] = c->name;
-			dist[i] = d;
-			if (n < max)
-				n++;
-		}
+		if (!funcs || is_func(&k->syms[s]))
+			suggest_add(sg, k->syms[s].name);
 	}
-	/* a far second guess is noise beside a near first one */
-	for (i = 1; i < n; i++)
-		if (dist[i] > dist[0] + 1)
-			n = i;
-	return n;
 }

@@ -78,8 +78,6 @@ struct kernel *kernel_new(void);
 struct ksym *kernel_add_sym(struct kernel *k, const char *name, size_t len,
 			    unsigned long long addr, unsigned long long size,
 			    char type, const char *module);
-/* Levenshtein distance of @a and @b, or @max + 1 once it exceeds @max. */
-int edit_distance(const char *a, const char *b, int max);
 /*
  * Loaders: each adds what its input holds and notes it in k->sources.
  * Each returns 0, or a negative errno-style code with the reason (the
@@ -137,10 +135,10 @@ const char *kconfig_get(const struct kernel *k, const char *name);
 /* 1 when @name is y or m, 0 when not set, -1 when k has no config. */
 int kconfig_tristate(const struct kernel *k, const char *name);
 /*
- * Up to @max names closest to @name by edit distance (functions only if
- * @funcs), written to @out; returns how many.  Names are k's.
+ * The symbols of @k closest to @name (functions only if @funcs) into @sg,
+ * by common/suggest.c's rule; the names stay k's.
  */
-int ksym_suggest(const struct kernel *k, const char *name, bool funcs,
-		 const char **out, int max);
+void ksym_suggest(const struct kernel *k, const char *name, bool funcs,
+		  struct suggest *sg);
 
 #endif

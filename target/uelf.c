@@ -20,7 +20,6 @@
 #include "elffile.h"
 #include "uelf.h"
 
-#define NSUGGEST 3		/* "did you mean" names at most */
 #define NAMBIG 4		/* ambiguous definitions listed at most */
 #define STRIPPED_HINT "pass an unstripped copy under --sysroot or use PATH:0xOFFSET"
 
@@ -32,6 +31,8 @@ struct uelf {
 	size_t nph;
 	char *err;
 	size_t errlen;
+	char **kept;		/* names lent to a struct suggest, freed on close */
+	size_t nkept;
 };
 
 static int fail(struct uelf *u, const char *fmt, ...)
@@ -56,6 +57,21 @@ static void uelf_close(struct uelf *u)
 	elf_file_close(&f);
 	u->elf = NULL;
 	u->fd = -1;
+	while (u->nkept)
+		free(u->kept[--u->nkept]);
+	free(u->kept);
+	u->kept = NULL;
+}
+
+/* @name (malloc'd) kept until uelf_close(); returned as it is. */
+static const char *uelf_keep(struct uelf *u, char *name)
+{
+	char **k = realloc(u->kept, (u->nkept + 1) * sizeof(*k));
+
+	if (!k)
+		fatal("out of memory");
+	u->kept = k;
+	return u->kept[u->nkept++] = name;
 }
 
 /* Open PATH as an ET_EXEC or ET_DYN ELF file with program headers. */
@@ -287,114 +303,9 @@ static void lookup(struct uelf *u, struct symtab *t, const char *symbol, struct 
 }
 
 /*
- * Edit distance with adjacent transpositions (optimal string alignment)
- * between A and B, or LIMIT + 1 when it is certainly above LIMIT.
+ * The function names closest to SYMBOL, as common/suggest.c words them,
+ * into buf.  Names are copied there before the tables go away.
  */
-static size_t edit_distance(const char *a, const char *b, size_t limit)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, d;
-	size_t *base, *row0, *row1, *row2, *tmp;
-
-	if ((la > lb ? la - lb : lb - la) > limit || la > 512 || lb > 512)
-		return limit + 1;
-	base = calloc(3 * (lb + 1), sizeof(*base));
-	if (!base)
-		return limit + 1;
-	row0 = base;
-	row1 = row0 + lb + 1;
-	row2 = row1 + lb + 1;
-	/* row2: i-2, row1: i-1, row0: i (rotated each round) */
-	for (j = 0; j <= lb; j++)
-		row1[j] = j;
-	for (i = 1; i <= la; i++) {
-		row0[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t cost = a[i - 1] != b[j - 1];
-
-			d = row1[j - 1] + cost;
-			if (row1[j] + 1 < d)
-				d = row1[j] + 1;
-			if (row0[j - 1] + 1 < d)
-				d = row0[j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] && row2[j - 2] + 1 < d)
-				d = row2[j - 2] + 1;
-			row0[j] = d;
-		}
-		tmp = row2;
-		row2 = row1;
-		row1 = row0;
-		row0 = tmp;
-	}
-	d = row1[lb];
-	free(base);
-	return d;
-}
-
-struct suggest {
-	char name[NSUGGEST][256];
-	size_t dist[NSUGGEST];
-	int n;
-	const char *want;	/* the name asked for */
-	size_t limit;		/* the most edits a suggestion may be */
-};
-
-static void suggest_init(struct suggest *sg, const char *want)
-{
-	memset(sg, 0, sizeof(*sg));
-	sg->want = want;
-	/* within max(2, strlen/3) edits, so that a wild guess suggests nothing */
-	sg->limit = strlen(want) / 3;
-	if (sg->limit < 2)
-		sg->limit = 2;
-}
-
-/* Offer NAME as a suggestion: kept when among the NSUGGEST closest. */
-static void suggest_add(struct suggest *sg, const char *name)
-{
-	size_t dist = edit_distance(sg->want, name, sg->limit);
-	int i, at;
-
-	if (dist > sg->limit || strlen(name) >= sizeof(sg->name[0]))
-		return;
-	for (i = 0; i < sg->n; i++)
-		if (!strcmp(sg->name[i], name))
-			return;
-	for (at = sg->n; at > 0; at--) {
-		int c = sg->dist[at - 1] != dist ? (sg->dist[at - 1] > dist ? 1 : -1) :
-			strcmp(sg->name[at - 1], name);
-
-		if (c <= 0)
-			break;
-	}
-	if (at >= NSUGGEST)
-		return;
-	if (sg->n < NSUGGEST)
-		sg->n++;
-	for (i = sg->n - 1; i > at; i--) {
-		memcpy(sg->name[i], sg->name[i - 1], sizeof(sg->name[i]));
-		sg->dist[i] = sg->dist[i - 1];
-	}
-	snprintf(sg->name[at], sizeof(sg->name[at]), "%s", name);
-	sg->dist[at] = dist;
-}
-
-/* The suggestions as ` (did you mean "a", "b"?)` in buf, or "". */
-static void suggest_format(const struct suggest *sg, char *buf, size_t len)
-{
-	int i, n;
-
-	buf[0] = '\0';
-	if (!sg->n)
-		return;
-	n = snprintf(buf, len, " (did you mean");
-	for (i = 0; i < sg->n && n > 0 && (size_t)n < len; i++)
-		n += snprintf(buf + n, len - n, "%s \"%s\"", i ? "," : "", sg->name[i]);
-	if (n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - n, "?)");
-}
-
-/* The up to NSUGGEST function names closest to SYMBOL, formatted. */
 static void did_you_mean(struct uelf *u, const char *symbol, char *buf, size_t len)
 {
 	static const GElf_Word types[] = { SHT_SYMTAB, SHT_DYNSYM };
@@ -403,6 +314,7 @@ static void did_you_mean(struct uelf *u, const char *symbol, char *buf, size_t l
 	const char *name;
 	GElf_Sym s;
 	size_t i, k;
+	char *text;
 
 	suggest_init(&sg, symbol);
 	for (k = 0; k < sizeof(types) / sizeof(types[0]); k++) {
@@ -413,7 +325,9 @@ static void did_you_mean(struct uelf *u, const char *symbol, char *buf, size_t l
 				suggest_add(&sg, name);
 		}
 	}
-	suggest_format(&sg, buf, len);
+	text = suggest_text(&sg);
+	snprintf(buf, len, "%s", text);
+	free(text);
 }
 
 /* Resolve in an open file; see uelf_resolve_sym(). */
@@ -737,8 +651,6 @@ static int resolve_sdt(struct uelf *u, const char *provider, const char *name,
 
 	suggest_init(&sg, want);
 	for (off = 0; (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0; off = next) {
-		char full[512];
-
 		if (nh.n_type != NT_STAPSDT || nh.n_namesz != sizeof("stapsdt") ||
 		    memcmp((const char *)data->d_buf + name_off, "stapsdt", sizeof("stapsdt")))
 			continue;
@@ -746,15 +658,18 @@ static int resolve_sdt(struct uelf *u, const char *provider, const char *name,
 			return fail(u, "%s: malformed SDT note at .note.stapsdt+0x%zx",
 				    u->path, off);
 		if (strcmp(n.provider, provider) || strcmp(n.name, name)) {
-			snprintf(full, sizeof(full), "%s:%s", n.provider, n.name);
-			suggest_add(&sg, full);
+			/* suggest_add() borrows the name: keep it for the file's life */
+			suggest_add(&sg, uelf_keep(u, xasprintf("%s:%s", n.provider, n.name)));
 			continue;
 		}
 		if (count++ == index)
 			hit = n;
 	}
 	if (!count) {
-		suggest_format(&sg, hint, sizeof(hint));
+		char *text = suggest_text(&sg);
+
+		snprintf(hint, sizeof(hint), "%s", text);
+		free(text);
 		return fail(u, "no SDT probe \"%s\" in %s%s", want, u->path, hint);
 	}
 	if (index >= count)

@@ -183,7 +183,7 @@ run() {
 
 # ---- build ----
 uelf_ok=1
-UELF_SRCS="target/uelf.c common/elffile.c common/diag.c"
+UELF_SRCS="target/uelf.c common/elffile.c common/diag.c common/alloc.c common/suggest.c"
 gcc -std=gnu11 -Wall -Wextra -Werror -Icommon -Itarget $UELF_SRCS tests/uelf/uelf-test.c \
 	-lelf -o "$U/uelf-test" > "$U/build.log" 2>&1 ||
 	{ t_fail uelf/build "uelf-test does not build (libelf-dev missing?)" "$U/build.log"; uelf_ok=; }
@@ -261,9 +261,9 @@ for UT in ${uelf_ok:+"$U/uelf-test" "$U/uelf-test-asan"}; do
 
 		# did you mean: the closest names by edit distance, at most 3
 		run "$tag/$b/unknown-transposed" \
-			"error: no symbol \"parse_lien\" in $f (did you mean \"parse_line\", \"parse_lines\"?)" \
+			"error: no symbol \"parse_lien\" in $f; did you mean parse_line or parse_lines?" \
 			"$f" parse_lien
-		run "$tag/$b/unknown-typo" "error: no symbol \"mian\" in $f (did you mean \"main\"?)" "$f" mian
+		run "$tag/$b/unknown-typo" "error: no symbol \"mian\" in $f; did you mean main?" "$f" mian
 		run "$tag/$b/unknown-far" "error: no symbol \"zzzzzzzzzz\" in $f" "$f" zzzzzzzzzz
 		run "$tag/$b/data-symbol" \
 			"error: \"counter\" in $f is a data object (STT_OBJECT), not a function" "$f" counter
@@ -278,7 +278,7 @@ for UT in ${uelf_ok:+"$U/uelf-test" "$U/uelf-test-asan"}; do
 			run "$tag/$b/sdt/$p" "$(cat "$U/want.sdt")" --sdt "$f" "$p"
 		done
 		run "$tag/$b/sdt/unknown" \
-			"error: no SDT probe \"prog:tikc\" in $f (did you mean \"prog:tick\", \"prog:line\", \"prog:twice\"?)" \
+			"error: no SDT probe \"prog:tikc\" in $f; did you mean prog:tick, prog:line or prog:twice?" \
 			--sdt "$f" prog:tikc
 
 		# --check on data and past every segment
