@@ -43,37 +43,15 @@ static unsigned char *slurp(const char *path, size_t *len)
 	return (unsigned char *)text;
 }
 
-/* Replace @path with @len bytes of @data: temp file beside it, rename. */
+/*
+ * Replace @path with @len bytes of @data, atomically and keeping its mode
+ * (common/output.c, the one stager); 0, or -1 with errno set.
+ */
 static int replace(const char *path, const unsigned char *data, size_t len)
 {
-	size_t n = strlen(path) + 16;
-	char *tmp = malloc(n);
-	struct stat st;
-	FILE *f;
-	int fd;
-
-	if (!tmp)
+	if (out_stage(path, (const char *)data, len))
 		return -1;
-	snprintf(tmp, n, "%s.bc-XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0 || !(f = fdopen(fd, "wb"))) {
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
-		return -1;
-	}
-	if (!stat(path, &st))
-		fchmod(fd, st.st_mode & 07777);
-	if (fwrite(data, 1, len, f) != len || fflush(f) || fsync(fd) ||
-	    fclose(f) || rename(tmp, path)) {
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	return 0;
+	return out_commit();
 }
 
 /* -l: parse bootconfig text @path and write the tree back to stdout. */

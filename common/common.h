@@ -132,10 +132,12 @@ char *suggest_text(const struct suggest *sg);
 /* ---- outputs (output.c) ---- */
 
 /*
- * Stage @len bytes of @data for @path: written in full to a temporary
- * file in the same directory (so the rename is atomic) and fsync'd.
- * Returns 0, or -1 with errno set, every file staged so far removed
- * (out_abort()) and nothing left behind.
+ * Stage @len bytes of @data (copied; NULs allowed) for @path: written in
+ * full to a temporary file in the same directory (so the rename is
+ * atomic) and fsync'd.  A file replaced keeps its mode; a new one gets
+ * 0666 less the umask.  Standard output ("-", /dev/stdout) and special
+ * files are written at out_commit().  Returns 0, or -1 with errno set,
+ * every file staged so far removed (out_abort()) and nothing left behind.
  */
 int out_stage(const char *path, const char *data, size_t len);
 /* Rename every staged file into place; -1 with errno on failure. */

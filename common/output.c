@@ -15,6 +15,7 @@
 
 struct staged {
 	char *tmp, *path;
+	size_t len;		/* direct outputs: the bytes of tmp (may hold NULs) */
 	struct staged *next;
 };
 
@@ -65,6 +66,15 @@ static bool is_special(const char *path)
 	return !stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
+static mode_t out_mode(const char *path)
+{
+	struct stat st;
+
+	if (!stat(path, &st) && S_ISREG(st.st_mode))
+		return st.st_mode & 07777;
+	return 0666 & ~current_umask();
+}
+
 int out_stage(const char *path, const char *data, size_t len)
 {
 	struct staged *s = xcalloc(1, sizeof(*s));
@@ -72,7 +82,9 @@ int out_stage(const char *path, const char *data, size_t len)
 
 	if (is_stdout(path) || is_special(path)) {
 		s->path = xstrdup(path);
-		s->tmp = xstrndup(data, len);	/* the data, kept until commit */
+		s->tmp = xcalloc(1, len + 1);	/* the data, kept until commit */
+		memcpy(s->tmp, data, len);
+		s->len = len;
 		s->next = direct;
 		direct = s;
 		return 0;
@@ -85,8 +97,11 @@ int out_stage(const char *path, const char *data, size_t len)
 	fd = mkstemp(s->tmp);
 	if (fd < 0)
 		goto fail_nofd;
-	/* mkstemp creates 0600; outputs are ordinary files. */
-	if (write_all(fd, data, len) || fchmod(fd, 0666 & ~current_umask()) ||
+	/*
+	 * mkstemp creates 0600: a file replaced keeps its mode (an initrd
+	 * given to probecc-bootconfig -a), a new one is an ordinary file.
+	 */
+	if (write_all(fd, data, len) || fchmod(fd, out_mode(s->path)) ||
 	    fsync(fd)) {
 		err = errno;
 		close(fd);
@@ -113,33 +128,54 @@ fail_nofd:
 	return -1;
 }
 
+static void staged_free(struct staged *s)
+{
+	free(s->tmp);
+	free(s->path);
+	free(s);
+}
+
 void out_abort(void)
 {
 	struct staged *s;
 
-	for (s = staged; s; s = s->next)
+	while ((s = staged)) {
+		staged = s->next;
 		unlink(s->tmp);
-	staged = NULL;
-	direct = NULL;
+		staged_free(s);
+	}
+	while ((s = direct)) {
+		direct = s->next;
+		staged_free(s);
+	}
 }
 
 int out_commit(void)
 {
 	struct staged *s;
-	int fd, r;
+	int fd, r, err;
 
-	for (s = staged; s; s = s->next)
+	while ((s = staged)) {
 		if (rename(s->tmp, s->path))
-			return -1;
-	staged = NULL;
-	for (s = direct; s; s = s->next) {
+			goto fail;
+		staged = s->next;
+		staged_free(s);
+	}
+	while ((s = direct)) {
 		fd = is_stdout(s->path) ? dup(1) : open(s->path, O_WRONLY | O_APPEND);
 		if (fd < 0)
-			return -1;
-		r = write_all(fd, s->tmp, strlen(s->tmp));
+			goto fail;
+		r = write_all(fd, s->tmp, s->len);
 		if (close(fd) || r)
-			return -1;
+			goto fail;
+		direct = s->next;
+		staged_free(s);
 	}
-	direct = NULL;
 	return 0;
+fail:
+	/* what was not renamed yet is removed; what was stays in place */
+	err = errno;
+	out_abort();
+	errno = err;
+	return -1;
 }
