@@ -115,8 +115,9 @@ int suggest_limit(const char *want);
  * Suggestions for one name: suggest_init(), suggest_add() for every
  * candidate (kept when within suggest_limit() and among the SUGGEST_MAX
  * closest; ties in name order; @name is borrowed, not copied, and must
- * outlive @sg), then suggest_text(): "; did you mean a, b or c?", or ""
- * when nothing was close, malloc'd, the caller's.
+ * outlive @sg), then suggest_text(): "; did you mean a, b or c?" (those
+ * within one edit of the closest), or "" when nothing was close,
+ * malloc'd, the caller's.
  */
 struct suggest {
 	const char *want;

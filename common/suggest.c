@@ -9,7 +9,9 @@
  * adjacent characters as one edit: "tikc" is one edit from "tick").
  * Rule: a name is offered when it is within suggest_limit() edits; the
  * SUGGEST_MAX closest are kept, ties in name order, so that the output
- * does not depend on the order a table is read in.
+ * does not depend on the order a table is read in; of those, the ones
+ * more than one edit further than the closest are not shown (next to
+ * "tick", "line" is no help for "tikc").
  */
 #include <string.h>
 
@@ -101,11 +103,15 @@ char *suggest_text(const struct suggest *sg)
 	struct strbuf sb = { 0 };
 	int i;
 
-	if (!sg->n)
+	int n = 0;
+
+	while (n < sg->n && sg->dist[n] <= sg->dist[0] + 1)
+		n++;
+	if (!n)
 		return xstrdup("");
 	sb_addf(&sb, "; did you mean ");
-	for (i = 0; i < sg->n; i++)
-		sb_addf(&sb, "%s%s", i == 0 ? "" : i == sg->n - 1 ? " or " : ", ",
+	for (i = 0; i < n; i++)
+		sb_addf(&sb, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ",
 			sg->name[i]);
 	sb_addf(&sb, "?");
 	return sb.s;

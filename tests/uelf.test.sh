@@ -278,7 +278,7 @@ for UT in ${uelf_ok:+"$U/uelf-test" "$U/uelf-test-asan"}; do
 			run "$tag/$b/sdt/$p" "$(cat "$U/want.sdt")" --sdt "$f" "$p"
 		done
 		run "$tag/$b/sdt/unknown" \
-			"error: no SDT probe \"prog:tikc\" in $f; did you mean prog:tick, prog:line or prog:twice?" \
+			"error: no SDT probe \"prog:tikc\" in $f; did you mean prog:tick?" \
 			--sdt "$f" prog:tikc
 
 		# --check on data and past every segment
