@@ -95,9 +95,9 @@ static const char *opname(unsigned op)
 }
 
 /* The error of the field being resolved (no trailing newline). */
-static bool fail(struct res *r, const struct pos *p, const char *fmt, ...)
+static bool cname_fail(struct res *r, const struct pos *p, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static bool fail(struct res *r, const struct pos *p, const char *fmt, ...)
+static bool cname_fail(struct res *r, const struct pos *p, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -390,10 +390,10 @@ static bool find_site(struct res *r, struct dobj *o, Dwarf_Addr pc,
 	s->o = o;
 	s->pc = pc;
 	if (!o->dw)
-		return fail(r, pos, "%s has no DWARF debug info (build it with -g, e.g. CONFIG_DEBUG_INFO_DWARF4)",
+		return cname_fail(r, pos, "%s has no DWARF debug info (build it with -g, e.g. CONFIG_DEBUG_INFO_DWARF4)",
 			    o->path);
 	if (!cu_at(o, pc, &s->cu))
-		return fail(r, pos, "%s: no compilation unit of %s covers 0x%llx (built without -g?)",
+		return cname_fail(r, pos, "%s: no compilation unit of %s covers 0x%llx (built without -g?)",
 			    what, o->path, (unsigned long long)pc);
 	n = dwarf_getscopes(&s->cu, pc, &s->scopes);
 	s->sub = -1;
@@ -403,7 +403,7 @@ static bool find_site(struct res *r, struct dobj *o, Dwarf_Addr pc,
 			break;
 		}
 	if (s->sub < 0)
-		return fail(r, pos, "%s: the DWARF of %s has no function at 0x%llx",
+		return cname_fail(r, pos, "%s: the DWARF of %s has no function at 0x%llx",
 			    what, o->path, (unsigned long long)pc);
 	/* scopes inside an inlined call belong to the inlined function */
 	s->first = 0;
@@ -439,7 +439,7 @@ static bool reg_fetch(struct res *r, unsigned regno, const struct pos *pos,
 	const char *name = abi_dwarf_reg(r->t->abi, regno);
 
 	if (!name)
-		return fail(r, pos, "DWARF register %u has no name the %s kernel accepts",
+		return cname_fail(r, pos, "DWARF register %u has no name the %s kernel accepts",
 			    regno, r->t->abi->arch);
 	/* the stack pointer as the kernel sees it at the probe: $stack */
 	if (regno == abi_dwarf_sp(r->t->abi)) {
@@ -502,7 +502,7 @@ static bool cfa(struct res *r, const struct pos *pos, struct sval *v)
 			s->o->cfi ? s->o->cfi_what : s->o->path);
 		return true;
 	}
-	return fail(r, pos, "%s: the frame base at %s+0x%llx is the call frame address, which needs call-frame information %s has not (%s); probe the function's entry, where the psABI gives it",
+	return cname_fail(r, pos, "%s: the frame base at %s+0x%llx is the call frame address, which needs call-frame information %s has not (%s); probe the function's entry, where the psABI gives it",
 		    s->fname, s->sym, (unsigned long long)(s->pc - s->entry), s->o->path,
 		    s->o->cfi ? "no CFI row for this address" : "no .debug_frame or .eh_frame");
 }
@@ -520,11 +520,11 @@ static bool frame_base(struct res *r, const struct pos *pos, struct sval *v)
 	int got;
 
 	if (!dwarf_attr(&r->s->func, DW_AT_frame_base, &a))
-		return fail(r, pos, "%s has no frame base (DW_AT_frame_base) for DW_OP_fbreg",
+		return cname_fail(r, pos, "%s has no frame base (DW_AT_frame_base) for DW_OP_fbreg",
 			    r->s->fname);
 	got = dwarf_getlocation_addr(&a, r->s->pc, &ops, &n, 1);
 	if (got <= 0)
-		return fail(r, pos, "%s: its frame base has no location at 0x%llx",
+		return cname_fail(r, pos, "%s: its frame base has no location at 0x%llx",
 			    r->s->fname, (unsigned long long)r->s->pc);
 	if (n == 1 && ops[0].atom == DW_OP_call_frame_cfa)
 		return cfa(r, pos, v);
@@ -569,7 +569,7 @@ static struct fetch *mem_fetch(struct res *r, const struct sval *v,
 		 * ($4 + k; SysV MIPS psABI ch. 3, "the argument area").
 		 */
 		if (co < 0) {
-			fail(r, pos, "the value lives at CFA%lld, in the stack frame %s's prologue has not made yet at its entry; probe a later address (+OFF) that the location covers",
+			cname_fail(r, pos, "the value lives at CFA%lld, in the stack frame %s's prologue has not made yet at its entry; probe a later address (+OFF) that the location covers",
 			     co, r->s->fname);
 			return NULL;
 		}
@@ -582,7 +582,7 @@ static struct fetch *mem_fetch(struct res *r, const struct sval *v,
 					co / 4, f->name);
 				return f;
 			}
-			fail(r, pos, "the value lives in o32's home area at CFA+%lld, which holds nothing yet at the entry (the prologue spills a0-a3 there), and it is not a whole argument word",
+			cname_fail(r, pos, "the value lives in o32's home area at CFA+%lld, which holds nothing yet at the entry (the prologue spills a0-a3 there), and it is not a whole argument word",
 			     co);
 			return NULL;
 		}
@@ -609,7 +609,7 @@ static bool value_fetch(struct res *r, const struct sval *v,
 		return true;
 	}
 	if (v->add)
-		return fail(r, pos, "the value is %s%+lld, a sum a fetcharg cannot compute",
+		return cname_fail(r, pos, "the value is %s%+lld, a sum a fetcharg cannot compute",
 			    v->f->kind == F_REG ? v->f->name : "a register", v->add);
 	*out = v->f;
 	return true;
@@ -630,13 +630,13 @@ static bool eval(struct res *r, Dwarf_Attribute *attr, const Dwarf_Op *ops,
 
 	memset(l, 0, sizeof(*l));
 	if (n == 0)
-		return fail(r, pos, "%s is optimised out at 0x%llx (empty location)",
+		return cname_fail(r, pos, "%s is optimised out at 0x%llx (empty location)",
 			    who, (unsigned long long)r->s->pc);
 	for (i = 0; i < n; i++) {
 		unsigned op = ops[i].atom;
 
 		if (sp >= 7)
-			return fail(r, pos, "%s: location too deep", who);
+			return cname_fail(r, pos, "%s: location too deep", who);
 		if ((op >= DW_OP_reg0 && op <= DW_OP_reg31) || op == DW_OP_regx) {
 			unsigned regno = op == DW_OP_regx ? (unsigned)ops[i].number :
 					 op - DW_OP_reg0;
@@ -722,7 +722,7 @@ static bool eval(struct res *r, Dwarf_Attribute *attr, const Dwarf_Op *ops,
 			    in[0].atom < DW_OP_reg0 || in[0].atom > DW_OP_reg31)
 				break;
 			if (r->s->pc != r->s->entry)
-				return fail(r, pos, "%s is the value %s had on entry to %s (DW_OP_entry_value), which is only known at the entry, not at +0x%llx",
+				return cname_fail(r, pos, "%s is the value %s had on entry to %s (DW_OP_entry_value), which is only known at the entry, not at +0x%llx",
 					    who, abi_dwarf_reg(r->t->abi, in[0].atom - DW_OP_reg0) ?: "a register",
 					    r->s->fname, (unsigned long long)(r->s->pc - r->s->entry));
 			memset(&st[sp], 0, sizeof(st[sp]));
@@ -732,7 +732,7 @@ static bool eval(struct res *r, Dwarf_Attribute *attr, const Dwarf_Op *ops,
 			continue;
 		}
 		case DW_OP_GNU_parameter_ref:
-			return fail(r, pos, "%s is optimised out of this copy of %s: the compiler removed the parameter (DW_OP_GNU_parameter_ref: the value exists only in the callers)",
+			return cname_fail(r, pos, "%s is optimised out of this copy of %s: the compiler removed the parameter (DW_OP_GNU_parameter_ref: the value exists only in the callers)",
 				    who, r->s->fname);
 		default:
 			if (op >= DW_OP_lit0 && op <= DW_OP_lit31) {
@@ -747,13 +747,13 @@ static bool eval(struct res *r, Dwarf_Attribute *attr, const Dwarf_Op *ops,
 			struct strbuf sb = { 0 };
 
 			describe_ops(&sb, ops, n);
-			return fail(r, pos, "%s is at \"%s\" at 0x%llx: %s is beyond what a fetcharg can express",
+			return cname_fail(r, pos, "%s is at \"%s\" at 0x%llx: %s is beyond what a fetcharg can express",
 				    who, sb.s, (unsigned long long)r->s->pc, opname(op));
 		}
 	}
 done:
 	if (sp != 1)
-		return fail(r, pos, "%s: malformed location", who);
+		return cname_fail(r, pos, "%s: malformed location", who);
 	l->mem = true;
 	l->v = st[0];
 	return true;
@@ -780,15 +780,15 @@ static bool var_loc(struct res *r, Dwarf_Die *var, const char *who,
 			return true;
 		}
 		if (dwarf_attr_integrate(var, DW_AT_declaration, &a))
-			return fail(r, pos, "%s is only declared here (extern, no location)", who);
-		return fail(r, pos, "%s is optimised out: the compiler kept no location for it (no DW_AT_location)",
+			return cname_fail(r, pos, "%s is only declared here (extern, no location)", who);
+		return cname_fail(r, pos, "%s is optimised out: the compiler kept no location for it (no DW_AT_location)",
 			    who);
 	}
 	got = dwarf_getlocation_addr(&a, r->s->pc, &ops, &n, 1);
 	if (got < 0)
-		return fail(r, pos, "%s: unreadable location: %s", who, dwarf_errmsg(-1));
+		return cname_fail(r, pos, "%s: unreadable location: %s", who, dwarf_errmsg(-1));
 	if (got == 0)
-		return fail(r, pos, "%s is not available at %s+0x%llx (0x%llx): its location list has no entry for that address (optimised out there)",
+		return cname_fail(r, pos, "%s is not available at %s+0x%llx (0x%llx): its location list has no entry for that address (optimised out there)",
 			    who, r->s->sym, (unsigned long long)(r->s->pc - r->s->entry),
 			    (unsigned long long)r->s->pc);
 	describe_ops(&r->why, ops, n);
@@ -881,7 +881,7 @@ static bool global_by_symbol(struct res *r, const char *name,
 	const struct ksym *ks;
 
 	if (r->s->uprobe || !r->k || !(ks = ksym_find(r->k, name)))
-		return fail(r, pos, "global '%s' is declared in this file but has no address here", name);
+		return cname_fail(r, pos, "global '%s' is declared in this file but has no address here", name);
 	memset(l, 0, sizeof(*l));
 	l->mem = true;
 	l->v.is_const = true;
@@ -1011,7 +1011,7 @@ static bool resolve_field(struct res *r, struct field *f)
 	if (!find_var(s, v->name, &var, &kind, &argno)) {
 		char *dym = suggest_var(s, v->name);
 
-		return fail(r, &v->pos, "%s has no parameter or variable '%s' in scope at %s+0x%llx%s",
+		return cname_fail(r, &v->pos, "%s has no parameter or variable '%s' in scope at %s+0x%llx%s",
 			    s->fname, v->name, s->sym,
 			    (unsigned long long)(s->pc - s->entry), dym);
 	}
@@ -1041,7 +1041,7 @@ static bool resolve_field(struct res *r, struct field *f)
 		char *cur = expr.s;
 
 		if (!have_type || !peel(&type, &pt))
-			return fail(r, &a->pos, "'%s' is void", cur);
+			return cname_fail(r, &a->pos, "'%s' is void", cur);
 		if (a->kind == A_DOT || a->kind == A_ARROW) {
 			Dwarf_Die agg = pt;
 
@@ -1049,18 +1049,18 @@ static bool resolve_field(struct res *r, struct field *f)
 				struct sval pv;
 
 				if (dwarf_tag(&pt) != DW_TAG_pointer_type)
-					return fail(r, &a->pos, "'%s' is %s, not a pointer%s", cur,
+					return cname_fail(r, &a->pos, "'%s' is %s, not a pointer%s", cur,
 						    type_str(&type),
 						    is_aggregate(&pt) ? "; write '.' for its member" : "");
 				if (!type_of(&pt, &agg) || !peel(&agg, &agg) || !is_aggregate(&agg))
-					return fail(r, &a->pos, "'%s' points to %s, not to a struct or union",
+					return cname_fail(r, &a->pos, "'%s' points to %s, not to a struct or union",
 						    cur, have_type && type_of(&pt, &m) ? type_str(&m) : "void");
 				if (!pointer_value(r, &l, &a->pos, &pv))
 					return false;
 				l.mem = true;
 				l.v = pv;
 			} else if (!is_aggregate(&pt)) {
-				return fail(r, &a->pos, "'%s' is %s, not a struct or union%s", cur,
+				return cname_fail(r, &a->pos, "'%s' is %s, not a struct or union%s", cur,
 					    type_str(&type),
 					    dwarf_tag(&pt) == DW_TAG_pointer_type ? "; write '->' for a member through a pointer" : "");
 			}
@@ -1071,17 +1071,17 @@ static bool resolve_field(struct res *r, struct field *f)
 				suggest_init(&sg, a->member);
 				member_names(&agg, &sg);
 				dym = suggest_text(&sg);
-				return fail(r, &a->pos, "%s has no member '%s'%s",
+				return cname_fail(r, &a->pos, "%s has no member '%s'%s",
 					    type_str(&agg), a->member, dym);
 			}
 			if (!l.mem)
-				return fail(r, &a->pos, "'%s' is a struct held in registers (%s): members of it are not supported",
+				return cname_fail(r, &a->pos, "'%s' is a struct held in registers (%s): members of it are not supported",
 					    cur, l.v.f ? l.v.f->name : "pieces");
 			sb_addf(&expr, "%s%s", a->kind == A_DOT ? "." : "->", a->member);
 			if (!bitfield(r, &m, off, &off, bits, sizeof(bits)))
 				bits[0] = 0;
 			else if (a->next)
-				return fail(r, &a->next->pos, "'%s' is a bitfield", expr.s);
+				return cname_fail(r, &a->next->pos, "'%s' is a bitfield", expr.s);
 			l.v.add += l.v.is_const ? 0 : off;
 			l.v.cfa_off += off;
 			if (l.v.is_const)
@@ -1094,25 +1094,25 @@ static bool resolve_field(struct res *r, struct field *f)
 		/* [index] */
 		if (dwarf_tag(&pt) == DW_TAG_array_type) {
 			if (!l.mem)
-				return fail(r, &a->pos, "'%s' is an array held in registers", cur);
+				return cname_fail(r, &a->pos, "'%s' is an array held in registers", cur);
 			if (!type_of(&pt, &m))
-				return fail(r, &a->pos, "'%s' has no element type", cur);
+				return cname_fail(r, &a->pos, "'%s' has no element type", cur);
 		} else if (dwarf_tag(&pt) == DW_TAG_pointer_type) {
 			struct sval pv;
 
 			if (!type_of(&pt, &m))
-				return fail(r, &a->pos, "'%s' is a void pointer: it cannot be indexed", cur);
+				return cname_fail(r, &a->pos, "'%s' is a void pointer: it cannot be indexed", cur);
 			if (!pointer_value(r, &l, &a->pos, &pv))
 				return false;
 			l.mem = true;
 			l.v = pv;
 		} else {
-			return fail(r, &a->pos, "'%s' is %s, neither an array nor a pointer",
+			return cname_fail(r, &a->pos, "'%s' is %s, neither an array nor a pointer",
 				    cur, type_str(&type));
 		}
 		esize = type_size(&m);
 		if (esize < 0)
-			return fail(r, &a->pos, "'%s': element size unknown", cur);
+			return cname_fail(r, &a->pos, "'%s': element size unknown", cur);
 		if (l.v.is_const)
 			l.v.c += (unsigned long long)(a->index * esize);
 		else
@@ -1128,7 +1128,7 @@ static bool resolve_field(struct res *r, struct field *f)
 	/* the final value and its type */
 	string = f->type && (!strcmp(f->type, "string") || !strcmp(f->type, "ustring"));
 	if (!have_type || !peel(&type, &pt))
-		return fail(r, &v->pos, "'%s' is void", expr.s);
+		return cname_fail(r, &v->pos, "'%s' is void", expr.s);
 	if (!f->type) {
 		Dwarf_Die el;
 
@@ -1143,7 +1143,7 @@ static bool resolve_field(struct res *r, struct field *f)
 		if (dwarf_tag(&pt) == DW_TAG_array_type) {
 			/* the string is the array itself: its address */
 			if (!l.mem)
-				return fail(r, &v->pos, "'%s' is an array held in registers", expr.s);
+				return cname_fail(r, &v->pos, "'%s' is an array held in registers", expr.s);
 			f->fetch = mem_fetch(r, &l.v, 0, 0, &v->pos);
 			if (!f->fetch)
 				return false;
@@ -1169,14 +1169,14 @@ static bool resolve_field(struct res *r, struct field *f)
 				kt = scalar_type(r, &pt, size, &note);
 			if (!kt) {
 				if (is_aggregate(&pt)) {
-					return fail(r, &v->pos, "'%s' is %s, not a value: name one of its members (%s%s)",
+					return cname_fail(r, &v->pos, "'%s' is %s, not a value: name one of its members (%s%s)",
 						    expr.s, type_str(&type),
 						    expr.s, l.mem ? ".MEMBER" : "->MEMBER");
 				}
 				if (dwarf_tag(&pt) == DW_TAG_array_type)
-					return fail(r, &v->pos, "'%s' is %s: index it (%s[0])",
+					return cname_fail(r, &v->pos, "'%s' is %s: index it (%s[0])",
 						    expr.s, type_str(&type), expr.s);
-				return fail(r, &v->pos, "'%s' is %s (%lld bytes): no fetcharg type holds it; give one with ':TYPE'",
+				return cname_fail(r, &v->pos, "'%s' is %s (%lld bytes): no fetcharg type holds it; give one with ':TYPE'",
 					    expr.s, type_str(&type), size);
 			}
 			f->type = xstrdup(kt);
@@ -1206,13 +1206,13 @@ static bool probe_site(struct res *r, const struct probe *p,
 		const struct ksym *ks;
 
 		if (!vmlinux)
-			return fail(r, &p->fields->pos, "C names in kprobe '%s' need the kernel's debug info: pass --vmlinux VMLINUX (built with DWARF), or write argN",
+			return cname_fail(r, &p->fields->pos, "C names in kprobe '%s' need the kernel's debug info: pass --vmlinux VMLINUX (built with DWARF), or write argN",
 				    p->name);
 		ks = ksym_find(r->k, p->target);
 		while (ks && (ks->module || (ks->type != 't' && ks->type != 'w')))
 			ks = ksym_next(r->k, ks);
 		if (!ks)
-			return fail(r, &p->target_pos, "'%s' is not a function of %s: its DWARF is not there (a module's .ko is not read)",
+			return cname_fail(r, &p->target_pos, "'%s' is not a function of %s: its DWARF is not there (a module's .ko is not read)",
 				    p->target, vmlinux);
 		o = dobj_open(vmlinux, true);
 		if (!find_site(r, o, ks->addr + (unsigned long long)p->offset,
@@ -1226,14 +1226,14 @@ static bool probe_site(struct res *r, const struct probe *p,
 		size_t i, n;
 
 		if (!sysroot)
-			return fail(r, &p->fields->pos, "C names in uprobe '%s' need the program's debug info: pass --sysroot DIR",
+			return cname_fail(r, &p->fields->pos, "C names in uprobe '%s' need the program's debug info: pass --sysroot DIR",
 				    p->name);
 		if (!p->usym)
-			return fail(r, &p->target_pos, "C names need the uprobe written PATH:SYMBOL (the function gives the scope)");
+			return cname_fail(r, &p->target_pos, "C names need the uprobe written PATH:SYMBOL (the function gives the scope)");
 		path = xasprintf("%s%s", sysroot, p->target);
 		if (uelf_resolve_sym(path, p->usym, (unsigned long long)p->usym_off,
 				     &us, err, sizeof(err)))
-			return fail(r, &p->usym_pos, "%s", err);
+			return cname_fail(r, &p->usym_pos, "%s", err);
 		o = dobj_open(path, false);
 		if (!find_site(r, o, us.addr, p->usym, &p->usym_pos, s))
 			return false;
@@ -1243,7 +1243,7 @@ static bool probe_site(struct res *r, const struct probe *p,
 		(void)n;
 		return true;
 	}
-	return fail(r, &p->pos, "a static event has its own fields");
+	return cname_fail(r, &p->pos, "a static event has its own fields");
 }
 
 static bool has_cvar(const struct probe *p)

@@ -35,10 +35,10 @@ struct uelf {
 	size_t nkept;
 };
 
-static int fail(struct uelf *u, const char *fmt, ...)
+static int uelf_fail(struct uelf *u, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static int fail(struct uelf *u, const char *fmt, ...)
+static int uelf_fail(struct uelf *u, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -89,18 +89,18 @@ static int uelf_open(struct uelf *u, const char *path, char *err, size_t errlen)
 		err[0] = '\0';
 
 	if (elf_file_open(&f, path, &e))
-		return fail(u, "%s", e.msg);
+		return uelf_fail(u, "%s", e.msg);
 	u->fd = f.fd;
 	u->elf = f.elf;
 	u->eh = f.eh;
 	if (u->eh.e_type != ET_EXEC && u->eh.e_type != ET_DYN) {
-		fail(u, "%s is an ELF %s, not an executable or shared library",
+		uelf_fail(u, "%s is an ELF %s, not an executable or shared library",
 		     path, u->eh.e_type == ET_REL ? "relocatable object" :
 		     u->eh.e_type == ET_CORE ? "core file" : "file of unknown type");
 		goto out;
 	}
 	if (elf_getphdrnum(u->elf, &u->nph) != 0 || u->nph == 0) {
-		fail(u, "%s has no program headers", path);
+		uelf_fail(u, "%s has no program headers", path);
 		goto out;
 	}
 	return 0;
@@ -172,7 +172,7 @@ static int check_align(struct uelf *u, unsigned long long addr, const char *what
 	else if (u->eh.e_machine == EM_AARCH64)
 		arch = "AArch64";
 	if (arch && (addr & 3))
-		return fail(u, "%s in %s is not 4-byte aligned; %s uprobes must be on an instruction boundary",
+		return uelf_fail(u, "%s in %s is not 4-byte aligned; %s uprobes must be on an instruction boundary",
 			    what, u->path, arch);
 	return 0;
 }
@@ -349,7 +349,7 @@ static int resolve(struct uelf *u, const char *symbol, unsigned long long off,
 	int type;
 
 	if (!*symbol)
-		return fail(u, "empty symbol name for %s", u->path);
+		return uelf_fail(u, "empty symbol name for %s", u->path);
 	for (k = 0; k < 2 && !table; k++) {
 		if (!table_open(u, types[k], &t))
 			continue;
@@ -368,7 +368,7 @@ static int resolve(struct uelf *u, const char *symbol, unsigned long long off,
 				else
 					n += snprintf(hint + n, sizeof(hint) - n, "%s ?", i ? "," : "");
 			}
-			return fail(u, "%s%s); use PATH:0xOFFSET to pick one", hint,
+			return uelf_fail(u, "%s%s); use PATH:0xOFFSET to pick one", hint,
 				    f.ncode > NAMBIG ? ", ..." : "");
 		}
 		if (f.ncode == 1) {
@@ -388,16 +388,16 @@ static int resolve(struct uelf *u, const char *symbol, unsigned long long off,
 	}
 	if (!table) {
 		if (data_type >= 0)
-			return fail(u, "\"%s\" in %s is %s, not a function", symbol,
+			return uelf_fail(u, "\"%s\" in %s is %s, not a function", symbol,
 				    u->path, type_name(data_type));
 		if (!have[0] && !have[1])
-			return fail(u, "%s has no symbol table (stripped); %s",
+			return uelf_fail(u, "%s has no symbol table (stripped); %s",
 				    u->path, STRIPPED_HINT);
 		did_you_mean(u, symbol, hint, sizeof(hint));
 		if (!have[0])
-			return fail(u, "no symbol \"%s\" in the .dynsym of %s, which has no .symtab (stripped)%s; %s",
+			return uelf_fail(u, "no symbol \"%s\" in the .dynsym of %s, which has no .symtab (stripped)%s; %s",
 				    symbol, u->path, hint, STRIPPED_HINT);
-		return fail(u, "no symbol \"%s\" in %s%s", symbol, u->path, hint);
+		return uelf_fail(u, "no symbol \"%s\" in %s%s", symbol, u->path, hint);
 	}
 
 	type = GELF_ST_TYPE(s.st_info);
@@ -408,21 +408,21 @@ static int resolve(struct uelf *u, const char *symbol, unsigned long long off,
 	else
 		snprintf(what, sizeof(what), "%s", symbol);
 	if (size && off >= size)
-		return fail(u, "%s is past the end of %s in %s (st_size 0x%llx)",
+		return uelf_fail(u, "%s is past the end of %s in %s (st_size 0x%llx)",
 			    what, symbol, u->path, size);
 	if (addr + off < addr)
-		return fail(u, "%s overflows the address space", what);
+		return uelf_fail(u, "%s overflows the address space", what);
 	addr += off;
 
 	seg = seg_by_vaddr(u, addr, &ph);
 	if (seg == 1)
-		return fail(u, "%s (0x%llx) in %s is not backed by the file (.bss)",
+		return uelf_fail(u, "%s (0x%llx) in %s is not backed by the file (.bss)",
 			    what, addr, u->path);
 	if (seg < 0)
-		return fail(u, "%s (0x%llx) is in no PT_LOAD segment of %s",
+		return uelf_fail(u, "%s (0x%llx) is in no PT_LOAD segment of %s",
 			    what, addr, u->path);
 	if (!(ph.p_flags & PF_X))
-		return fail(u, "%s (0x%llx) is in a non-executable segment of %s",
+		return uelf_fail(u, "%s (0x%llx) is in a non-executable segment of %s",
 			    what, addr, u->path);
 	snprintf(hint, sizeof(hint), "%s (0x%llx)", what, addr);
 	if (check_align(u, addr, hint))
@@ -538,18 +538,18 @@ int uelf_check_offset(const char *path, unsigned long long offset, char *err,
 	} else if (seg_by_vaddr(&u, offset, &ph) == 0 && (ph.p_flags & PF_X)) {
 		/* The nm-address mistake. */
 		symbol_at(&u, ph.p_vaddr, offset, sym, sizeof(sym));
-		ret = fail(&u, "0x%llx is a virtual address (%s); the file offset is 0x%llx",
+		ret = uelf_fail(&u, "0x%llx is a virtual address (%s); the file offset is 0x%llx",
 			   offset, sym, offset - ph.p_vaddr + ph.p_offset);
 	} else if (seg_by_vaddr(&u, offset, &ph) == 0 && !seg_by_offset(&u, offset, &ph)) {
 		symbol_at(&u, ph.p_vaddr, offset, sym, sizeof(sym));
-		ret = fail(&u, "0x%llx is a virtual address in a non-executable segment of %s (%s); a uprobe must be on code",
+		ret = uelf_fail(&u, "0x%llx is a virtual address in a non-executable segment of %s (%s); a uprobe must be on code",
 			   offset, path, sym);
 	} else if (seg_by_offset(&u, offset, &ph)) {
-		ret = fail(&u, "offset 0x%llx is in a non-executable segment of %s (file offsets 0x%llx-0x%llx); a uprobe must be on code",
+		ret = uelf_fail(&u, "offset 0x%llx is in a non-executable segment of %s (file offsets 0x%llx-0x%llx); a uprobe must be on code",
 			   offset, path, (unsigned long long)ph.p_offset,
 			   (unsigned long long)(ph.p_offset + ph.p_filesz));
 	} else {
-		ret = fail(&u, "offset 0x%llx is outside every loadable segment of %s",
+		ret = uelf_fail(&u, "offset 0x%llx is outside every loadable segment of %s",
 			   offset, path);
 	}
 	uelf_close(&u);
@@ -642,12 +642,12 @@ static int resolve_sdt(struct uelf *u, const char *provider, const char *name,
 	snprintf(want, sizeof(want), "%s:%s", provider, name);
 	scn = find_section(u, ".note.stapsdt", &sh);
 	if (!scn || sh.sh_type != SHT_NOTE)
-		return fail(u, "%s has no SDT probes (no .note.stapsdt section)", u->path);
+		return uelf_fail(u, "%s has no SDT probes (no .note.stapsdt section)", u->path);
 	if (find_section(u, ".stapsdt.base", &bsh))
 		base = bsh.sh_addr;
 	data = elf_getdata(scn, NULL);
 	if (!data)
-		return fail(u, "%s: .note.stapsdt: %s", u->path, elf_errmsg(-1));
+		return uelf_fail(u, "%s: .note.stapsdt: %s", u->path, elf_errmsg(-1));
 
 	suggest_init(&sg, want);
 	for (off = 0; (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0; off = next) {
@@ -655,7 +655,7 @@ static int resolve_sdt(struct uelf *u, const char *provider, const char *name,
 		    memcmp((const char *)data->d_buf + name_off, "stapsdt", sizeof("stapsdt")))
 			continue;
 		if (!sdt_parse(u, (const unsigned char *)data->d_buf + desc_off, nh.n_descsz, &n))
-			return fail(u, "%s: malformed SDT note at .note.stapsdt+0x%zx",
+			return uelf_fail(u, "%s: malformed SDT note at .note.stapsdt+0x%zx",
 				    u->path, off);
 		if (strcmp(n.provider, provider) || strcmp(n.name, name)) {
 			/* suggest_add() borrows the name: keep it for the file's life */
@@ -670,10 +670,10 @@ static int resolve_sdt(struct uelf *u, const char *provider, const char *name,
 
 		snprintf(hint, sizeof(hint), "%s", text);
 		free(text);
-		return fail(u, "no SDT probe \"%s\" in %s%s", want, u->path, hint);
+		return uelf_fail(u, "no SDT probe \"%s\" in %s%s", want, u->path, hint);
 	}
 	if (index >= count)
-		return fail(u, "SDT probe \"%s\" has %u site%s in %s; there is no site #%u",
+		return uelf_fail(u, "SDT probe \"%s\" has %u site%s in %s; there is no site #%u",
 			    want, count, count == 1 ? "" : "s", u->path, index);
 
 	/* prelink moves .stapsdt.base without rewriting the notes */
@@ -683,7 +683,7 @@ static int resolve_sdt(struct uelf *u, const char *provider, const char *name,
 	snprintf(what, sizeof(what), "SDT probe %s (0x%llx)", want, addr);
 	seg = seg_by_vaddr(u, addr, &ph);
 	if (seg || !(ph.p_flags & PF_X))
-		return fail(u, "%s is not in an executable segment of %s", what, u->path);
+		return uelf_fail(u, "%s is not in an executable segment of %s", what, u->path);
 	if (check_align(u, addr, what))
 		return -1;
 	memset(out, 0, sizeof(*out));
@@ -696,7 +696,7 @@ static int resolve_sdt(struct uelf *u, const char *provider, const char *name,
 	if (sem) {
 		seg = seg_by_vaddr(u, sem, &ph);
 		if (seg || (ph.p_flags & PF_X))
-			return fail(u, "the semaphore of SDT probe %s (0x%llx) is not in a file-backed data segment of %s",
+			return uelf_fail(u, "the semaphore of SDT probe %s (0x%llx) is not in a file-backed data segment of %s",
 				    want, sem, u->path);
 		out->sem_addr = sem;
 		out->sem_foff = sem - ph.p_vaddr + ph.p_offset;
