@@ -26,12 +26,12 @@
  *   --octeon ADDR   "bootoctlinux ADDR word..." to type at the prompt
  *   --dtb IN -o OUT the tree IN with /chosen/bootargs set (fdt.c)
  *
- * Exit status: 0, 1 for an error (a conflict, an unquotable value, a bad
- * tree), 2 for bad usage or a file that cannot be read.  Nothing is written unless everything is.
+ * This file merges and quotes; it returns errors (0 / -errno with the
+ * reason in a struct errmsg) and never exits.  The command line, exit
+ * statuses and outputs are bootargs-main.c's.
  */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,7 +113,8 @@ static void parse_param(struct param *p)
  * kernel's isspace(): space, \t \n \v \f \r).  @what names the line in
  * messages.
  */
-static void split(const char *line, const char *what, struct plist *out)
+static int split(const char *line, const char *what, struct plist *out,
+		 struct errmsg *e)
 {
 	const char *p = line, *start;
 	bool inq;
@@ -131,13 +132,14 @@ static void split(const char *line, const char *what, struct plist *out)
 			if (!inq && is_kspace(c))
 				break;
 			if ((c < 0x20 && !(inq && c == ' ')) || c == 0x7f)
-				fatal("%s: control character 0x%02x in '%.*s'",
-				      what, c, (int)(p - start), start);
+				return errmsg_set(e, -EINVAL, "%s: control character 0x%02x in '%.*s'",
+						  what, c, (int)(p - start), start);
 			if (c == '"')
 				inq = !inq;
 		}
 		if (inq)
-			fatal("%s: unbalanced double quote in '%s'", what, start);
+			return errmsg_set(e, -EINVAL, "%s: unbalanced double quote in '%s'",
+					  what, start);
 		if (out->n == out->cap) {
 			out->cap = out->cap ? out->cap * 2 : 16;
 			out->v = realloc(out->v, out->cap * sizeof(*out->v));
@@ -149,6 +151,7 @@ static void split(const char *line, const char *what, struct plist *out)
 		parse_param(&out->v[out->n]);
 		out->n++;
 	}
+	return 0;
 }
 
 static void plist_free(struct plist *l)
@@ -170,23 +173,27 @@ static bool same_value(const struct param *a, const struct param *b)
 	return !strcmp(a->value, b->value);
 }
 
-char *ba_merge(const char *existing, const char *from, const char *fragment,
-	       bool replace)
+int ba_merge(const char *existing, const char *from, const char *fragment,
+	     bool replace, char **merged, struct errmsg *e)
 {
 	struct plist old = { 0 }, frag = { 0 };
 	struct strbuf out = { 0 };
 	size_t i, j, dashes;
 	bool in_frag;
+	int rc;
 
-	split(existing ? existing : "", from, &old);
-	split(fragment, "the fragment", &frag);
-	for (j = 0; j < frag.n; j++) {
+	rc = split(existing ? existing : "", from, &old, e);
+	if (!rc)
+		rc = split(fragment, "the fragment", &frag, e);
+	for (j = 0; !rc && j < frag.n; j++) {
 		if (!strcmp(frag.v[j].text, "--"))
-			fatal("the fragment has '--': what follows it would go to init, not the kernel");
-		if (!ba_is_tracing(frag.v[j].name))
-			fatal("the fragment has '%s', which is not a tracing parameter probecc writes: a later run could not tell it from yours",
-			      frag.v[j].text);
+			rc = errmsg_set(e, -EINVAL, "the fragment has '--': what follows it would go to init, not the kernel");
+		else if (!ba_is_tracing(frag.v[j].name))
+			rc = errmsg_set(e, -EINVAL, "the fragment has '%s', which is not a tracing parameter probecc writes: a later run could not tell it from yours",
+					frag.v[j].text);
 	}
+	if (rc)
+		goto out;
 
 	/* "--": the rest is init's (init/main.c), the fragment goes before */
 	for (dashes = 0; dashes < old.n; dashes++)
@@ -213,9 +220,11 @@ char *ba_merge(const char *existing, const char *from, const char *fragment,
 			}
 			other = &frag.v[j];
 		}
-		if (other && !replace)
-			fatal("%s has %s, the fragment %s: two values of %s (--replace drops the old one)",
-			      from, p->text, other->text, p->name);
+		if (other && !replace) {
+			rc = errmsg_set(e, -EINVAL, "%s has %s, the fragment %s: two values of %s (--replace drops the old one)",
+					from, p->text, other->text, p->name);
+			goto out;
+		}
 		/* said, not silent: it may have been the user's own */
 		if (!in_frag)
 			fprintf(stderr, "probecc: note: %s: dropped %s, a tracing parameter the fragment does not set (taken as an earlier run's)\n",
@@ -228,12 +237,16 @@ char *ba_merge(const char *existing, const char *from, const char *fragment,
 		sb_addf(&out, "%s%s", out.len ? " " : "", frag.v[j].text);
 	for (i = dashes; i < old.n; i++)
 		sb_addf(&out, "%s%s", out.len ? " " : "", old.v[i].text);
+	*merged = out.s ? out.s : xstrdup("");
+out:
 	plist_free(&old);
 	plist_free(&frag);
-	return out.s ? out.s : xstrdup("");
+	if (rc)
+		free(out.s);
+	return rc;
 }
 
-char *ba_hush_quote(const char *s)
+int ba_hush_quote(const char *s, char **quoted, struct errmsg *e)
 {
 	struct strbuf sb = { 0 };
 	const char *p;
@@ -242,9 +255,11 @@ char *ba_hush_quote(const char *s)
 	for (p = s; *p; p++) {
 		unsigned char c = *p;
 
-		if (c < 0x20 || c == 0x7f)
-			fatal("control character 0x%02x in '%s': U-Boot's hush would not pass it as it is",
-			      c, s);
+		if (c < 0x20 || c == 0x7f) {
+			free(sb.s);
+			return errmsg_set(e, -EINVAL, "control character 0x%02x in '%s': U-Boot's hush would not pass it as it is",
+					  c, s);
+		}
 		if (c == '\'')
 			sb_addf(&sb, "'\\''");	/* close, \', reopen */
 		else if (c == '\\')
@@ -253,7 +268,8 @@ char *ba_hush_quote(const char *s)
 			sb_addf(&sb, "%c", c);
 	}
 	sb_addf(&sb, "'");
-	return sb.s;
+	*quoted = sb.s;
+	return 0;
 }
 
 /* Characters a hush word may hold without quotes (cli_hush.c, map[]). */
@@ -294,211 +310,49 @@ static bool octeon_addr_ok(const char *a)
  * from U-Boot), single-quoted for hush when it needs it.  The command
  * takes at most 32 words (U_BOOT_CMD maxargs), itself and ADDR included.
  */
-static char *octeon_line(const char *addr, const char *merged)
+int ba_octeon_line(const char *addr, const char *merged, char **line,
+		   struct errmsg *e)
 {
 	struct plist l = { 0 };
 	struct strbuf sb = { 0 };
 	size_t i;
+	int rc;
 
 	if (!octeon_addr_ok(addr))
-		fatal("--octeon wants the ELF image's address in hex (such as 0x20000000), not '%s'",
-		      addr);
-	split(merged, "the command line", &l);
-	if (l.n + 2 > 32)
-		fatal("bootoctlinux takes at most 32 words, and this command line has %zu parameters (at most 30 fit)",
-		      l.n);
-	sb_addf(&sb, "bootoctlinux %s", addr);
-	for (i = 0; i < l.n; i++) {
+		return errmsg_set(e, -EINVAL, "--octeon wants the ELF image's address in hex (such as 0x20000000), not '%s'",
+				  addr);
+	rc = split(merged, "the command line", &l, e);
+	if (!rc && l.n + 2 > 32)
+		rc = errmsg_set(e, -E2BIG, "bootoctlinux takes at most 32 words, and this command line has %zu parameters (at most 30 fit)",
+				l.n);
+	if (!rc)
+		sb_addf(&sb, "bootoctlinux %s", addr);
+	for (i = 0; !rc && i < l.n; i++) {
+		char *q;
+
 		if (hush_plain(l.v[i].text)) {
 			sb_addf(&sb, " %s", l.v[i].text);
-		} else {
-			char *q = ba_hush_quote(l.v[i].text);
-
+		} else if (!(rc = ba_hush_quote(l.v[i].text, &q, e))) {
 			sb_addf(&sb, " %s", q);
 			free(q);
 		}
 	}
 	plist_free(&l);
-	return sb.s;
+	if (rc) {
+		free(sb.s);
+		return rc;
+	}
+	*line = sb.s;
+	return 0;
 }
 
-/* A U-Boot environment value: one line, as mkenvimage and fw_setenv -s read. */
-static void env_check(const char *v)
+int ba_env_check(const char *v, struct errmsg *e)
 {
 	size_t n = strlen(v);
 
 	if (strpbrk(v, "\n\r"))
-		fatal("a newline in the command line cannot go into an environment file");
+		return errmsg_set(e, -EINVAL, "a newline in the command line cannot go into an environment file");
 	if (n && v[n - 1] == '\\')
-		fatal("the command line ends with a backslash, which mkenvimage reads as an embedded newline");
-}
-
-/* All of @path ("-": standard input): a command line, no NUL byte in it. */
-static char *read_cmdline(const char *path)
-{
-	struct errmsg e;
-	char *text;
-	size_t len;
-	int rc;
-
-	if (strcmp(path, "-")) {
-		if (file_read(path, &text, &len, &e))
-			input_error("%s", e.msg);
-	} else if ((rc = file_read_stream(stdin, &text, &len))) {
-		input_error("cannot read %s: %s", path, strerror(-rc));
-	}
-	if (memchr(text, '\0', len))
-		fatal("%s: a NUL byte: not a command line", path);
-	return text;
-}
-
-static const char usage[] =
-"usage: probecc bootargs --fragment FILE|- [--bootargs EXISTING] [--replace] OUTPUT\n"
-"  merge probecc's command-line fragment (probecc FILE --cmdline) into a\n"
-"  boot loader's kernel command line: EXISTING's own parameters stay, its\n"
-"  tracing ones (from an earlier run) go, the fragment comes last\n"
-"  --replace             drop an old tracing value that differs from the fragment's\n"
-"OUTPUT, one of:\n"
-"  --print               the merged command line, as is\n"
-"  --uboot-script OUT    \"setenv bootargs '...'\", quoted for U-Boot's hush;\n"
-"                        mkimage -A ARCH -T script -C none -d OUT boot.scr\n"
-"  --uboot-env OUT       \"bootargs=...\" for mkenvimage and libubootenv's fw_setenv -s\n"
-"  --fw-script OUT       \"bootargs ...\" for U-Boot's tools/env fw_setenv -s\n"
-"  --octeon ADDR         print \"bootoctlinux ADDR ...\" for Octeon's U-Boot prompt\n"
-"  --dtb IN -o OUT       the device tree IN with /chosen/bootargs merged (EXISTING\n"
-"                        is IN's /chosen/bootargs)\n";
-
-int bootargs_main(int argc, char **argv)
-{
-	enum { OPT_FRAG = 256, OPT_EXISTING, OPT_REPLACE, OPT_SCRIPT, OPT_ENV,
-	       OPT_FW, OPT_OCTEON, OPT_PRINT, OPT_DTB };
-	static const struct option longopts[] = {
-		{ "fragment", required_argument, NULL, OPT_FRAG },
-		{ "bootargs", required_argument, NULL, OPT_EXISTING },
-		{ "replace", no_argument, NULL, OPT_REPLACE },
-		{ "uboot-script", required_argument, NULL, OPT_SCRIPT },
-		{ "uboot-env", required_argument, NULL, OPT_ENV },
-		{ "fw-script", required_argument, NULL, OPT_FW },
-		{ "octeon", required_argument, NULL, OPT_OCTEON },
-		{ "print", no_argument, NULL, OPT_PRINT },
-		{ "dtb", required_argument, NULL, OPT_DTB },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *fragpath = NULL, *existing = NULL, *from = "--bootargs";
-	char *from_buf = NULL;
-	const char *target = NULL, *outpath = NULL;
-	char *frag, *merged, *text = NULL;
-	void *dtb = NULL, *newdtb;
-	size_t len;
-	bool replace = false;
-	int mode = 0, modes = 0, c;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_FRAG:
-			fragpath = optarg;
-			break;
-		case OPT_EXISTING:
-			existing = optarg;
-			break;
-		case OPT_REPLACE:
-			replace = true;
-			break;
-		case OPT_SCRIPT:
-		case OPT_ENV:
-		case OPT_FW:
-		case OPT_OCTEON:
-		case OPT_DTB:
-			target = optarg;
-			/* fall through */
-		case OPT_PRINT:
-			mode = c;
-			modes++;
-			break;
-		case 'o':
-			outpath = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			fputs(usage, stderr);
-			return 2;
-		}
-	}
-	if (optind != argc || modes != 1 || !fragpath ||
-	    (mode == OPT_DTB) != (outpath != NULL)) {
-		fprintf(stderr, "probecc bootargs: %s\n",
-			optind != argc ? "unexpected argument" :
-			modes != 1 ? "give exactly one output" :
-			!fragpath ? "--fragment FILE (or - for standard input) is needed" :
-			outpath ? "-o goes with --dtb" : "--dtb IN needs -o OUT");
-		fputs(usage, stderr);
-		return 2;
-	}
-	if (mode == OPT_DTB && (!strcmp(outpath, "-") || !strcmp(outpath, "/dev/stdout")))
-		fatal("-o %s: a device tree is binary; give a file", outpath);
-	if (mode == OPT_DTB && existing)
-		fatal("--bootargs with --dtb: the existing command line is the tree's /chosen/bootargs");
-
-	frag = read_cmdline(fragpath);
-	if (mode == OPT_DTB) {
-		struct errmsg e;
-		int rc = dtb_read(target, &dtb, &len, &e);
-
-		if (rc == -EINVAL)
-			fatal("%s", e.msg);
-		else if (rc)
-			input_error("%s", e.msg);
-		existing = dtb_bootargs(dtb, target);
-		from = from_buf = xasprintf("%s's /chosen/bootargs", target);
-	}
-	merged = ba_merge(existing, from, frag, replace);
-
-	switch (mode) {
-	case OPT_PRINT:
-		printf("%s\n", merged);
-		break;
-	case OPT_OCTEON:
-		text = octeon_line(target, merged);
-		printf("%s\n", text);
-		break;
-	case OPT_SCRIPT: {
-		char *q = ba_hush_quote(merged);
-
-		text = xasprintf("setenv bootargs %s\n", q);
-		free(q);
-		if (out_stage(target, text, strlen(text)))
-			fatal("cannot write %s: %s", target, strerror(errno));
-		break;
-	}
-	case OPT_ENV:
-	case OPT_FW:
-		env_check(merged);
-		text = xasprintf("bootargs%s%s\n", mode == OPT_ENV ? "=" : " ",
-				 merged);
-		if (out_stage(target, text, strlen(text)))
-			fatal("cannot write %s: %s", target, strerror(errno));
-		break;
-	case OPT_DTB:
-		newdtb = dtb_with_bootargs(dtb, merged, &len);
-		if (out_stage(outpath, newdtb, len))
-			fatal("cannot write %s: %s", outpath, strerror(errno));
-		free(newdtb);
-		break;
-	}
-	if (out_commit()) {
-		int err = errno;
-
-		out_abort();
-		fatal("cannot rename the output into place: %s", strerror(err));
-	}
-	free(text);
-	free(merged);
-	free(frag);
-	free(dtb);
-	free(from_buf);
-	return fflush(stdout) ? 1 : 0;
+		return errmsg_set(e, -EINVAL, "the command line ends with a backslash, which mkenvimage reads as an embedded newline");
+	return 0;
 }

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * probecc bootargs: the compiled command-line fragment merged into a boot
- * loader's kernel command line (U-Boot's bootargs, a device tree's
- * /chosen/bootargs) and written in the form that loader reads.
+ * probecc bootargs (bootargs/): the compiled command-line fragment merged
+ * into a boot loader's kernel command line (U-Boot's bootargs, a device
+ * tree's /chosen/bootargs) and written in the form that loader reads.
+ *   bootargs-main.c  the command line: bootargs_main()
+ *   bootargs.c       ba_*: merge, hush quoting, bootoctlinux, env values
+ *   fdt.c            dtb_*: read, query and rewrite a device tree (libfdt)
+ * Every function here but bootargs_main() returns 0 or -errno with the
+ * reason in a struct errmsg (common/common.h); none exits.
  */
 #ifndef PROBECC_BOOTARGS_H
 #define PROBECC_BOOTARGS_H
@@ -31,15 +36,16 @@
  * each one --replace replaced, is named in a "probecc: note:" line on
  * stderr: it may have been the user's own, and no rule can tell.
  *
- * Returns the merged line, single-space separated, owned by the caller.
- * Fatal (exit 1, one line naming both values) when @existing sets a
- * tracing parameter the fragment also sets, to another value, and
- * @replace is false; fatal too for an unbalanced double quote, a control
- * character, or a fragment parameter that is not a tracing one (a later
- * run could not tell it from the user's).
+ * Returns 0 with the merged line, single-space separated, in *@merged
+ * (malloc'd, the caller's).  Returns -EINVAL with one line in @e when
+ * @existing sets a tracing parameter the fragment also sets, to another
+ * value, and @replace is false (the line names both values); for an
+ * unbalanced double quote, a control character, or a fragment parameter
+ * that is not a tracing one (a later run could not tell it from the
+ * user's).
  */
-char *ba_merge(const char *existing, const char *from, const char *fragment,
-	       bool replace);
+int ba_merge(const char *existing, const char *from, const char *fragment,
+	     bool replace, char **merged, struct errmsg *e);
 
 /*
  * ba_is_tracing() - whether kernel parameter @name (without "=" and
@@ -59,12 +65,30 @@ bool ba_is_tracing(const char *name);
  * quote inside double quotes still opens a single-quoted string, so the
  * '"'"' splice breaks, while '\'' (close, escaped quote, reopen) works.
  * Both were checked on Debian's u-boot-qemu (tests/bootargs.test.sh).
- * A control character is fatal (hush reads bytes 0x03 and 0x04 as its
- * own substitution markers).  Returns a new string, the caller's.
+ * A control character is refused (hush reads bytes 0x03 and 0x04 as its
+ * own substitution markers): -EINVAL with the reason in @e.  Returns 0
+ * with the word in *@quoted (malloc'd, the caller's).
  */
-char *ba_hush_quote(const char *s);
+int ba_hush_quote(const char *s, char **quoted, struct errmsg *e);
 
-/* "probecc bootargs ..." with argv[0] = "bootargs"; the exit status. */
+/*
+ * ba_octeon_line() - "bootoctlinux ADDR WORD..." for Octeon's U-Boot
+ * prompt (arch/mips/mach-octeon/bootoctlinux.c): each parameter of
+ * @merged its own word, hush-quoted where needed, into *@line (malloc'd,
+ * the caller's).  -EINVAL when @addr is not hex, -E2BIG over the
+ * command's 32 words (U_BOOT_CMD maxargs), with the reason in @e.
+ */
+int ba_octeon_line(const char *addr, const char *merged, char **line,
+		   struct errmsg *e);
+
+/*
+ * ba_env_check() - 0 when @v can be a U-Boot environment value as
+ * mkenvimage and fw_setenv -s read one (a single line, no trailing
+ * backslash); else -EINVAL with the reason in @e.
+ */
+int ba_env_check(const char *v, struct errmsg *e);
+
+/* "probecc bootargs ..." (bootargs-main.c), argv[0] = "bootargs"; the exit status. */
 int bootargs_main(int argc, char **argv);
 
 /* ---- device trees (fdt.c, libfdt) ---- */
@@ -80,20 +104,24 @@ int bootargs_main(int argc, char **argv);
 int dtb_read(const char *path, void **fdt, size_t *len, struct errmsg *e);
 
 /*
- * dtb_bootargs() - the /chosen/bootargs string of @fdt, or NULL when
- * there is no /chosen or no bootargs.  Points into @fdt.  Fatal when the
- * property is not one NUL-terminated string.
+ * dtb_bootargs() - the /chosen/bootargs string of @fdt into *@bootargs
+ * (pointing into @fdt), NULL when there is no /chosen or no bootargs.
+ * Returns 0, or -EINVAL with the reason in @e (naming @path) when the
+ * property is not one NUL-terminated string or libfdt fails.
  */
-const char *dtb_bootargs(const void *fdt, const char *path);
+int dtb_bootargs(const void *fdt, const char *path, const char **bootargs,
+		 struct errmsg *e);
 
 /*
  * dtb_with_bootargs() - a copy of @fdt whose /chosen/bootargs is
  * @bootargs: fdt_open_into() a buffer with room for the string and a new
  * /chosen node, create /chosen when missing, set the property,
  * fdt_pack(), then check the result (fdt_check_full() and the property
- * read back byte for byte).  Sets *@len to the new totalsize in bytes.
- * Returns a malloc'd blob, the caller's; fatal on any libfdt error.
+ * read back byte for byte).  Returns 0 with the blob in *@out (malloc'd,
+ * the caller's) and its totalsize in bytes in *@len; -EFBIG over 2 GiB,
+ * -EINVAL on any libfdt error, with the reason in @e.
  */
-void *dtb_with_bootargs(const void *fdt, const char *bootargs, size_t *len);
+int dtb_with_bootargs(const void *fdt, const char *bootargs, void **out,
+		      size_t *len, struct errmsg *e);
 
 #endif

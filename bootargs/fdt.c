@@ -43,29 +43,41 @@ int dtb_read(const char *path, void **fdt, size_t *len, struct errmsg *e)
 	return 0;
 }
 
-const char *dtb_bootargs(const void *fdt, const char *path)
+int dtb_bootargs(const void *fdt, const char *path, const char **bootargs,
+		 struct errmsg *e)
 {
 	const char *val;
 	int node, len;
 
+	*bootargs = NULL;
 	node = fdt_path_offset(fdt, "/chosen");
 	if (node == -FDT_ERR_NOTFOUND)
-		return NULL;
+		return 0;
 	if (node < 0)
-		fatal("%s: /chosen: %s", path, fdt_strerror(node));
+		return errmsg_set(e, -EINVAL, "%s: /chosen: %s", path, fdt_strerror(node));
 	val = fdt_getprop(fdt, node, "bootargs", &len);
 	if (!val) {
 		if (len == -FDT_ERR_NOTFOUND)
-			return NULL;
-		fatal("%s: /chosen/bootargs: %s", path, fdt_strerror(len));
+			return 0;
+		return errmsg_set(e, -EINVAL, "%s: /chosen/bootargs: %s", path,
+				  fdt_strerror(len));
 	}
 	if (len == 0 || val[len - 1] != '\0' || (int)strlen(val) != len - 1)
-		fatal("%s: /chosen/bootargs is not one NUL-terminated string (%d bytes)",
-		      path, len);
-	return val;
+		return errmsg_set(e, -EINVAL, "%s: /chosen/bootargs is not one NUL-terminated string (%d bytes)",
+				  path, len);
+	*bootargs = val;
+	return 0;
 }
 
-void *dtb_with_bootargs(const void *fdt, const char *bootargs, size_t *len)
+/* The libfdt error of one step of dtb_with_bootargs(): -EINVAL. */
+static int fdt_fail(struct errmsg *e, void *buf, const char *what, int err)
+{
+	free(buf);
+	return errmsg_set(e, -EINVAL, "%s: %s", what, fdt_strerror(err));
+}
+
+int dtb_with_bootargs(const void *fdt, const char *bootargs, void **out,
+		      size_t *len, struct errmsg *e)
 {
 	/*
 	 * Room: the string and its NUL, a property header (12 bytes) and
@@ -78,34 +90,35 @@ void *dtb_with_bootargs(const void *fdt, const char *bootargs, size_t *len)
 	int err, node, blen;
 
 	if (size > (size_t)INT32_MAX)
-		fatal("the device tree would be too big (%zu bytes)", size);
+		return errmsg_set(e, -EFBIG, "the device tree would be too big (%zu bytes)", size);
 	buf = xcalloc(1, size);
 	err = fdt_open_into(fdt, buf, (int)size);
 	if (err)
-		fatal("cannot open the device tree for writing: %s",
-		      fdt_strerror(err));
+		return fdt_fail(e, buf, "cannot open the device tree for writing", err);
 	node = fdt_path_offset(buf, "/chosen");
 	if (node == -FDT_ERR_NOTFOUND)
 		node = fdt_add_subnode(buf, 0, "chosen");
 	if (node < 0)
-		fatal("cannot make /chosen: %s", fdt_strerror(node));
+		return fdt_fail(e, buf, "cannot make /chosen", node);
 	err = fdt_setprop_string(buf, node, "bootargs", bootargs);
 	if (err)
-		fatal("cannot set /chosen/bootargs: %s", fdt_strerror(err));
+		return fdt_fail(e, buf, "cannot set /chosen/bootargs", err);
 	err = fdt_pack(buf);
 	if (err)
-		fatal("cannot pack the device tree: %s", fdt_strerror(err));
+		return fdt_fail(e, buf, "cannot pack the device tree", err);
 
 	/* the output, checked as the input was, and read back */
 	err = fdt_check_full(buf, fdt_totalsize(buf));
 	if (err)
-		fatal("internal: the device tree written is broken: %s",
-		      fdt_strerror(err));
+		return fdt_fail(e, buf, "internal: the device tree written is broken", err);
 	node = fdt_path_offset(buf, "/chosen");
 	back = node < 0 ? NULL : fdt_getprop(buf, node, "bootargs", &blen);
 	if (!back || blen != (int)strlen(bootargs) + 1 ||
-	    memcmp(back, bootargs, blen))
-		fatal("internal: /chosen/bootargs does not read back as written");
+	    memcmp(back, bootargs, blen)) {
+		free(buf);
+		return errmsg_set(e, -EINVAL, "internal: /chosen/bootargs does not read back as written");
+	}
 	*len = fdt_totalsize(buf);
-	return buf;
+	*out = buf;
+	return 0;
 }

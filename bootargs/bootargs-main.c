@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probecc bootargs: the command line, and the only place of bootargs/
+ * that prints an error and chooses an exit status (0 done; 1 the inputs
+ * were refused: a conflict, a quote, a tree libfdt rejects; 2 bad usage
+ * or a file that cannot be read).  The work is bootargs.c's (merge,
+ * U-Boot quoting) and fdt.c's (device trees); the outputs are staged and
+ * renamed together (common/output.c).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bootargs.h"
+#include "common.h"
+
+/* All of @path ("-": standard input): a command line, no NUL byte in it. */
+static char *read_cmdline(const char *path)
+{
+	struct errmsg e;
+	char *text;
+	size_t len;
+	int rc;
+
+	if (strcmp(path, "-")) {
+		if (file_read(path, &text, &len, &e))
+			input_error("%s", e.msg);
+	} else if ((rc = file_read_stream(stdin, &text, &len))) {
+		input_error("cannot read %s: %s", path, strerror(-rc));
+	}
+	if (memchr(text, '\0', len))
+		fatal("%s: a NUL byte: not a command line", path);
+	return text;
+}
+
+static const char usage[] =
+"usage: probecc bootargs --fragment FILE|- [--bootargs EXISTING] [--replace] OUTPUT\n"
+"  merge probecc's command-line fragment (probecc FILE --cmdline) into a\n"
+"  boot loader's kernel command line: EXISTING's own parameters stay, its\n"
+"  tracing ones (from an earlier run) go, the fragment comes last\n"
+"  --replace             drop an old tracing value that differs from the fragment's\n"
+"OUTPUT, one of:\n"
+"  --print               the merged command line, as is\n"
+"  --uboot-script OUT    \"setenv bootargs '...'\", quoted for U-Boot's hush;\n"
+"                        mkimage -A ARCH -T script -C none -d OUT boot.scr\n"
+"  --uboot-env OUT       \"bootargs=...\" for mkenvimage and libubootenv's fw_setenv -s\n"
+"  --fw-script OUT       \"bootargs ...\" for U-Boot's tools/env fw_setenv -s\n"
+"  --octeon ADDR         print \"bootoctlinux ADDR ...\" for Octeon's U-Boot prompt\n"
+"  --dtb IN -o OUT       the device tree IN with /chosen/bootargs merged (EXISTING\n"
+"                        is IN's /chosen/bootargs)\n";
+
+int bootargs_main(int argc, char **argv)
+{
+	enum { OPT_FRAG = 256, OPT_EXISTING, OPT_REPLACE, OPT_SCRIPT, OPT_ENV,
+	       OPT_FW, OPT_OCTEON, OPT_PRINT, OPT_DTB };
+	static const struct option longopts[] = {
+		{ "fragment", required_argument, NULL, OPT_FRAG },
+		{ "bootargs", required_argument, NULL, OPT_EXISTING },
+		{ "replace", no_argument, NULL, OPT_REPLACE },
+		{ "uboot-script", required_argument, NULL, OPT_SCRIPT },
+		{ "uboot-env", required_argument, NULL, OPT_ENV },
+		{ "fw-script", required_argument, NULL, OPT_FW },
+		{ "octeon", required_argument, NULL, OPT_OCTEON },
+		{ "print", no_argument, NULL, OPT_PRINT },
+		{ "dtb", required_argument, NULL, OPT_DTB },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *fragpath = NULL, *existing = NULL, *from = "--bootargs";
+	char *from_buf = NULL;
+	const char *target = NULL, *outpath = NULL;
+	char *frag, *merged, *text = NULL;
+	void *dtb = NULL, *newdtb;
+	struct errmsg e;
+	size_t len;
+	bool replace = false;
+	int mode = 0, modes = 0, c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_FRAG:
+			fragpath = optarg;
+			break;
+		case OPT_EXISTING:
+			existing = optarg;
+			break;
+		case OPT_REPLACE:
+			replace = true;
+			break;
+		case OPT_SCRIPT:
+		case OPT_ENV:
+		case OPT_FW:
+		case OPT_OCTEON:
+		case OPT_DTB:
+			target = optarg;
+			/* fall through */
+		case OPT_PRINT:
+			mode = c;
+			modes++;
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (optind != argc || modes != 1 || !fragpath ||
+	    (mode == OPT_DTB) != (outpath != NULL)) {
+		fprintf(stderr, "probecc bootargs: %s\n",
+			optind != argc ? "unexpected argument" :
+			modes != 1 ? "give exactly one output" :
+			!fragpath ? "--fragment FILE (or - for standard input) is needed" :
+			outpath ? "-o goes with --dtb" : "--dtb IN needs -o OUT");
+		fputs(usage, stderr);
+		return 2;
+	}
+	if (mode == OPT_DTB && (!strcmp(outpath, "-") || !strcmp(outpath, "/dev/stdout")))
+		fatal("-o %s: a device tree is binary; give a file", outpath);
+	if (mode == OPT_DTB && existing)
+		fatal("--bootargs with --dtb: the existing command line is the tree's /chosen/bootargs");
+
+	frag = read_cmdline(fragpath);
+	if (mode == OPT_DTB) {
+		int rc = dtb_read(target, &dtb, &len, &e);
+
+		if (rc == -EINVAL)
+			fatal("%s", e.msg);
+		else if (rc)
+			input_error("%s", e.msg);
+		if (dtb_bootargs(dtb, target, &existing, &e))
+			fatal("%s", e.msg);
+		from = from_buf = xasprintf("%s's /chosen/bootargs", target);
+	}
+	if (ba_merge(existing, from, frag, replace, &merged, &e))
+		fatal("%s", e.msg);
+
+	switch (mode) {
+	case OPT_PRINT:
+		printf("%s\n", merged);
+		break;
+	case OPT_OCTEON:
+		if (ba_octeon_line(target, merged, &text, &e))
+			fatal("%s", e.msg);
+		printf("%s\n", text);
+		break;
+	case OPT_SCRIPT: {
+		char *q;
+
+		if (ba_hush_quote(merged, &q, &e))
+			fatal("%s", e.msg);
+		text = xasprintf("setenv bootargs %s\n", q);
+		free(q);
+		if (out_stage(target, text, strlen(text)))
+			fatal("cannot write %s: %s", target, strerror(errno));
+		break;
+	}
+	case OPT_ENV:
+	case OPT_FW:
+		if (ba_env_check(merged, &e))
+			fatal("%s", e.msg);
+		text = xasprintf("bootargs%s%s\n", mode == OPT_ENV ? "=" : " ",
+				 merged);
+		if (out_stage(target, text, strlen(text)))
+			fatal("cannot write %s: %s", target, strerror(errno));
+		break;
+	case OPT_DTB:
+		if (dtb_with_bootargs(dtb, merged, &newdtb, &len, &e))
+			fatal("%s", e.msg);
+		if (out_stage(outpath, newdtb, len))
+			fatal("cannot write %s: %s", outpath, strerror(errno));
+		free(newdtb);
+		break;
+	}
+	if (out_commit()) {
+		int err = errno;
+
+		out_abort();
+		fatal("cannot rename the output into place: %s", strerror(err));
+	}
+	free(text);
+	free(merged);
+	free(frag);
+	free(dtb);
+	free(from_buf);
+	return fflush(stdout) ? 1 : 0;
+}
