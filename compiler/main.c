@@ -81,13 +81,13 @@ static void parse_version(const char *s, struct target *t)
 	long major = strtol(s, &end, 10), minor;
 
 	if (end == s || *end != '.')
-		fatal("--kernel-version wants X.Y (such as 6.1), not '%s'", s);
+		input_error("--kernel-version wants X.Y (such as 6.1), not '%s'", s);
 	s = end + 1;
 	minor = strtol(s, &end, 10);
 	if (end == s || (*end && *end != '.' && *end != '-'))
-		fatal("--kernel-version wants X.Y (such as 6.1), not '%s'", s);
+		input_error("--kernel-version wants X.Y (such as 6.1), not '%s'", s);
 	if (major < 4 || major > 99 || minor < 0 || minor > 999)
-		fatal("kernel version %ld.%ld is out of range (probecc supports 4.0 and later)",
+		input_error("kernel version %ld.%ld is out of range (probecc supports 4.0 and later)",
 		      major, minor);
 	t->kmajor = (int)major;
 	t->kminor = (int)minor;
@@ -197,7 +197,7 @@ int main(int argc, char **argv)
 
 			t.cmdline_max = (int)strtol(optarg, &end, 10);
 			if (*end || t.cmdline_max <= 0)
-				fatal("--cmdline-max wants a positive number of bytes");
+				input_error("--cmdline-max wants a positive number of bytes");
 			break;
 		}
 		case OPT_STACK:
@@ -208,7 +208,7 @@ int main(int argc, char **argv)
 			else if (!strcmp(optarg, "perf"))
 				t.stack_method = STACK_PERF;
 			else
-				fatal("--stack-method is auto, kernel or perf, not '%s'", optarg);
+				input_error("--stack-method is auto, kernel or perf, not '%s'", optarg);
 			break;
 		case OPT_TARGET:
 			tpath = optarg;
@@ -258,11 +258,11 @@ int main(int argc, char **argv)
 
 	t.abi = abi_find(arch);
 	if (!t.abi)
-		fatal("unknown --arch '%s' (known: %s)", arch, abi_names());
+		input_error("unknown --arch '%s' (known: %s)", arch, abi_names());
 	if (t.cmdline_max < 0)
 		t.cmdline_max = t.abi->cmdline_size - 512;
 	if (t.cmdline_max > t.abi->cmdline_size - 1)
-		fatal("--cmdline-max %d is more than %s's COMMAND_LINE_SIZE (%d) allows",
+		input_error("--cmdline-max %d is more than %s's COMMAND_LINE_SIZE (%d) allows",
 		      t.cmdline_max, t.abi->arch, t.abi->cmdline_size);
 	if (!via)
 		t.via = bcpath ? VIA_BOOTCONFIG : VIA_CMDLINE;
@@ -271,9 +271,9 @@ int main(int argc, char **argv)
 	else if (!strcmp(via, "bootconfig"))
 		t.via = VIA_BOOTCONFIG;
 	else
-		fatal("--via wants cmdline or bootconfig, not '%s'", via);
+		input_error("--via wants cmdline or bootconfig, not '%s'", via);
 	if (bcpath && t.via != VIA_BOOTCONFIG)
-		fatal("-o writes a bootconfig file, but --via cmdline puts nothing in it");
+		input_error("-o writes a bootconfig file, but --via cmdline puts nothing in it");
 	if (!bcpath && !planpath && !want_explain)
 		want_cmdline = true;
 	if (vars) {
