@@ -20,7 +20,7 @@ case_args() {
 
 case_status() {
 	local s
-	s=$(sed -n '1,3s/^# exit: //p' "$1")
+	s=$(sed -n '1,3s/^# exit: \([0-9]*\).*/\1/p' "$1")
 	echo "${s:-1}"
 }
 
