@@ -158,10 +158,12 @@ int main(int argc, char **argv)
 	struct target t = { .kmajor = 6, .kminor = 1, .arch_default = true,
 			    .version_default = true, .cmdline_max = -1 };
 	bool want_cmdline = false, want_explain = false;
+	struct diags diags = { 0 };
 	struct placement *pl;
 	struct program *prog;
+	struct token *toks;
 	struct source *src;
-	int c;
+	int c, nerr, nkernel;
 
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return report_main(argc - 1, argv + 1);
@@ -285,12 +287,34 @@ int main(int argc, char **argv)
 		return fflush(stdout) ? 1 : rc;
 	}
 
-	/* read -> tokens -> program -> placement */
+	/*
+	 * read -> lex -> parse -> check -> place: every stage before place
+	 * reports what it finds and returns a count; here is where that
+	 * ends the run.
+	 */
 	src = read_source(argv[optind]);
-	prog = parse(tokenize(src));
-	resolve_uprobes(prog, sysroot);
+	toks = tokenize(src, &diags);
+	prog = toks ? parse(toks, &diags) : NULL;
+	if (!prog) {
+		diag_print(&diags);
+		return 1;
+	}
+	nerr = resolve_uprobes(prog, sysroot, &diags);
+	if (nerr) {
+		diag_print(&diags);
+		fprintf(stderr, "probecc: %d error%s in uprobes against %s\n",
+			nerr, nerr == 1 ? "" : "s", sysroot ? sysroot : "no --sysroot");
+		return 1;
+	}
 	cname_resolve(prog, k, vmlinux, sysroot, &t, &checks);
-	check_program(prog, k, &t, &checks);
+	if (check_program(prog, k, &t, &checks, &diags, &nkernel)) {
+		diag_print(&diags);
+		if (nkernel)
+			fprintf(stderr, "probecc: %d error%s against the target kernel%s%s\n",
+				nkernel, nkernel == 1 ? "" : "s",
+				k->release ? " " : "", k->release ? k->release : "");
+		return 1;
+	}
 	pl = place(prog, &t);
 
 	/* outputs: all staged, then all renamed, or none */
