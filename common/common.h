@@ -2,7 +2,8 @@
 /*
  * common/: what every part of probecc uses, and nothing of any one part.
  *
- *   diag.c      FILE:LINE:COL diagnostics with a caret, fatal() for the
+ *   diag.c      FILE:LINE:COL diagnostics with a caret, one at a time or
+ *               as a list printed in source order; fatal() for the
  *               CLI edge
  *   alloc.c     allocation that cannot fail (x*), the growable strbuf
  *   readfile.c  the one whole-file reader (returns an error, never exits)
@@ -51,6 +52,32 @@ void error_at(const struct pos *p, const char *fmt, ...)
  */
 void diag_at(const struct pos *p, const char *kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * A list of diagnostics, for a stage that reports every problem it
+ * finds and returns their number instead of exiting: diag_add() records
+ * one (@p NULL: about the whole input, printed "probecc: error: MSG"),
+ * diag_print() prints them all in source order (those without a
+ * position first, then by line and column, ties in the order added)
+ * and returns how many there were.
+ */
+struct diag {
+	struct pos pos;		/* pos.src NULL: no position */
+	char *msg;
+	int seq;
+};
+struct diags {
+	struct diag *v;
+	int n, cap;
+};
+void diag_add(struct diags *d, const struct pos *p, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int diag_print(struct diags *d);
+/*
+ * "probecc: internal error: MSG", then abort(): for a stage that cannot
+ * fail on checked input (place) finding that it was not.
+ */
+void internal_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
 /*
  * The same without a position ("probecc: error: MSG"), for the CLI edge
  * only (the *main*.c files): fatal() exits 1 (the input was refused),

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Diagnostics: FILE:LINE:COL with the line and a caret; fatal() for the CLI edge. */
+/*
+ * Diagnostics: FILE:LINE:COL with the line and a caret, one at a time or
+ * collected in a list and printed in source order; fatal() for the CLI edge.
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -51,6 +54,74 @@ void diag_at(const struct pos *p, const char *kind, const char *fmt, ...)
 	va_start(ap, fmt);
 	vdiag_at(p, kind, fmt, ap);
 	va_end(ap);
+}
+
+void diag_add(struct diags *d, const struct pos *p, const char *fmt, ...)
+{
+	struct diag *g;
+	va_list ap;
+	int n;
+
+	if (d->n == d->cap) {
+		d->cap = d->cap ? 2 * d->cap : 16;
+		d->v = realloc(d->v, d->cap * sizeof(*d->v));
+		if (!d->v)
+			fatal("out of memory");
+	}
+	g = &d->v[d->n];
+	memset(g, 0, sizeof(*g));
+	if (p)
+		g->pos = *p;
+	g->seq = d->n++;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	g->msg = malloc(n + 1);
+	if (!g->msg)
+		fatal("out of memory");
+	va_start(ap, fmt);
+	vsnprintf(g->msg, n + 1, fmt, ap);
+	va_end(ap);
+}
+
+static int cmp_diag(const void *a, const void *b)
+{
+	const struct diag *x = a, *y = b;
+
+	if (!x->pos.src != !y->pos.src)
+		return x->pos.src ? 1 : -1;
+	if (x->pos.src && x->pos.line != y->pos.line)
+		return x->pos.line < y->pos.line ? -1 : 1;
+	if (x->pos.src && x->pos.col != y->pos.col)
+		return x->pos.col < y->pos.col ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+int diag_print(struct diags *d)
+{
+	int i;
+
+	if (d->n)
+		qsort(d->v, d->n, sizeof(*d->v), cmp_diag);
+	for (i = 0; i < d->n; i++) {
+		if (d->v[i].pos.src)
+			diag_at(&d->v[i].pos, "error", "%s", d->v[i].msg);
+		else
+			fprintf(stderr, "probecc: error: %s\n", d->v[i].msg);
+	}
+	return d->n;
+}
+
+void internal_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("probecc: internal error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
 }
 
 /* "probecc: error: MSG" on stderr, then exit(@status). */

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Checks of a probe file against the target kernel: everything the
- * kernel would refuse at boot (in a log nobody reads) or that could
- * never match, reported on the host with file:line:col.  Every problem
- * is reported before probecc gives up, so one edit fixes them all.
+ * The check: everything of a parsed probe file that the target would
+ * refuse at boot (in a log nobody reads) or that could never match,
+ * reported on the host with file:line:col, in one pass, before anything
+ * is placed: fetchargs against the ABI and the kernel version, trace
+ * options and clocks, what bootconfig and the command line can hold,
+ * then names against the kernel itself.  Every problem is reported
+ * before probecc gives up, so one edit fixes them all; a program that
+ * passes is one place.c cannot fail on.
  */
 #define _GNU_SOURCE
 #include <fnmatch.h>
@@ -12,15 +16,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bootconfig.h"
 #include "compiler.h"
 #include "kernel.h"
 #include "uelf.h"
 
 struct checker {
+	const struct program *prog;
 	const struct kernel *k;
 	const struct target *t;
 	struct strbuf *explain;
-	int errors;
+	struct diags *d;
 	unsigned long long init_start, init_end;	/* _sinittext.._einittext */
 };
 
@@ -54,9 +60,11 @@ static bool freed_init(const struct checker *c, const struct ksym *s)
 	       s->addr < c->init_end;
 }
 
-static void err(struct checker *c, const struct pos *p, const char *fmt, ...)
+static void check_error(struct checker *c, const struct pos *p,
+			const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static void err(struct checker *c, const struct pos *p, const char *fmt, ...)
+static void check_error(struct checker *c, const struct pos *p,
+			const char *fmt, ...)
 {
 	char *msg;
 	va_list ap;
@@ -67,9 +75,8 @@ static void err(struct checker *c, const struct pos *p, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		fatal("out of memory");
-	diag_at(p, "error", "%s", msg);
+	diag_add(c->d, p, "%s", msg);
 	free(msg);
-	c->errors++;
 }
 
 /* The kernel's functions named @name, counting every symbol of the name. */
@@ -109,12 +116,12 @@ static void no_function(struct checker *c, const struct pos *p,
 	char *dym;
 
 	if (l->other) {
-		err(c, p, "'%s' is a data symbol (type %c), not a function",
+		check_error(c, p, "'%s' is a data symbol (type %c), not a function",
 		    name, l->other->type);
 		return;
 	}
 	dym = did_you_mean(c->k, name);
-	err(c, p, "the kernel has no function '%s'%s%s", name, dym,
+	check_error(c, p, "the kernel has no function '%s'%s%s", name, dym,
 	    c->k->modules_known ? "" :
 	    " (a module's function? pass --modules DIR)");
 	free(dym);
@@ -152,17 +159,17 @@ static void check_kprobe(struct checker *c, const struct probe *p)
 			sb_addf(&sb, "%s%s%s0x%llx", sb.s ? ", " : "",
 				o->module ? o->module : "",
 				o->module ? ":" : "", o->addr);
-		err(c, &p->target_pos, "'%s' names %d symbols (at %s): the kernel refuses an ambiguous name (EADDRNOTAVAIL); probe a caller or a unique function",
+		check_error(c, &p->target_pos, "'%s' names %d symbols (at %s): the kernel refuses an ambiguous name (EADDRNOTAVAIL); probe a caller or a unique function",
 		    p->target, l.nall, sb.s);
 		free(sb.s);
 		return;
 	}
 	if (p->has_offset && s->size && (unsigned long long)p->offset >= s->size)
-		err(c, &p->target_pos, "offset +%lld is outside %s, which is %llu bytes%s",
+		check_error(c, &p->target_pos, "offset +%lld is outside %s, which is %llu bytes%s",
 		    p->offset, s->name, s->size,
 		    k->sizes_exact ? "" : " (size estimated from the next symbol)");
 	if (s->flags & KS_BLACKLIST)
-		err(c, &p->target_pos, "'%s' is on the kernel's kprobe blacklist (NOKPROBE_SYMBOL, __kprobes or noinstr): the kernel refuses it (EINVAL)",
+		check_error(c, &p->target_pos, "'%s' is on the kernel's kprobe blacklist (NOKPROBE_SYMBOL, __kprobes or noinstr): the kernel refuses it (EINVAL)",
 		    s->name);
 	dyn = kconfig_get(k, "CONFIG_DYNAMIC_FTRACE");
 	onnotrace = kconfig_get(k, "CONFIG_KPROBE_EVENTS_ON_NOTRACE");
@@ -171,7 +178,7 @@ static void check_kprobe(struct checker *c, const struct probe *p)
 			sb_addf(c->explain, "  %s: %s has no ftrace call site; kernels with DYNAMIC_FTRACE and without KPROBE_EVENTS_ON_NOTRACE refuse it (no --kconfig to tell)\n",
 				p->name, s->name);
 		else if (dyn && !onnotrace)
-			err(c, &p->target_pos, "'%s' has no ftrace call site (notrace): this kernel (DYNAMIC_FTRACE, no KPROBE_EVENTS_ON_NOTRACE) refuses it (\"Could not probe notrace function\")",
+			check_error(c, &p->target_pos, "'%s' has no ftrace call site (notrace): this kernel (DYNAMIC_FTRACE, no KPROBE_EVENTS_ON_NOTRACE) refuses it (\"Could not probe notrace function\")",
 			    s->name);
 	}
 }
@@ -197,7 +204,7 @@ static void check_ftrace_name(struct checker *c, const struct name *n)
 			    !fnmatch(n->s, s->name, 0))
 				return;
 		}
-		err(c, &n->pos, "'%s' matches no function %s", n->s,
+		check_error(c, &n->pos, "'%s' matches no function %s", n->s,
 		    k->ftrace_known ? "ftrace can trace" : "of the kernel");
 		return;
 	}
@@ -217,7 +224,7 @@ static void check_ftrace_name(struct checker *c, const struct name *n)
 			n->s);
 		return;
 	}
-	err(c, &n->pos, "'%s' has no mcount/fentry call site (notrace, or in a file built without -pg): ftrace can never trace it, and ftrace_filter= would match nothing",
+	check_error(c, &n->pos, "'%s' has no mcount/fentry call site (notrace, or in a file built without -pg): ftrace can never trace it, and ftrace_filter= would match nothing",
 	    n->s);
 }
 
@@ -241,7 +248,7 @@ static void check_event(struct checker *c, const struct probe *p)
 			suggest_init(&sg, full);
 			for (i = 0; i < k->nevents; i++)
 				suggest_add(&sg, k->events[i]);
-			err(c, &p->target_pos, "the kernel has no event '%s'%s",
+			check_error(c, &p->target_pos, "the kernel has no event '%s'%s",
 			    full, suggest_text(&sg));
 		}
 	} else {
@@ -256,7 +263,7 @@ static void need_config(struct checker *c, const struct pos *p,
 			const char *opt, const char *what)
 {
 	if (c->k->config && !kconfig_get(c->k, opt))
-		err(c, p, "%s needs %s, which this kernel's config does not set",
+		check_error(c, p, "%s needs %s, which this kernel's config does not set",
 		    what, opt);
 }
 
@@ -265,10 +272,10 @@ static void need_config(struct checker *c, const struct pos *p,
  * offset uprobe_events wants, and check every PATH:OFFSET, against the
  * ELF files under @sysroot (uelf.c; NULL: none given).  A symbol with
  * no sysroot, an unknown symbol, a stripped file or an offset that is
- * really an nm address is an error at its position; all are reported,
- * then exit(1).
+ * really an nm address is an error at its position, into @d.
  */
-void resolve_uprobes(struct program *prog, const char *sysroot)
+int resolve_uprobes(struct program *prog, const char *sysroot,
+		    struct diags *d)
 {
 	struct probe *p;
 	int errors = 0;
@@ -281,9 +288,9 @@ void resolve_uprobes(struct program *prog, const char *sysroot)
 			continue;
 		if (!sysroot) {
 			if (p->usym) {
-				diag_at(&p->usym_pos, "error",
-					"%s:%s needs --sysroot DIR (the target's root file system) to find its file offset",
-					p->target, p->usym);
+				diag_add(d, &p->usym_pos,
+					 "%s:%s needs --sysroot DIR (the target's root file system) to find its file offset",
+					 p->target, p->usym);
 				errors++;
 			}
 			continue;
@@ -292,7 +299,7 @@ void resolve_uprobes(struct program *prog, const char *sysroot)
 		if (p->usym) {
 			if (uelf_resolve(path, p->usym, (unsigned long long)p->offset,
 					 &foff, why, sizeof(why))) {
-				diag_at(&p->usym_pos, "error", "%s", why);
+				diag_add(d, &p->usym_pos, "%s", why);
 				errors++;
 			} else {
 				p->usym_off = p->offset;
@@ -301,30 +308,241 @@ void resolve_uprobes(struct program *prog, const char *sysroot)
 			}
 		} else if (uelf_check_offset(path, (unsigned long long)p->offset,
 					     why, sizeof(why))) {
-			diag_at(&p->target_pos, "error", "%s", why);
+			diag_add(d, &p->target_pos, "%s", why);
 			errors++;
 		}
 		free(path);
 	}
-	if (errors) {
-		fprintf(stderr, "probecc: %d error%s in uprobes against %s\n",
-			errors, errors == 1 ? "" : "s", sysroot ? sysroot : "no --sysroot");
-		exit(1);
+	return errors;
+}
+
+/* ---- fetchargs: kernel/trace/trace_probe.c, kprobetrace.rst, uprobetracer.rst ---- */
+
+static bool is_return(const struct probe *p)
+{
+	return p->kind == P_KRETPROBE || p->kind == P_URETPROBE;
+}
+
+static bool is_uprobe(const struct probe *p)
+{
+	return p->kind == P_UPROBE || p->kind == P_URETPROBE;
+}
+
+/* MIPS o32 register names people write, and the number the kernel wants. */
+static const struct {
+	const char *alias, *reg;
+} mips_aliases[] = {
+	{ "zero", "r0" }, { "at", "r1" }, { "v0", "r2" }, { "v1", "r3" },
+	{ "a0", "r4" }, { "a1", "r5" }, { "a2", "r6" }, { "a3", "r7" },
+	{ "t0", "r8" }, { "t1", "r9" }, { "t2", "r10" }, { "t3", "r11" },
+	{ "s0", "r16" }, { "s1", "r17" }, { "s2", "r18" }, { "s3", "r19" },
+	{ "gp", "r28" }, { "sp", "r29" }, { "fp", "r30" }, { "s8", "r30" },
+	{ "ra", "r31" },
+};
+
+/* %@f->name is not a register regs_query_register_offset() knows. */
+static void bad_register(struct checker *c, const struct fetch *f)
+{
+	const struct abi *a = c->t->abi;
+	struct strbuf names = { 0 };
+	size_t i;
+
+	if (!strncmp(a->arch, "mips", 4))
+		for (i = 0; i < sizeof(mips_aliases) / sizeof(mips_aliases[0]); i++)
+			if (!strcmp(f->name, mips_aliases[i].alias)) {
+				check_error(c, &f->pos, "a MIPS kernel does not know register '%%%s'; write '%%%s' (arch/mips/kernel/ptrace.c names registers by number)",
+					    f->name, mips_aliases[i].reg);
+				return;
+			}
+	/* x86_64: "%rdi", "%eax" -> "%di", "%ax" (arch/x86/kernel/ptrace.c) */
+	if (!strcmp(a->arch, "x86_64") && (f->name[0] == 'r' || f->name[0] == 'e') &&
+	    abi_has_reg(a, f->name + 1)) {
+		check_error(c, &f->pos, "the x86_64 kernel names this register '%%%s', without the '%c'",
+			    f->name + 1, f->name[0]);
+		return;
+	}
+	for (i = 0; a->regnames[i]; i++)
+		sb_addf(&names, "%s%s", i ? " " : "", a->regnames[i]);
+	check_error(c, &f->pos, "'%%%s' is not a register name the %s kernel accepts; it knows: %s",
+		    f->name, a->arch, names.s);
+	free(names.s);
+}
+
+/* One fetcharg of probe @p; returns the number of problems found. */
+static int check_fetcharg(struct checker *c, const struct fetch *f,
+			  const struct probe *p)
+{
+	const struct target *t = c->t;
+	int before = c->d->n;
+
+	switch (f->kind) {
+	case F_ARG:
+		if (is_return(p))
+			check_error(c, &f->pos, "arg%lld is not known at a function's return: its register has been reused; record it with a kprobe at entry, or use $retval",
+				    f->n);
+		else if (p->kind == P_KPROBE && p->offset)
+			check_error(c, &f->pos, "arg%lld is only known at function entry, and this probe is at %s+%lld; use %%REG or $stackN",
+				    f->n, p->target, p->offset);
+		else if (p->usym && p->usym_off)
+			check_error(c, &f->pos, "arg%lld is only known at function entry, and this probe is at %s+%lld; use %%REG or $stackN",
+				    f->n, p->usym, p->usym_off);
+		else if (!abi_arg(t->abi, (int)f->n))
+			check_error(c, &f->pos, "arg%lld is beyond what the %s ABI table covers",
+				    f->n, t->abi->abi);
+		break;
+	case F_RETVAL:
+		if (!is_return(p))
+			check_error(c, &f->pos, "$retval exists only in a kretprobe or uretprobe");
+		break;
+	case F_REG:
+		if (!abi_has_reg(t->abi, f->name))
+			bad_register(c, f);
+		break;
+	case F_SYM:
+		if (is_uprobe(p))
+			check_error(c, &f->pos, "a uprobe cannot read kernel symbol '@%s'; use @OFFSET, a file offset in %s",
+				    f->name, p->target);
+		break;
+	case F_DEREF:
+		if (f->inner->kind == F_COMM)
+			check_error(c, &f->pos, "$comm is a string; it cannot be dereferenced");
+		else
+			check_fetcharg(c, f->inner, p);
+		break;
+	case F_VAR:
+		/* cname_resolve() replaced every C name it could; not this one. */
+		check_error(c, &f->pos, "'%s' is a C name: it needs the debug info of the probed code (--vmlinux VMLINUX for a kprobe, --sysroot DIR for a uprobe)",
+			    f->name);
+		break;
+	case F_IMM:
+		/* trace_probe.c: "\IMM" immediates, added in 5.7. */
+		if (!kernel_at_least(t, 5, 7))
+			check_error(c, &f->pos, "immediate values need kernel 5.7 or later (target is %d.%d)",
+				    t->kmajor, t->kminor);
+		break;
+	case F_COMM:
+	case F_STACK:
+	case F_STACKN:
+	case F_ADDR:
+		break;
+	}
+	return c->d->n - before;
+}
+
+/* One field: its type, its fetcharg, the length of its text. */
+static void check_field(struct checker *c, const struct field *f,
+			const struct probe *p)
+{
+	int before = c->d->n;
+	char *text;
+
+	if (f->fetch->kind == F_COMM && f->type && strcmp(f->type, "string"))
+		check_error(c, &f->type_pos, "$comm is always a string; drop ':%s' or write ':string'",
+			    f->type);
+	if (f->type && !strcmp(f->type, "ustring") && !kernel_at_least(c->t, 5, 5))
+		check_error(c, &f->type_pos, "type 'ustring' needs kernel 5.5 or later");
+	check_fetcharg(c, f->fetch, p);
+	if (c->d->n != before)
+		return;
+	text = fetch_field(f, p, c->t);
+	if (strlen(text) - strlen(f->name) - 1 > MAX_ARGSTR_LEN)
+		check_error(c, &f->pos, "field '%s' becomes '%s', %zu bytes; the kernel allows %d (MAX_ARGSTR_LEN)",
+			    f->name, text + strlen(f->name) + 1,
+			    strlen(text) - strlen(f->name) - 1, MAX_ARGSTR_LEN);
+	free(text);
+}
+
+/* ---- tracers, options, clocks: kernel/trace/trace.c, trace_boot.c ---- */
+
+/*
+ * A file's tracer is the function tracer with 'function' lines, else
+ * function_graph with 'graph' lines, else none.
+ */
+static const char *program_tracer(const struct program *prog)
+{
+	return prog->functions ? "function" :
+	       prog->graph ? "function_graph" : NULL;
+}
+
+static void check_option(struct checker *c, const struct name *n)
+{
+	const char *base = n->s, *owner, *tracer = program_tracer(c->prog);
+
+	if (!strncmp(base, "no", 2))
+		base += 2;
+	if (trace_option_is_global(base))
+		return;
+	owner = trace_option_tracer(base);
+	if (!owner)
+		check_error(c, &n->pos, "unknown trace option '%s' (see the kernel's trace_options file; tracer options: func_stack_trace, funcgraph-*)",
+			    base);
+	else if (!tracer || strcmp(owner, tracer))
+		check_error(c, &n->pos, "'%s' is an option of the %s tracer, and this file does not use it%s",
+			    base, owner,
+			    !strcmp(owner, "function") ? " (add a 'function' line)" : " (add a 'graph' line)");
+}
+
+/* The rules of the file as a whole, of its options and of its probes' texts. */
+static void check_rules(struct checker *c)
+{
+	const struct program *prog = c->prog;
+	const struct target *t = c->t;
+	const struct probe *p;
+	const struct field *f;
+	const struct name *n;
+
+	if (t->via == VIA_BOOTCONFIG) {
+		if (!kernel_at_least(t, 5, 6))
+			check_error(c, NULL, "bootconfig needs kernel 5.6 or later (target is %d.%d); use --cmdline",
+				    t->kmajor, t->kminor);
+		/* init/main.c reads the initrd's bootconfig only with BOOT_CONFIG */
+		else if (t->boot_config == 0)
+			check_error(c, NULL, "the target kernel's config does not set CONFIG_BOOT_CONFIG: it would ignore a bootconfig (stock Debian kernels lack it); use --via cmdline");
+		/* ftrace.* keys are read by kernel/trace/trace_boot.c only */
+		else if (t->boottime_tracing == 0)
+			check_error(c, NULL, "the target kernel's config does not set CONFIG_BOOTTIME_TRACING: it would ignore bootconfig's ftrace keys; use --via cmdline");
+	}
+	if (prog->notrace && !program_tracer(prog))
+		check_error(c, &prog->notrace->pos, "'notrace' without 'function' or 'graph': no function tracer would run");
+	for (n = prog->options; n; n = n->next)
+		check_option(c, n);
+	if (prog->clock && !trace_clock_known(t, prog->clock))
+		check_error(c, &prog->clock_pos, "unknown trace clock '%s' (known: local global counter uptime perf mono mono_raw boot tai%s)",
+			    prog->clock, strcmp(t->abi->arch, "x86_64") ? "" : " x86-tsc");
+	for (p = prog->probes; p; p = p->next) {
+		for (f = p->fields; f; f = f->next)
+			check_field(c, f, p);
+		/* a filter in bootconfig: a value lib/bootconfig.c can hold */
+		if (p->filter && t->via == VIA_BOOTCONFIG && !is_uprobe(p)) {
+			struct bc_tree *bt = bc_new();
+			int e;
+
+			if (!bt)
+				fatal("out of memory");
+			e = bc_add(bt, "ftrace.event.g.e.filter", p->filter);
+			if (e)
+				check_error(c, &p->filter_pos, "this filter cannot be written in bootconfig: %s",
+					    bc_strerror(e));
+			bc_free(bt);
+		}
 	}
 }
 
-void check_program(const struct program *prog, const struct kernel *k,
-		   const struct target *t, struct strbuf *explain)
+/* ---- against the kernel ---- */
+
+static void check_kernel(struct checker *c)
 {
-	struct checker c = { .k = k, .t = t, .explain = explain };
+	const struct program *prog = c->prog;
+	const struct kernel *k = c->k;
+	struct strbuf *explain = c->explain;
 	const struct ksym *s;
 	const struct probe *p;
 	const struct name *n;
 
 	if ((s = ksym_find(k, "_sinittext")))
-		c.init_start = s->addr;
+		c->init_start = s->addr;
 	if ((s = ksym_find(k, "_einittext")))
-		c.init_end = s->addr;
+		c->init_end = s->addr;
 	sb_addf(explain, "target kernel:\n");
 	if (k->sources.s)
 		sb_addf(explain, "%s", k->sources.s);
@@ -338,37 +556,54 @@ void check_program(const struct program *prog, const struct kernel *k,
 		sb_addf(explain, "  no config (--kconfig, --target with config.gz, or a vmlinux with IKCONFIG): features assumed\n");
 
 	if (prog->functions)
-		need_config(&c, &prog->functions->pos, "CONFIG_FUNCTION_TRACER",
+		need_config(c, &prog->functions->pos, "CONFIG_FUNCTION_TRACER",
 			    "function tracing");
 	if (prog->graph)
-		need_config(&c, &prog->graph->pos,
+		need_config(c, &prog->graph->pos,
 			    "CONFIG_FUNCTION_GRAPH_TRACER", "graph tracing");
 	for (p = prog->probes; p; p = p->next) {
 		if (p->kind == P_KPROBE || p->kind == P_KRETPROBE)
-			need_config(&c, &p->pos, "CONFIG_KPROBE_EVENTS",
+			need_config(c, &p->pos, "CONFIG_KPROBE_EVENTS",
 				    "a kprobe");
 		if (p->kind == P_UPROBE || p->kind == P_URETPROBE)
-			need_config(&c, &p->pos, "CONFIG_UPROBE_EVENTS",
+			need_config(c, &p->pos, "CONFIG_UPROBE_EVENTS",
 				    "a uprobe");
 	}
 	if (k->syms_known) {
 		for (n = prog->functions; n; n = n->next)
-			check_ftrace_name(&c, n);
+			check_ftrace_name(c, n);
 		for (n = prog->notrace; n; n = n->next)
-			check_ftrace_name(&c, n);
+			check_ftrace_name(c, n);
 		for (n = prog->graph; n; n = n->next)
-			check_ftrace_name(&c, n);
+			check_ftrace_name(c, n);
 		for (p = prog->probes; p; p = p->next)
 			if (p->kind == P_KPROBE || p->kind == P_KRETPROBE)
-				check_kprobe(&c, p);
+				check_kprobe(c, p);
 	}
 	for (p = prog->probes; p; p = p->next)
 		if (p->kind == P_EVENT)
-			check_event(&c, p);
-	if (c.errors) {
-		fprintf(stderr, "probecc: %d error%s against the target kernel%s%s\n",
-			c.errors, c.errors == 1 ? "" : "s",
-			k->release ? " " : "", k->release ? k->release : "");
-		exit(1);
+			check_event(c, p);
+}
+
+int check_program(const struct program *prog, const struct kernel *k,
+		  const struct target *t, struct strbuf *explain,
+		  struct diags *d, int *kernel_errors)
+{
+	struct checker c = { .prog = prog, .k = k, .t = t,
+			     .explain = explain, .d = d };
+	int before = d->n, nk;
+
+	check_rules(&c);
+	nk = d->n;
+	check_kernel(&c);
+	*kernel_errors = d->n - nk;
+	/* the budget last: the smallest fragment of a valid program */
+	if (d->n == before) {
+		size_t len = place_min_cmdline(prog, t);
+
+		if (len > (size_t)t->cmdline_max)
+			check_error(&c, NULL, "the command-line fragment needs %zu bytes, over the budget of %d (--cmdline-max); shorten the function lists or use bootconfig",
+				    len, t->cmdline_max);
 	}
+	return d->n - before;
 }

@@ -4,16 +4,23 @@
  *
  * Data flow, top to bottom (one file a stage):
  *   main.c    the CLI edge: options, the target kernel loaded (target/),
- *             the stages below run in order, outputs written (common/)
- *   lex.c     text -> tokens
- *   parse.c   tokens -> struct program (checks the language's own rules)
+ *             the stages below run in order, outputs written (common/);
+ *             the one place that prints a stage's errors and exits
+ *   lex.c     text -> tokens (first error stops it)
+ *   parse.c   tokens -> struct program (the language's own rules; every
+ *             statement's first error, listed)
+ *             C names in fields are resolved here by target/cname.c
+ *   check.c   struct program + struct target + struct kernel: every rule
+ *             the target would refuse, all errors listed in one pass
+ *   place.c   checked program + target -> struct placement (the cmdline,
+ *             the bootconfig, the agent plan, the --explain text); cannot
+ *             fail on a checked program
+ * and what check and place share, below them:
+ *   fetch.c   struct fetch -> the kernel's fetcharg text (never fails)
  *   abi.c     argument N -> register / stack slot of the target ABI
- *   fetch.c   struct fetch -> the kernel's fetcharg text
- *   check.c   struct program + struct kernel: what the kernel will refuse
- *   place.c   struct program + target -> struct placement
- *             (what goes to the cmdline, the bootconfig, the agent plan,
- *             and the --explain text)
- * C names in fields are resolved between parse and check by target/cname.c.
+ *   options.c trace option and clock names the kernel knows
+ * Errors: lex, parse and check record them in a struct diags (common/)
+ * and return a count; nothing below main exits on a user error.
  */
 #ifndef PROBECC_COMPILER_H
 #define PROBECC_COMPILER_H
@@ -45,8 +52,11 @@ struct token {
 	struct token *next;
 };
 
-/* Tokenize @src; errors (bad character, unterminated string) exit. */
-struct token *tokenize(const struct source *src);
+/*
+ * Tokenize @src.  The first error (bad character, unterminated string)
+ * goes to @d and stops it: returns NULL.
+ */
+struct token *tokenize(const struct source *src, struct diags *d);
 
 /* ---- the program (parse.c) ---- */
 
@@ -162,8 +172,12 @@ struct program {
 	struct expectation *expects;
 };
 
-/* Parse the tokens of one file; errors exit with a position. */
-struct program *parse(struct token *tok);
+/*
+ * Parse the tokens of one file.  Errors go to @d; after one, the parser
+ * goes on at the next item of a block or the next statement.  Returns
+ * NULL when there was any.
+ */
+struct program *parse(struct token *tok, struct diags *d);
 
 /* ---- target ABIs (abi.c) ---- */
 
@@ -206,30 +220,56 @@ int abi_entry_cfa(const struct abi *a);
 
 /* ---- fetchargs (fetch.c) ---- */
 
+/* The kernel limit on one argument's text after "NAME=": MAX_ARGSTR_LEN. */
+#define MAX_ARGSTR_LEN	63
+
 /*
  * The kernel's text for one field, "name=FETCHARG[:TYPE]", for a probe
- * of kind @kind on @a.  Errors that depend on the probe kind (argN at a
- * return, $retval at entry, @sym in a uprobe) exit with the position.
- * Returns a new string.  Rules: Documentation/trace/kprobetrace.rst,
- * uprobetracer.rst, kernel/trace/trace_probe.c:parse_probe_arg().
+ * of kind @kind on @a.  Never fails: check_program() reports what the
+ * kernel would refuse.  Returns a new string.  Rules:
+ * Documentation/trace/kprobetrace.rst, uprobetracer.rst,
+ * kernel/trace/trace_probe.c:parse_probe_arg().
  */
 struct target;
 char *fetch_field(const struct field *f, const struct probe *p,
 		  const struct target *t);
 
-/* ---- checks against the kernel (check.c) ---- */
+/* ---- trace options and clocks (options.c) ---- */
+
+struct target;
+/* @name (without "no") is a global trace option of trace.h TRACE_FLAGS. */
+bool trace_option_is_global(const char *name);
+/* The tracer ("function", "function_graph") owning option @name, or NULL. */
+const char *trace_option_tracer(const char *name);
+/* @name is a trace clock of the target kernel. */
+bool trace_clock_known(const struct target *t, const char *name);
+
+/* ---- checks (check.c) ---- */
 
 struct kernel;
 
-void resolve_uprobes(struct program *prog, const char *sysroot);
+/*
+ * resolve_uprobes() - every uprobe PATH:SYMBOL[+OFF] to the file offset
+ * uprobe_events wants, every PATH:OFFSET checked, against the ELF files
+ * under @sysroot (NULL: none given).  Problems go to @d; returns their
+ * number.
+ */
+int resolve_uprobes(struct program *prog, const char *sysroot,
+		    struct diags *d);
 
 /*
- * Report everything in @prog that @k would refuse or that could never
- * match (file:line:col, with did-you-mean candidates) and exit(1) if
- * there was any; notes what could not be checked into @explain.
+ * check_program() - every rule of the target a checked program must
+ * keep, in one pass: fetchargs against the ABI and kernel version,
+ * trace options and clocks, what bootconfig can hold, the command-line
+ * budget, and against @k what the kernel would refuse or could never
+ * match (with did-you-mean candidates).  Every problem goes to @d (in
+ * any order: diag_print() sorts them); *@kernel_errors counts those
+ * against @k.  What could not be checked is noted into @explain.
+ * Returns the number of problems: 0 means place() cannot fail.
  */
-void check_program(const struct program *prog, const struct kernel *k,
-		   const struct target *t, struct strbuf *explain);
+int check_program(const struct program *prog, const struct kernel *k,
+		  const struct target *t, struct strbuf *explain,
+		  struct diags *d, int *kernel_errors);
 
 /* ---- placement (place.c) ---- */
 
@@ -258,8 +298,15 @@ struct target {
 	signed char hist_triggers;	/* CONFIG_HIST_TRIGGERS: ftrace.event.*.actions */
 };
 
-/* Kernel features by version (sources in place.c). */
-bool kernel_at_least(const struct target *t, int major, int minor);
+/*
+ * Whether the target kernel is @major.@minor or later: the one version
+ * test of check, fetch, place and target/cname.c (sources of each
+ * feature's version where it is tested).
+ */
+static inline bool kernel_at_least(const struct target *t, int major, int minor)
+{
+	return t->kmajor > major || (t->kmajor == major && t->kminor >= minor);
+}
 
 struct bc_tree;
 
@@ -270,8 +317,18 @@ struct placement {
 	struct strbuf explain;	/* --explain text */
 };
 
-/* Decide where every part of @prog goes for @t. */
+/*
+ * Decide where every part of @prog goes for @t, and write it out.
+ * Cannot fail on a program check_program() passed (an inconsistency is
+ * an internal_error()).
+ */
 struct placement *place(const struct program *prog, const struct target *t);
+/*
+ * The length of the smallest command-line fragment @prog can have on
+ * @t (every kprobe left to the agent): check_program() compares it with
+ * the budget.
+ */
+size_t place_min_cmdline(const struct program *prog, const struct target *t);
 
 
 #endif

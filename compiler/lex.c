@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The tokenizer: probe-file text to a list of tokens (docs/language.md). */
+/*
+ * The tokenizer: probe-file text to a list of tokens (docs/language.md).
+ * The first bad character stops it: the error goes to the caller's list.
+ */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +37,8 @@ static struct token *new_token(enum tok_kind kind, const char *start,
 }
 
 /* NUM = digits ( "0x" hexdigits ) followed by an optional [A-Za-z]+ suffix */
-static struct token *lex_number(const char **pp, const struct pos *pos)
+static struct token *lex_number(const char **pp, const struct pos *pos,
+				struct diags *d)
 {
 	const char *p = *pp, *start = p, *suf;
 	int base = 10;
@@ -43,8 +47,10 @@ static struct token *lex_number(const char **pp, const struct pos *pos)
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 		base = 16;
 		p += 2;
-		if (!isxdigit((unsigned char)*p))
-			error_at(pos, "'0x' must be followed by hex digits");
+		if (!isxdigit((unsigned char)*p)) {
+			diag_add(d, pos, "'0x' must be followed by hex digits");
+			return NULL;
+		}
 		while (isxdigit((unsigned char)*p))
 			p++;
 	} else {
@@ -54,8 +60,10 @@ static struct token *lex_number(const char **pp, const struct pos *pos)
 	suf = p;
 	while (isalpha((unsigned char)*p))
 		p++;
-	if (is_word_char((unsigned char)*p))
-		error_at(pos, "malformed number '%.*s'", (int)(p - start + 1), start);
+	if (is_word_char((unsigned char)*p)) {
+		diag_add(d, pos, "malformed number '%.*s'", (int)(p - start + 1), start);
+		return NULL;
+	}
 	t = new_token(TK_NUM, start, p - start, pos);
 	{
 		char *digits = xstrndup(start, suf - start);
@@ -69,7 +77,7 @@ static struct token *lex_number(const char **pp, const struct pos *pos)
 	return t;
 }
 
-struct token *tokenize(const struct source *src)
+struct token *tokenize(const struct source *src, struct diags *d)
 {
 	struct token head = { 0 }, *cur = &head;
 	const char *p = src->text, *line_start = p;
@@ -80,8 +88,10 @@ struct token *tokenize(const struct source *src)
 		pos.col = (int)(p - line_start) + 1;
 
 		if (*p == '\0' || p == src->text + src->len) {
-			if (p != src->text + src->len)
-				error_at(&pos, "NUL byte in the probe file");
+			if (p != src->text + src->len) {
+				diag_add(d, &pos, "NUL byte in the probe file");
+				return NULL;
+			}
 			cur = cur->next = new_token(TK_EOF, p, 0, &pos);
 			return head.next;
 		}
@@ -105,18 +115,24 @@ struct token *tokenize(const struct source *src)
 			const char *q = p + 1;
 
 			while (*q && *q != '"' && *q != '\n') {
-				if ((unsigned char)*q < 0x20)
-					error_at(&pos, "control character in a string");
+				if ((unsigned char)*q < 0x20) {
+					diag_add(d, &pos, "control character in a string");
+					return NULL;
+				}
 				q++;
 			}
-			if (*q != '"')
-				error_at(&pos, "unterminated string (strings end on the same line; there are no escapes)");
+			if (*q != '"') {
+				diag_add(d, &pos, "unterminated string (strings end on the same line; there are no escapes)");
+				return NULL;
+			}
 			cur = cur->next = new_token(TK_STR, p + 1, q - p - 1, &pos);
 			p = q + 1;
 			continue;
 		}
 		if (isdigit((unsigned char)*p)) {
-			cur = cur->next = lex_number(&p, &pos);
+			cur = cur->next = lex_number(&p, &pos, d);
+			if (!cur)
+				return NULL;
 			continue;
 		}
 		if (is_word_start((unsigned char)*p)) {
@@ -143,7 +159,9 @@ struct token *tokenize(const struct source *src)
 			continue;
 		}
 		if ((unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7f)
-			error_at(&pos, "unexpected character '%c'", *p);
-		error_at(&pos, "unexpected byte 0x%02x", (unsigned char)*p);
+			diag_add(d, &pos, "unexpected character '%c'", *p);
+		else
+			diag_add(d, &pos, "unexpected byte 0x%02x", (unsigned char)*p);
+		return NULL;
 	}
 }

@@ -81,13 +81,13 @@ static void parse_version(const char *s, struct target *t)
 	long major = strtol(s, &end, 10), minor;
 
 	if (end == s || *end != '.')
-		fatal("--kernel-version wants X.Y (such as 6.1), not '%s'", s);
+		input_error("--kernel-version wants X.Y (such as 6.1), not '%s'", s);
 	s = end + 1;
 	minor = strtol(s, &end, 10);
 	if (end == s || (*end && *end != '.' && *end != '-'))
-		fatal("--kernel-version wants X.Y (such as 6.1), not '%s'", s);
+		input_error("--kernel-version wants X.Y (such as 6.1), not '%s'", s);
 	if (major < 4 || major > 99 || minor < 0 || minor > 999)
-		fatal("kernel version %ld.%ld is out of range (probecc supports 4.0 and later)",
+		input_error("kernel version %ld.%ld is out of range (probecc supports 4.0 and later)",
 		      major, minor);
 	t->kmajor = (int)major;
 	t->kminor = (int)minor;
@@ -158,10 +158,12 @@ int main(int argc, char **argv)
 	struct target t = { .kmajor = 6, .kminor = 1, .arch_default = true,
 			    .version_default = true, .cmdline_max = -1 };
 	bool want_cmdline = false, want_explain = false;
+	struct diags diags = { 0 };
 	struct placement *pl;
 	struct program *prog;
+	struct token *toks;
 	struct source *src;
-	int c;
+	int c, nerr, nkernel;
 
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return report_main(argc - 1, argv + 1);
@@ -197,7 +199,7 @@ int main(int argc, char **argv)
 
 			t.cmdline_max = (int)strtol(optarg, &end, 10);
 			if (*end || t.cmdline_max <= 0)
-				fatal("--cmdline-max wants a positive number of bytes");
+				input_error("--cmdline-max wants a positive number of bytes");
 			break;
 		}
 		case OPT_STACK:
@@ -208,7 +210,7 @@ int main(int argc, char **argv)
 			else if (!strcmp(optarg, "perf"))
 				t.stack_method = STACK_PERF;
 			else
-				fatal("--stack-method is auto, kernel or perf, not '%s'", optarg);
+				input_error("--stack-method is auto, kernel or perf, not '%s'", optarg);
 			break;
 		case OPT_TARGET:
 			tpath = optarg;
@@ -258,11 +260,11 @@ int main(int argc, char **argv)
 
 	t.abi = abi_find(arch);
 	if (!t.abi)
-		fatal("unknown --arch '%s' (known: %s)", arch, abi_names());
+		input_error("unknown --arch '%s' (known: %s)", arch, abi_names());
 	if (t.cmdline_max < 0)
 		t.cmdline_max = t.abi->cmdline_size - 512;
 	if (t.cmdline_max > t.abi->cmdline_size - 1)
-		fatal("--cmdline-max %d is more than %s's COMMAND_LINE_SIZE (%d) allows",
+		input_error("--cmdline-max %d is more than %s's COMMAND_LINE_SIZE (%d) allows",
 		      t.cmdline_max, t.abi->arch, t.abi->cmdline_size);
 	if (!via)
 		t.via = bcpath ? VIA_BOOTCONFIG : VIA_CMDLINE;
@@ -271,9 +273,9 @@ int main(int argc, char **argv)
 	else if (!strcmp(via, "bootconfig"))
 		t.via = VIA_BOOTCONFIG;
 	else
-		fatal("--via wants cmdline or bootconfig, not '%s'", via);
+		input_error("--via wants cmdline or bootconfig, not '%s'", via);
 	if (bcpath && t.via != VIA_BOOTCONFIG)
-		fatal("-o writes a bootconfig file, but --via cmdline puts nothing in it");
+		input_error("-o writes a bootconfig file, but --via cmdline puts nothing in it");
 	if (!bcpath && !planpath && !want_explain)
 		want_cmdline = true;
 	if (vars) {
@@ -285,12 +287,34 @@ int main(int argc, char **argv)
 		return fflush(stdout) ? 1 : rc;
 	}
 
-	/* read -> tokens -> program -> placement */
+	/*
+	 * read -> lex -> parse -> check -> place: every stage before place
+	 * reports what it finds and returns a count; here is where that
+	 * ends the run.
+	 */
 	src = read_source(argv[optind]);
-	prog = parse(tokenize(src));
-	resolve_uprobes(prog, sysroot);
+	toks = tokenize(src, &diags);
+	prog = toks ? parse(toks, &diags) : NULL;
+	if (!prog) {
+		diag_print(&diags);
+		return 1;
+	}
+	nerr = resolve_uprobes(prog, sysroot, &diags);
+	if (nerr) {
+		diag_print(&diags);
+		fprintf(stderr, "probecc: %d error%s in uprobes against %s\n",
+			nerr, nerr == 1 ? "" : "s", sysroot ? sysroot : "no --sysroot");
+		return 1;
+	}
 	cname_resolve(prog, k, vmlinux, sysroot, &t, &checks);
-	check_program(prog, k, &t, &checks);
+	if (check_program(prog, k, &t, &checks, &diags, &nkernel)) {
+		diag_print(&diags);
+		if (nkernel)
+			fprintf(stderr, "probecc: %d error%s against the target kernel%s%s\n",
+				nkernel, nkernel == 1 ? "" : "s",
+				k->release ? " " : "", k->release ? k->release : "");
+		return 1;
+	}
 	pl = place(prog, &t);
 
 	/* outputs: all staged, then all renamed, or none */

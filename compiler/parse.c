@@ -3,9 +3,17 @@
  * The parser: tokens to a struct program.  One function per grammar rule
  * of docs/language.md, each with its rule above it.  It checks what the
  * language itself forbids; what depends on the target (registers, kernel
- * versions, option names) is checked in fetch.c and place.c.
+ * versions, option names) is checked in check.c.
+ *
+ * Errors go to a list and parsing goes on: a syntax error skips the rest
+ * of its block item or statement (until the end of the line, or of a
+ * block opened on it) and the parser resumes there, so every statement
+ * gets its own first error.
  */
+#define _GNU_SOURCE
 #include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,11 +25,88 @@
 #define MAX_DEREF	15	/* FETCH_INSN_MAX 16, one taken by the final store */
 
 static struct token *tok;	/* the current token */
+static struct diags *diags;	/* where errors go */
+/*
+ * After a syntax error, tok is @stop, an end of file that stays one, so
+ * that the rule functions return without consuming more; the item or
+ * statement loop then goes back to @err_tok and skips to the next one.
+ */
+static bool panic;
+static struct token *err_tok;
+static char empty[1];
+static struct token stop = { .kind = TK_EOF, .text = empty, .suffix = empty,
+			     .next = &stop };
+
+static void verror(const struct pos *p, const char *fmt, va_list ap)
+{
+	char *msg;
+
+	if (vasprintf(&msg, fmt, ap) < 0)
+		fatal("out of memory");
+	diag_add(diags, p, "%s", msg);
+	free(msg);
+}
+
+/* The token stream is not what the grammar wants: skip to the next item. */
+static void syntax_error(const struct pos *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void syntax_error(const struct pos *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!panic) {
+		va_start(ap, fmt);
+		verror(p, fmt, ap);
+		va_end(ap);
+		panic = true;
+		err_tok = tok;
+	}
+	tok = &stop;
+}
+
+/* Well formed but refused (a duplicate, a name of nothing): parsing goes on. */
+static void parse_error(const struct pos *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void parse_error(const struct pos *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(p, fmt, ap);
+	va_end(ap);
+}
 
 static bool is(const char *s)
 {
 	return (tok->kind == TK_PUNCT || tok->kind == TK_WORD) &&
 	       !strcmp(tok->text, s);
+}
+
+/*
+ * Leave panic: back at the token of the error, skip to the end of the
+ * block item (@in_block: a newline, ';' or the '}', not consumed) or of
+ * the statement (a newline or ';' outside any block the skipped text
+ * opened).
+ */
+static void recover(bool in_block)
+{
+	int depth = 0;
+
+	tok = err_tok;
+	panic = false;
+	for (; tok->kind != TK_EOF; tok = tok->next) {
+		if (in_block) {
+			if (tok->kind == TK_NL || is(";") || is("}"))
+				return;
+			continue;
+		}
+		if (is("{"))
+			depth++;
+		else if (is("}") && depth > 0)
+			depth--;
+		else if (depth == 0 && (tok->kind == TK_NL || is(";")))
+			return;
+	}
 }
 
 static const char *describe(const struct token *t)
@@ -41,7 +126,7 @@ static const char *describe(const struct token *t)
 static void expect(const char *s, const char *why)
 {
 	if (!is(s))
-		error_at(&tok->pos, "expected '%s' %s, found '%s'", s, why,
+		syntax_error(&tok->pos, "expected '%s' %s, found '%s'", s, why,
 			 describe(tok));
 	tok = tok->next;
 }
@@ -54,7 +139,7 @@ static bool at_end(void)
 static void end_statement(const char *what)
 {
 	if (!at_end() && !is("}"))
-		error_at(&tok->pos, "unexpected '%s' after %s", describe(tok),
+		syntax_error(&tok->pos, "unexpected '%s' after %s", describe(tok),
 			 what);
 	if (tok->kind != TK_EOF && !is("}"))
 		tok = tok->next;
@@ -72,14 +157,14 @@ static char *name(const char *what)
 	char *r;
 
 	if (tok->kind != TK_WORD)
-		error_at(&tok->pos, "expected %s name, found '%s'", what,
+		syntax_error(&tok->pos, "expected %s name, found '%s'", what,
 			 describe(tok));
 	if (strpbrk(s, ".*?"))
-		error_at(&tok->pos,
+		syntax_error(&tok->pos,
 			 "%s name '%s' may hold only letters, digits and '_'",
 			 what, s);
 	if (strlen(s) > MAX_NAME_LEN)
-		error_at(&tok->pos, "%s name is %zu bytes long; the kernel allows %d",
+		syntax_error(&tok->pos, "%s name is %zu bytes long; the kernel allows %d",
 			 what, strlen(s), MAX_NAME_LEN);
 	r = xstrdup(s);
 	tok = tok->next;
@@ -92,10 +177,10 @@ static char *symbol(const char *what)
 	char *r;
 
 	if (tok->kind != TK_WORD)
-		error_at(&tok->pos, "expected %s, found '%s'", what,
+		syntax_error(&tok->pos, "expected %s, found '%s'", what,
 			 describe(tok));
 	if (has_glob(tok->text))
-		error_at(&tok->pos, "a glob cannot be %s; globs are for function lists", what);
+		syntax_error(&tok->pos, "a glob cannot be %s; globs are for function lists", what);
 	r = xstrdup(tok->text);
 	tok = tok->next;
 	return r;
@@ -106,10 +191,10 @@ static unsigned long long number(const char *what)
 	unsigned long long n;
 
 	if (tok->kind != TK_NUM)
-		error_at(&tok->pos, "expected %s, found '%s'", what,
+		syntax_error(&tok->pos, "expected %s, found '%s'", what,
 			 describe(tok));
 	if (*tok->suffix)
-		error_at(&tok->pos, "unexpected suffix '%s' on %s", tok->suffix,
+		syntax_error(&tok->pos, "unexpected suffix '%s' on %s", tok->suffix,
 			 what);
 	n = tok->num;
 	tok = tok->next;
@@ -135,10 +220,10 @@ static void append_name(struct name **list, struct name *n)
 /* SIZE = NUMBER [ "K" | "M" | "G" ] */
 static unsigned long long size(void)
 {
-	unsigned long long n = tok->num, mul;
+	unsigned long long n = tok->num, mul = 1;
 
 	if (tok->kind != TK_NUM)
-		error_at(&tok->pos, "expected a size such as 1M, found '%s'",
+		syntax_error(&tok->pos, "expected a size such as 1M, found '%s'",
 			 describe(tok));
 	if (!strcmp(tok->suffix, ""))
 		mul = 1;
@@ -149,10 +234,10 @@ static unsigned long long size(void)
 	else if (!strcmp(tok->suffix, "G"))
 		mul = 1ULL << 30;
 	else
-		error_at(&tok->pos, "unknown size suffix '%s' (use K, M or G)",
+		syntax_error(&tok->pos, "unknown size suffix '%s' (use K, M or G)",
 			 tok->suffix);
 	if (n == 0 || n > (1ULL << 40) / mul)
-		error_at(&tok->pos, "size out of range");
+		syntax_error(&tok->pos, "size out of range");
 	tok = tok->next;
 	return n * mul;
 }
@@ -163,14 +248,14 @@ static unsigned duration(void)
 	unsigned long long n = tok->num;
 
 	if (tok->kind != TK_NUM)
-		error_at(&tok->pos, "expected a duration such as 8s, found '%s'",
+		syntax_error(&tok->pos, "expected a duration such as 8s, found '%s'",
 			 describe(tok));
 	if (!strcmp(tok->suffix, "s"))
 		n *= 1000;
 	else if (strcmp(tok->suffix, "ms"))
-		error_at(&tok->pos, "a duration needs a unit: s or ms");
+		syntax_error(&tok->pos, "a duration needs a unit: s or ms");
 	if (n == 0 || n > 3600 * 1000)
-		error_at(&tok->pos, "duration must be between 1ms and 3600s");
+		syntax_error(&tok->pos, "duration must be between 1ms and 3600s");
 	tok = tok->next;
 	return n;
 }
@@ -203,7 +288,7 @@ static void ident_word(char **first, struct access ***tail)
 		dot = strchr(w, '.');
 		n = dot ? (size_t)(dot - w) : strlen(w);
 		if (!is_ident(w, n))
-			error_at(&pos, "'%.*s' is not a C name (letters, digits and '_', not starting with a digit)",
+			syntax_error(&pos, "'%.*s' is not a C name (letters, digits and '_', not starting with a digit)",
 				 (int)n, w);
 		if (first) {
 			*first = xstrndup(w, n);
@@ -249,7 +334,7 @@ static struct fetch *cvar(struct fetch *f)
 			tok = tok->next->next;
 			a->pos = tok->pos;
 			if (tok->kind != TK_WORD)
-				error_at(&tok->pos, "expected a member name after '->', found '%s'",
+				syntax_error(&tok->pos, "expected a member name after '->', found '%s'",
 					 describe(tok));
 			*tail = a;
 			tail = &a->next;
@@ -286,7 +371,7 @@ static struct fetch *fetch(int depth)
 		bool neg = is("-");
 
 		if (depth >= MAX_DEREF)
-			error_at(&tok->pos, "dereferences nest at most %d deep",
+			syntax_error(&tok->pos, "dereferences nest at most %d deep",
 				 MAX_DEREF);
 		tok = tok->next;
 		f->kind = F_DEREF;
@@ -303,7 +388,7 @@ static struct fetch *fetch(int depth)
 
 		tok = tok->next;
 		if (tok->kind != TK_WORD)
-			error_at(&f->pos, "expected retval, comm or stack after '$'");
+			syntax_error(&f->pos, "expected retval, comm or stack after '$'");
 		w = tok->text;
 		if (!strcmp(w, "retval")) {
 			f->kind = F_RETVAL;
@@ -316,9 +401,9 @@ static struct fetch *fetch(int depth)
 			f->kind = F_STACKN;
 			f->n = strtoll(w + 5, NULL, 10);
 		} else if (!strncmp(w, "arg", 3)) {
-			error_at(&tok->pos, "write argument N as 'argN' (probecc maps it to the target ABI), not '$%s'", w);
+			syntax_error(&tok->pos, "write argument N as 'argN' (probecc maps it to the target ABI), not '$%s'", w);
 		} else {
-			error_at(&tok->pos, "unknown special variable '$%s' (known: $retval, $comm, $stack, $stackN)", w);
+			syntax_error(&tok->pos, "unknown special variable '$%s' (known: $retval, $comm, $stack, $stackN)", w);
 		}
 		tok = tok->next;
 		return f;
@@ -326,7 +411,7 @@ static struct fetch *fetch(int depth)
 	if (is("%")) {
 		tok = tok->next;
 		if (tok->kind != TK_WORD)
-			error_at(&tok->pos, "expected a register name after '%%'");
+			syntax_error(&tok->pos, "expected a register name after '%%'");
 		f->kind = F_REG;
 		f->name = xstrdup(tok->text);
 		tok = tok->next;
@@ -363,9 +448,9 @@ static struct fetch *fetch(int depth)
 			f->kind = F_ARG;
 			f->n = strtoll(d, NULL, 10);
 			if (f->n < 1)
-				error_at(&tok->pos, "arguments are numbered from arg1");
+				syntax_error(&tok->pos, "arguments are numbered from arg1");
 			if (f->n > MAX_FIELDS)
-				error_at(&tok->pos, "arg%lld: a function has at most %d arguments here",
+				syntax_error(&tok->pos, "arg%lld: a function has at most %d arguments here",
 					 f->n, MAX_FIELDS);
 			tok = tok->next;
 			return f;
@@ -373,11 +458,12 @@ static struct fetch *fetch(int depth)
 	}
 	if (tok->kind == TK_WORD) {
 		if (depth)
-			error_at(&tok->pos, "a C name cannot be inside +OFFS(...); write the whole access in C (p->member, p->q->r, a[2])");
+			syntax_error(&tok->pos, "a C name cannot be inside +OFFS(...); write the whole access in C (p->member, p->q->r, a[2])");
 		return cvar(f);
 	}
-	error_at(&tok->pos, "expected a fetch argument (argN, a C name, $retval, $comm, $stack, %%REG, @SYM, +OFFS(...)), found '%s'",
-		 describe(tok));
+	syntax_error(&tok->pos, "expected a fetch argument (argN, a C name, $retval, $comm, $stack, %%REG, @SYM, +OFFS(...)), found '%s'",
+		     describe(tok));
+	return f;
 }
 
 static const char *const types[] = {
@@ -396,8 +482,9 @@ static char *type(void)
 				tok = tok->next;
 				return xstrdup(types[i]);
 			}
-	error_at(&tok->pos, "unknown type '%s' (known: u8..u64, s8..s64, x8..x64, string, ustring, symbol)",
-		 describe(tok));
+	syntax_error(&tok->pos, "unknown type '%s' (known: u8..u64, s8..s64, x8..x64, string, ustring, symbol)",
+		     describe(tok));
+	return NULL;
 }
 
 /* Field names the kernel reserves: trace_probe.c reserved_field_names. */
@@ -420,30 +507,30 @@ static void item(struct probe *p, struct field ***tail, int *nfields)
 	if (is("filter")) {
 		tok = tok->next;
 		if (tok->kind != TK_STR)
-			error_at(&tok->pos, "expected a \"quoted\" filter expression after 'filter'");
+			syntax_error(&tok->pos, "expected a \"quoted\" filter expression after 'filter'");
 		if (p->filter)
-			error_at(&tok->pos, "a second filter for '%s'; combine them with && or ||",
+			syntax_error(&tok->pos, "a second filter for '%s'; combine them with && or ||",
 				 p->name);
 		p->filter = xstrdup(tok->text);
 		p->filter_pos = tok->pos;
 		if (!*p->filter)
-			error_at(&tok->pos, "empty filter");
+			syntax_error(&tok->pos, "empty filter");
 		tok = tok->next;
 		return;
 	}
 	if (p->kind == P_EVENT && tok->kind == TK_WORD && tok->next &&
 	    tok->next->kind == TK_PUNCT && !strcmp(tok->next->text, "="))
-		error_at(&tok->pos, "a static event has its own fields; only 'filter' and 'stack' go in its block");
+		syntax_error(&tok->pos, "a static event has its own fields; only 'filter' and 'stack' go in its block");
 	f = xcalloc(1, sizeof(*f));
 	f->pos = tok->pos;
 	f->name = name("field");
 	for (i = 0; reserved[i]; i++)
 		if (!strcmp(f->name, reserved[i]))
-			error_at(&f->pos, "'%s' is a name the kernel reserves for its own fields",
+			parse_error(&f->pos, "'%s' is a name the kernel reserves for its own fields",
 				 f->name);
 	for (g = p->fields; g; g = g->next)
 		if (!strcmp(g->name, f->name))
-			error_at(&f->pos, "field '%s' is already defined in probe '%s'",
+			parse_error(&f->pos, "field '%s' is already defined in probe '%s'",
 				 f->name, p->name);
 	expect("=", "after a field name");
 	f->fetch = fetch(0);
@@ -453,7 +540,7 @@ static void item(struct probe *p, struct field ***tail, int *nfields)
 		f->type = type();
 	}
 	if (++*nfields > MAX_FIELDS)
-		error_at(&f->pos, "more than %d fields in one probe", MAX_FIELDS);
+		parse_error(&f->pos, "more than %d fields in one probe", MAX_FIELDS);
 	**tail = f;
 	*tail = &f->next;
 }
@@ -474,12 +561,16 @@ static void block(struct probe *p)
 			tok = tok->next;
 		if (is("}"))
 			break;
-		if (tok->kind == TK_EOF)
-			error_at(&open, "this block of '%s' is not closed: '}' missing before the end of the file", p->name);
+		if (tok->kind == TK_EOF) {
+			syntax_error(&open, "this block of '%s' is not closed: '}' missing before the end of the file", p->name);
+			return;
+		}
 		item(p, &tail, &nfields);
-		if (!at_end() && !is("}"))
-			error_at(&tok->pos, "unexpected '%s' in the block of '%s' (one item per line or ';')",
-				 describe(tok), p->name);
+		if (!panic && !at_end() && !is("}"))
+			syntax_error(&tok->pos, "unexpected '%s' in the block of '%s' (one item per line or ';')",
+				     describe(tok), p->name);
+		if (panic)
+			recover(true);
 	}
 	tok = tok->next;
 }
@@ -490,7 +581,7 @@ static void check_unique(const struct program *prog, const struct probe *p)
 
 	for (q = prog->probes; q; q = q->next)
 		if (!strcmp(q->group, p->group) && !strcmp(q->name, p->name))
-			error_at(&p->pos, "%s:%s is already defined at line %d",
+			parse_error(&p->pos, "%s:%s is already defined at line %d",
 				 p->group, p->name, q->pos.line);
 }
 
@@ -514,17 +605,17 @@ static struct probe *probe(enum probe_kind kind)
 		p->target = symbol("the kernel function to probe");
 		if (is("+") || is("-")) {
 			if (is("-"))
-				error_at(&tok->pos, "a probe offset counts forward from the symbol: use +OFFSET");
+				syntax_error(&tok->pos, "a probe offset counts forward from the symbol: use +OFFSET");
 			tok = tok->next;
 			p->offset = (long long)number("an offset");
 			p->has_offset = true;
 			if (kind == P_KRETPROBE && p->offset)
-				error_at(&p->pos, "a kretprobe is placed on a function entry; it takes no offset");
+				syntax_error(&p->pos, "a kretprobe is placed on a function entry; it takes no offset");
 		}
 	} else {
 		p->group = "uprobes";
 		if (tok->kind != TK_PATH)
-			error_at(&tok->pos, "expected PATH:OFFSET of a user-space ELF (an absolute path in the target's root), found '%s'",
+			syntax_error(&tok->pos, "expected PATH:OFFSET of a user-space ELF (an absolute path in the target's root), found '%s'",
 				 describe(tok));
 		p->target_pos = tok->pos;
 		p->target = xstrdup(tok->text);
@@ -589,7 +680,7 @@ static struct name *option_word(void)
 static void glob_list(struct name **list, const char *what)
 {
 	if (tok->kind != TK_WORD)
-		error_at(&tok->pos, "expected a function name after '%s'", what);
+		syntax_error(&tok->pos, "expected a function name after '%s'", what);
 	while (tok->kind == TK_WORD && !is("stack") && !is("depth")) {
 		append_name(list, new_name(tok->text, &tok->pos));
 		tok = tok->next;
@@ -609,7 +700,8 @@ static char *compare_op(void)
 		tok = tok->next->next;
 		return op;
 	}
-	error_at(&pos, "expected a comparison: >=, <= or ==");
+	syntax_error(&pos, "expected a comparison: >=, <= or ==");
+	return NULL;
 }
 
 /*
@@ -643,13 +735,13 @@ static struct expectation *expectation(const struct pos *start)
 		return e;
 	}
 	if (tok->kind != TK_WORD)
-		error_at(&tok->pos, "expected what to expect: a probe, GROUP:EVENT or function name, 'armed' or 'no lost'");
+		syntax_error(&tok->pos, "expected what to expect: a probe, GROUP:EVENT or function name, 'armed' or 'no lost'");
 	e->target = xstrdup(tok->text);
 	tok = tok->next;
 	if (is(":")) {
 		tok = tok->next;
 		if (tok->kind != TK_WORD)
-			error_at(&tok->pos, "expected the event name after '%s:'", e->target);
+			syntax_error(&tok->pos, "expected the event name after '%s:'", e->target);
 		e->target = xasprintf("%s:%s", e->target, tok->text);
 		tok = tok->next;
 	}
@@ -662,7 +754,7 @@ static struct expectation *expectation(const struct pos *start)
 			e->when = is("before") ? W_BEFORE_INIT : W_AFTER_INIT;
 			tok = tok->next;
 			if (!is("init"))
-				error_at(&tok->pos, "expected 'init' (the start of userspace) after before/after");
+				syntax_error(&tok->pos, "expected 'init' (the start of userspace) after before/after");
 			tok = tok->next;
 		}
 	} else if (is("stack")) {
@@ -677,7 +769,7 @@ static struct expectation *expectation(const struct pos *start)
 		e->field = xstrdup(dot + 1);
 		*dot = '\0';
 		if (!is("=") || tok->next->kind != TK_PUNCT || strcmp(tok->next->text, "="))
-			error_at(&tok->pos, "expected '==' after %s.%s", e->target, e->field);
+			syntax_error(&tok->pos, "expected '==' after %s.%s", e->target, e->field);
 		tok = tok->next->next;
 		if (tok->kind == TK_STR) {
 			e->value = xasprintf("\"%s\"", tok->text);
@@ -687,11 +779,11 @@ static struct expectation *expectation(const struct pos *start)
 		} else if (tok->kind == TK_NUM || tok->kind == TK_WORD || tok->kind == TK_PATH) {
 			e->value = xstrdup(tok->text);
 		} else {
-			error_at(&tok->pos, "expected the value %s.%s must take", e->target, e->field);
+			syntax_error(&tok->pos, "expected the value %s.%s must take", e->target, e->field);
 		}
 		tok = tok->next;
 	} else {
-		error_at(&tok->pos, "expected 'hits', 'stack has' or .FIELD == VALUE after '%s'", e->target);
+		syntax_error(&tok->pos, "expected 'hits', 'stack has' or .FIELD == VALUE after '%s'", e->target);
 	}
 	return e;
 }
@@ -710,7 +802,7 @@ static bool statement(struct program *prog)
 		return false;
 	start = tok->pos;
 	if (tok->kind != TK_WORD)
-		error_at(&tok->pos, "expected a statement, found '%s'", describe(tok));
+		syntax_error(&tok->pos, "expected a statement, found '%s'", describe(tok));
 
 	if (is("function")) {
 		tok = tok->next;
@@ -735,7 +827,7 @@ static bool statement(struct program *prog)
 			tok = tok->next;
 			prog->graph_depth = (int)number("a depth");
 			if (prog->graph_depth < 1 || prog->graph_depth > 1000)
-				error_at(&start, "graph depth must be between 1 and 1000");
+				syntax_error(&start, "graph depth must be between 1 and 1000");
 		}
 		end_statement("the graph list");
 	} else if (is("kprobe") || is("kretprobe") || is("uprobe") ||
@@ -747,6 +839,8 @@ static bool statement(struct program *prog)
 		else
 			p = probe(is("kprobe") ? P_KPROBE : is("kretprobe") ? P_KRETPROBE :
 				  is("uprobe") ? P_UPROBE : P_URETPROBE);
+		if (panic)
+			return true;
 		check_unique(prog, p);
 		for (tail = &prog->probes; *tail; tail = &(*tail)->next)
 			;
@@ -755,39 +849,39 @@ static bool statement(struct program *prog)
 	} else if (is("buffer")) {
 		tok = tok->next;
 		if (prog->buffer_size)
-			error_at(&start, "the buffer size is already set");
+			parse_error(&start, "the buffer size is already set");
 		prog->buffer_size = size();
 		end_statement("the buffer size");
 	} else if (is("clock")) {
 		tok = tok->next;
 		if (prog->clock)
-			error_at(&start, "the trace clock is already set");
+			parse_error(&start, "the trace clock is already set");
 		prog->clock_pos = tok->pos;
 		prog->clock = symbol("a trace clock name");
 		end_statement("the clock");
 	} else if (is("option")) {
 		tok = tok->next;
 		if (tok->kind != TK_WORD)
-			error_at(&tok->pos, "expected a trace option name after 'option'");
+			syntax_error(&tok->pos, "expected a trace option name after 'option'");
 		while (tok->kind == TK_WORD)
 			append_name(&prog->options, option_word());
 		end_statement("the options");
 	} else if (is("dump")) {
 		tok = tok->next;
 		if (prog->sink)
-			error_at(&start, "the dump sink is already set");
+			parse_error(&start, "the dump sink is already set");
 		if (is("console"))
 			prog->sink = xstrdup("console");
 		else if (tok->kind == TK_PATH)
 			prog->sink = xstrdup(tok->text);
 		else
-			error_at(&tok->pos, "expected 'console' or an absolute path (/dev/ttyS1, /probecc.dump) after 'dump'");
+			syntax_error(&tok->pos, "expected 'console' or an absolute path (/dev/ttyS1, /probecc.dump) after 'dump'");
 		tok = tok->next;
 		end_statement("the dump sink");
 	} else if (is("window")) {
 		tok = tok->next;
 		if (prog->window_ms)
-			error_at(&start, "the window is already set");
+			parse_error(&start, "the window is already set");
 		prog->window_ms = duration();
 		end_statement("the window");
 	} else if (is("expect")) {
@@ -801,14 +895,14 @@ static bool statement(struct program *prog)
 	} else if (is("init")) {
 		tok = tok->next;
 		if (tok->kind != TK_PATH)
-			error_at(&tok->pos, "expected the absolute path of the real init");
+			syntax_error(&tok->pos, "expected the absolute path of the real init");
 		while (tok->kind == TK_PATH) {
 			append_name(&prog->inits, new_name(tok->text, &tok->pos));
 			tok = tok->next;
 		}
 		end_statement("the init list");
 	} else {
-		error_at(&tok->pos, "unknown statement '%s' (known: function, notrace, graph, kprobe, kretprobe, uprobe, uretprobe, event, buffer, clock, option, dump, window, init, expect)",
+		syntax_error(&tok->pos, "unknown statement '%s' (known: function, notrace, graph, kprobe, kretprobe, uprobe, uretprobe, event, buffer, clock, option, dump, window, init, expect)",
 			 tok->text);
 	}
 	return true;
@@ -854,39 +948,55 @@ static void check_expectations(const struct program *prog)
 			continue;
 		p = find_probe(prog, e->target);
 		func = in_list(prog->functions, e->target) || in_list(prog->graph, e->target);
-		if (!p && !func)
-			error_at(&e->pos, "'%s' is not a probe, event or traced function of this file",
-				 e->target);
+		if (!p && !func) {
+			parse_error(&e->pos, "'%s' is not a probe, event or traced function of this file",
+				    e->target);
+			continue;
+		}
 		if (e->kind == E_STACK && !(p ? p->stack : prog->func_stack))
-			error_at(&e->pos, "'%s' records no stack; add 'stack' to it", e->target);
+			parse_error(&e->pos, "'%s' records no stack; add 'stack' to it", e->target);
 		if (e->kind == E_FIELD) {
 			const struct field *f;
 
-			if (!p)
-				error_at(&e->pos, "a traced function has no fields; '%s.%s' needs a probe",
-					 e->target, e->field);
+			if (!p) {
+				parse_error(&e->pos, "a traced function has no fields; '%s.%s' needs a probe",
+					    e->target, e->field);
+				continue;
+			}
 			if (p->kind == P_EVENT)	/* the kernel's own fields: known at run time */
 				continue;
 			for (f = p->fields; f; f = f->next)
 				if (!strcmp(f->name, e->field))
 					break;
 			if (!f)
-				error_at(&e->pos, "probe '%s' has no field '%s'", e->target, e->field);
+				parse_error(&e->pos, "probe '%s' has no field '%s'", e->target, e->field);
 		}
 	}
 }
 
 /* file = { statement } EOF */
-struct program *parse(struct token *t)
+struct program *parse(struct token *t, struct diags *d)
 {
 	struct program *prog = xcalloc(1, sizeof(*prog));
+	int before = d->n;
+	bool more;
 
 	tok = t;
-	while (statement(prog))
-		;
+	diags = d;
+	panic = false;
+	do {
+		more = statement(prog);
+		if (panic) {
+			recover(false);
+			more = true;
+		}
+	} while (more);
+	/* what needs the whole file: only once every statement parsed */
+	if (d->n != before)
+		return NULL;
 	if (prog->functions && prog->graph)
-		error_at(&prog->graph->pos, "'graph' needs the function_graph tracer, but 'function' at line %d already chose the function tracer; a boot has one tracer",
+		parse_error(&prog->graph->pos, "'graph' needs the function_graph tracer, but 'function' at line %d already chose the function tracer; a boot has one tracer",
 			 prog->functions->pos.line);
 	check_expectations(prog);
-	return prog;
+	return d->n == before ? prog : NULL;
 }

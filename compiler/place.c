@@ -35,45 +35,6 @@
 #include "bootconfig.h"
 #include "compiler.h"
 
-/* trace.h TRACE_FLAGS of 6.1 (global options; BRANCH needs BRANCH_TRACER). */
-static const char *const global_options[] = {
-	"print-parent", "sym-offset", "sym-addr", "verbose", "raw", "hex",
-	"bin", "block", "trace_printk", "annotate", "userstacktrace",
-	"sym-userobj", "printk-msg-only", "context-info", "latency-format",
-	"record-cmd", "record-tgid", "overwrite", "disable_on_free",
-	"irq-info", "markers", "event-fork", "pause-on-trace", "hash-ptr",
-	"function-trace", "function-fork", "display-graph", "stacktrace", NULL,
-};
-
-/* Tracer options: trace_functions.c and trace_functions_graph.c. */
-static const struct {
-	const char *name, *tracer;
-} tracer_options[] = {
-	{ "func_stack_trace", "function" },
-	{ "func-no-repeats", "function" },
-	{ "funcgraph-overrun", "function_graph" },
-	{ "funcgraph-cpu", "function_graph" },
-	{ "funcgraph-overhead", "function_graph" },
-	{ "funcgraph-proc", "function_graph" },
-	{ "funcgraph-duration", "function_graph" },
-	{ "funcgraph-abstime", "function_graph" },
-	{ "funcgraph-irqs", "function_graph" },
-	{ "funcgraph-tail", "function_graph" },
-	{ "sleep-time", "function_graph" },
-	{ "graph-time", "function_graph" },
-};
-
-/* trace.c trace_clocks[] of 6.1, plus ARCH_TRACE_CLOCKS of x86. */
-static const char *const clocks[] = {
-	"local", "global", "counter", "uptime", "perf", "mono", "mono_raw",
-	"boot", "tai", NULL,
-};
-
-bool kernel_at_least(const struct target *t, int major, int minor)
-{
-	return t->kmajor > major || (t->kmajor == major && t->kminor >= minor);
-}
-
 /* The state placement builds up, in emission order. */
 struct ctx {
 	const struct program *prog;
@@ -118,7 +79,7 @@ static void bc(struct ctx *c, const char *key, const char *value)
 	int err = bc_add(c->pl->bootconfig, key, value);
 
 	if (err)
-		fatal("bootconfig key '%s': %s", key, bc_strerror(err));
+		internal_error("bootconfig key '%s': %s", key, bc_strerror(err));
 }
 
 static void add_list(struct strbuf *sb, const char *s)
@@ -131,8 +92,8 @@ static void cmdline(struct ctx *c, const char *param, const char *value)
 	struct strbuf *sb = &c->pl->cmdline;
 
 	if (strpbrk(value, " \t\"'\n"))
-		fatal("internal: command-line value '%s' would be split by the kernel",
-		      value);
+		internal_error("command-line value '%s' would be split by the kernel",
+			       value);
 	sb_addf(sb, "%s%s%s", sb->len ? " " : "", param, value);
 }
 
@@ -190,8 +151,6 @@ static void tracer(struct ctx *c)
 		c->tracer = "function";
 	else if (p->graph)
 		c->tracer = "function_graph";
-	if (p->notrace && !c->tracer)
-		error_at(&p->notrace->pos, "'notrace' without 'function' or 'graph': no function tracer would run");
 	if (!c->tracer)
 		return;
 	if (c->bootconfig)
@@ -216,47 +175,23 @@ static void tracer(struct ctx *c)
 	}
 }
 
-static const char *tracer_of_option(const char *opt)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(tracer_options) / sizeof(tracer_options[0]); i++)
-		if (!strcmp(tracer_options[i].name, opt))
-			return tracer_options[i].tracer;
-	return NULL;
-}
-
-/*
- * One trace option, "NAME" or "noNAME", validated and placed.  @pos is
- * NULL for options probecc adds itself (stack requests).
- */
-static void option(struct ctx *c, const char *opt, const struct pos *pos,
-		   const char *why)
+/* One trace option, "NAME" or "noNAME", placed; check.c validated it. */
+static void option(struct ctx *c, const char *opt, const char *why)
 {
 	const char *base = opt, *owner;
-	bool on = true, global = false;
+	bool on = true, global;
 	struct name **list;
 	char *file;
-	int i;
 
 	if (!strncmp(opt, "no", 2)) {
 		base = opt + 2;
 		on = false;
 	}
-	for (i = 0; global_options[i]; i++)
-		if (!strcmp(global_options[i], base))
-			global = true;
-	owner = tracer_of_option(base);
-	if (!global && !owner) {
-		if (pos)
-			error_at(pos, "unknown trace option '%s' (see the kernel's trace_options file; tracer options: func_stack_trace, funcgraph-*)",
-				 base);
-		fatal("internal: unknown option %s", base);
-	}
-	if (owner && (!c->tracer || strcmp(owner, c->tracer)))
-		error_at(pos, "'%s' is an option of the %s tracer, and this file does not use it%s",
-			 base, owner,
-			 !strcmp(owner, "function") ? " (add a 'function' line)" : " (add a 'graph' line)");
+	global = trace_option_is_global(base);
+	owner = trace_option_tracer(base);
+	/* check.c refused unknown options and options of another tracer */
+	if ((!global && !owner) || (owner && (!c->tracer || strcmp(owner, c->tracer))))
+		internal_error("option '%s' placed unchecked", opt);
 	/* Added twice (an option and a stack request)?  Once is enough. */
 	for (list = &c->opts_bc; *list; list = &(*list)->next)
 		if (!strcmp((*list)->s, opt))
@@ -304,9 +239,9 @@ static void settings(struct ctx *c)
 	const struct name *n;
 
 	for (n = p->options; n; n = n->next)
-		option(c, n->s, &n->pos, "");
+		option(c, n->s, "");
 	if (p->func_stack)
-		option(c, "func_stack_trace", NULL,
+		option(c, "func_stack_trace",
 		       " (\"stack\" on a function line: the function tracer's own option)");
 	if (p->buffer_size) {
 		unsigned long long sz = p->buffer_size;
@@ -324,16 +259,7 @@ static void settings(struct ctx *c)
 	}
 	if (p->clock) {
 		char *m = xasprintf("[%s]", p->clock);
-		int i;
-		bool known = !strcmp(c->t->abi->arch, "x86_64") &&
-			     !strcmp(p->clock, "x86-tsc");
 
-		for (i = 0; clocks[i]; i++)
-			if (!strcmp(clocks[i], p->clock))
-				known = true;
-		if (!known)
-			error_at(&p->clock_pos, "unknown trace clock '%s' (known: local global counter uptime perf mono mono_raw boot tai%s)",
-				 p->clock, strcmp(c->t->abi->arch, "x86_64") ? "" : " x86-tsc");
 		if (c->bootconfig)
 			bc(c, "ftrace.trace_clock", p->clock);
 		else
@@ -454,9 +380,10 @@ static void kprobe(struct ctx *c, const struct probe *p, int *order,
 		/* kprobe_event= form: "p:NAME,SYM,f1,f2"; ',' becomes ' '. */
 		char *s;
 
+		/* no fetcharg text has a ',': kprobe_event= would make it a space */
 		if (strchr(body, ','))
-			error_at(&p->pos, "probe '%s' would hold a ',' which kprobe_event= turns into a space",
-				 p->name);
+			internal_error("probe '%s' would hold a ',' in kprobe_event=",
+				       p->name);
 		s = xasprintf("%c:%s %s", is_return(p) ? 'r' : 'p', p->name, body);
 		for (char *q = s; *q; q++)
 			if (*q == ' ')
@@ -540,9 +467,9 @@ static void filter_and_stack(struct ctx *c, const struct probe *p,
 			char *key = xasprintf("ftrace.event.%s.%s.filter", p->group, p->name);
 			int err = bc_add(c->pl->bootconfig, key, p->filter);
 
-			if (err)
-				error_at(&p->filter_pos, "this filter cannot be written in bootconfig: %s",
-					 bc_strerror(err));
+			if (err)	/* check.c tried the same value */
+				internal_error("filter of %s: %s", who,
+					       bc_strerror(err));
 			explain(c, "%s filter: bootconfig %s", who, key);
 			free(key);
 		} else {
@@ -627,10 +554,10 @@ static void probes(struct ctx *c, int *order)
 			uprobe(c, p);
 	}
 	if (global)
-		option(c, "stacktrace", NULL,
+		option(c, "stacktrace",
 		       " (every kprobe and event asks for a stack: the global option covers hits before the agent runs)");
 	if (any_ustack)
-		option(c, "userstacktrace", NULL,
+		option(c, "userstacktrace",
 		       " (\"stack\" on a uprobe: a user stack on every event; MIPS kernels record none)");
 	for (p = c->prog->probes; p; p = p->next)
 		filter_and_stack(c, p, global);
@@ -687,15 +614,7 @@ static struct placement *place_once(const struct program *prog,
 
 	c.bootconfig = t->via == VIA_BOOTCONFIG;
 	if (c.bootconfig) {
-		if (!kernel_at_least(t, 5, 6))
-			fatal("bootconfig needs kernel 5.6 or later (target is %d.%d); use --cmdline",
-			      t->kmajor, t->kminor);
-		/* init/main.c reads the initrd's bootconfig only with BOOT_CONFIG */
-		if (t->boot_config == 0)
-			fatal("the target kernel's config does not set CONFIG_BOOT_CONFIG: it would ignore a bootconfig (stock Debian kernels lack it); use --via cmdline");
-		/* ftrace.* keys are read by kernel/trace/trace_boot.c only */
-		if (t->boottime_tracing == 0)
-			fatal("the target kernel's config does not set CONFIG_BOOTTIME_TRACING: it would ignore bootconfig's ftrace keys; use --via cmdline");
+		/* check.c: kernel 5.6+, BOOT_CONFIG and BOOTTIME_TRACING not unset */
 		pl->bootconfig = bc_new();
 		if (!pl->bootconfig)
 			fatal("out of memory");
@@ -754,8 +673,22 @@ struct placement *place(const struct program *prog, const struct target *t)
 		limit = lo;
 		pl = place_once(prog, t, limit, &n);
 	}
-	if (pl->cmdline.len > (size_t)t->cmdline_max)
-		fatal("the command-line fragment needs %zu bytes, over the budget of %d (--cmdline-max); shorten the function lists or use bootconfig",
-		      pl->cmdline.len, t->cmdline_max);
+	if (pl->cmdline.len > (size_t)t->cmdline_max)	/* check.c: place_min_cmdline() */
+		internal_error("the command-line fragment needs %zu bytes, over the budget of %d",
+			       pl->cmdline.len, t->cmdline_max);
 	return pl;
+}
+
+size_t place_min_cmdline(const struct program *prog, const struct target *t)
+{
+	int n = 0;
+	struct placement *pl = place_once(prog, t, 0, &n);
+	size_t len = pl->cmdline.len;
+
+	bc_free(pl->bootconfig);
+	free(pl->cmdline.s);
+	free(pl->plan.s);
+	free(pl->explain.s);
+	free(pl);
+	return len;
 }

@@ -136,6 +136,8 @@ static int load_kernel(struct report *r)
 
 static int load_probes(struct report *r)
 {
+	struct diags diags = { 0 };
+	struct token *toks;
 	struct source *src;
 
 	if (!r->probes)
@@ -146,7 +148,12 @@ static int load_probes(struct report *r)
 	if (!src->text)
 		return 2;
 	src->len = strlen(src->text);
-	r->prog = parse(tokenize(src));
+	toks = tokenize(src, &diags);
+	r->prog = toks ? parse(toks, &diags) : NULL;
+	if (!r->prog) {
+		diag_print(&diags);
+		return 1;	/* the probe file was refused */
+	}
 	return 0;
 }
 

@@ -6,7 +6,9 @@
 # The first line of a case may be "# args: ..." (extra probecc options).
 # Expected files: .cmdline (stdout of --cmdline), .plan (--plan),
 # .bootconfig (-o; its presence selects bootconfig placement),
-# .explain (--explain, optional), .err (bad cases: stderr).
+# .explain (--explain, optional), .err (bad cases: stderr).  A bad case
+# exits 1 (the probe file was refused) unless a line "# exit: N" says
+# otherwise (2: a bad option value, a usage error).
 
 # probecc-asan never frees its arena (chibicc style), so leaks are noise.
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
@@ -14,6 +16,12 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 case_args() {
 	sed -n '1s/^# args: //p' "$1"
+}
+
+case_status() {
+	local s
+	s=$(sed -n '1,3s/^# exit: \([0-9]*\).*/\1/p' "$1")
+	echo "${s:-1}"
 }
 
 compiler_good() {
@@ -42,15 +50,16 @@ compiler_good() {
 }
 
 compiler_bad() {
-	local bin=$1 in=$2 tag=$3 base=${2%.probes} d rc args name
+	local bin=$1 in=$2 tag=$3 base=${2%.probes} d rc args name want
 	name=$tag/$(basename "$base")
+	want=$(case_status "$in")
 	d=$T_OUT/compiler/$tag/$(basename "$base")
 	rm -rf "$d" && mkdir -p "$d/out"
 	args=$(case_args "$in")
 	"$bin" $args "$in" --plan "$d/out/plan" --explain > "$d/stdout" 2> "$d/stderr"
 	rc=$?
-	if [ $rc -ne 1 ]; then
-		t_fail "$name" "exit status $rc, expected 1" "$d/stderr"
+	if [ $rc -ne "$want" ]; then
+		t_fail "$name" "exit status $rc, expected $want" "$d/stderr"
 	elif [ -n "$(ls -A "$d/out")" ]; then
 		t_fail "$name" "left files behind: $(ls -A "$d/out")"
 	elif [ -s "$d/stdout" ]; then
