@@ -35,6 +35,11 @@ static char *read_cmdline(const char *path)
 	return text;
 }
 
+const char bootargs_synopsis[] =
+"usage: probecc bootargs --fragment FILE|- [--bootargs EXISTING] [--replace]\n"
+"                        (--print | --uboot-script OUT | --uboot-env OUT | --fw-script OUT |\n"
+"                         --octeon ADDR | --dtb IN -o OUT)\n";
+
 static const char usage[] =
 "usage: probecc bootargs --fragment FILE|- [--bootargs EXISTING] [--replace] OUTPUT\n"
 "  merge probecc's command-line fragment (probecc FILE --cmdline) into a\n"

@@ -90,6 +90,8 @@ int ba_env_check(const char *v, struct errmsg *e);
 
 /* "probecc bootargs ..." (bootargs-main.c), argv[0] = "bootargs"; the exit status. */
 int bootargs_main(int argc, char **argv);
+/* Its synopsis ("usage: probecc bootargs ..."), for probecc --help. */
+extern const char bootargs_synopsis[];
 
 /* ---- device trees (fdt.c, libfdt) ---- */
 

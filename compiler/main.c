@@ -51,15 +51,17 @@ static const char usage[] =
 "\n"
 "usage: probecc --vars FUNC[+OFF] --vmlinux VMLINUX | --vars PATH:FUNC[+OFF] --sysroot DIR\n"
 "  list the parameters and variables at a probe point: C type, fetcharg or why not\n"
-"\n"
-"usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT]\n"
-"                      [--system-map FILE] [--target FILE] [--vmlinux FILE] [--modules DIR]\n"
-"  summarise the agent's dumps and check the probe file's expectations\n"
-"\n"
-"usage: probecc bootargs --fragment FILE|- [--bootargs EXISTING] [--replace]\n"
-"                        (--print | --uboot-script OUT | --uboot-env OUT | --fw-script OUT |\n"
-"                         --octeon ADDR | --dtb IN -o OUT)\n"
-"  merge the fragment into a boot loader's command line, quoted for U-Boot or set in a dtb\n";
+"\n";
+
+/* The subcommands' synopses are theirs (report/, bootargs/): one copy. */
+static void print_usage(FILE *f)
+{
+	fputs(usage, f);
+	fputs(report_usage, f);
+	fputs("  summarise the agent's dumps and check the probe file's expectations\n\n", f);
+	fputs(bootargs_synopsis, f);
+	fputs("  merge the fragment into a boot loader's command line, quoted for U-Boot or set in a dtb\n", f);
+}
 
 /* Read all of @path; the text is NUL-terminated and owned by the caller. */
 static struct source *read_source(const char *path)
@@ -234,15 +236,15 @@ int main(int argc, char **argv)
 			vars = optarg;
 			break;
 		case 'h':
-			fputs(usage, stdout);
+			print_usage(stdout);
 			return 0;
 		default:
-			fputs(usage, stderr);
+			print_usage(stderr);
 			return 2;
 		}
 	}
 	if (optind != argc - (vars ? 0 : 1)) {
-		fputs(usage, stderr);
+		print_usage(stderr);
 		return 2;
 	}
 	/* the kernel as it is: its own word beats the defaults */

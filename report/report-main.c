@@ -14,7 +14,7 @@
 #include "report-int.h"
 #include "report.h"
 
-static const char usage[] =
+const char report_usage[] =
 	"usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT]\n"
 	"                      [--system-map FILE] [--target FILE] [--vmlinux FILE] [--modules DIR]\n";
 
@@ -72,7 +72,7 @@ static int parse_args(struct report *r, int argc, char **argv)
 		case 'v': r->vmlinux = optarg; break;
 		case 'd': r->modules_dir = optarg; break;
 		case 'h':
-			fputs(usage, stdout);
+			fputs(report_usage, stdout);
 			fputs(help, stdout);
 			exit(0);
 		case ':':
@@ -83,14 +83,14 @@ static int parse_args(struct report *r, int argc, char **argv)
 				fprintf(stderr, "probecc report: unknown option -%c\n", optopt);
 			else
 				fprintf(stderr, "probecc report: unknown option %s\n", argv[optind - 1]);
-			fputs(usage, stderr);
+			fputs(report_usage, stderr);
 			return 2;
 		}
 	}
 	if (optind < argc)
 		r->dumppath = argv[argc - 1];
 	if (!r->dumppath) {
-		fputs(usage, stderr);
+		fputs(report_usage, stderr);
 		return 2;
 	}
 	return 0;

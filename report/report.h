@@ -14,4 +14,7 @@
  */
 int report_main(int argc, char **argv);
 
+/* Its synopsis ("usage: probecc report DUMP ..."), for probecc --help. */
+extern const char report_usage[];
+
 #endif
