@@ -229,7 +229,7 @@ static int check_arch(struct uelf *u, const char *arch, const char **abip)
 	if (!ok) {
 		describe(&u->eh, what, sizeof(what));
 		return uelf_fail(u, "%s is %s, not a%s %s program%s", u->path, what,
-				 strchr("aeiou", arch[0]) ? "n" : "", arch, why);
+				 strchr("aeiox", arch[0]) ? "n" : "", arch, why);
 	}
 	if (abip)
 		*abip = abi;
