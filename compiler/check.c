@@ -272,10 +272,11 @@ static void need_config(struct checker *c, const struct pos *p,
  * offset uprobe_events wants, and check every PATH:OFFSET, against the
  * ELF files under @sysroot (uelf.c; NULL: none given).  A symbol with
  * no sysroot, an unknown symbol, a stripped file or an offset that is
- * really an nm address is an error at its position, into @d.
+ * really an nm address is an error at its position, into @d; so is a
+ * file that cannot run under --arch @arch (uelf_check_arch()).
  */
 int resolve_uprobes(struct program *prog, const char *sysroot,
-		    struct diags *d)
+		    const char *arch, struct diags *d)
 {
 	struct probe *p;
 	int errors = 0;
@@ -296,7 +297,10 @@ int resolve_uprobes(struct program *prog, const char *sysroot,
 			continue;
 		}
 		path = xasprintf("%s%s", sysroot, p->target);
-		if (p->usym) {
+		if (uelf_check_arch(path, arch, NULL, why, sizeof(why))) {
+			diag_add(d, p->usym ? &p->usym_pos : &p->target_pos, "%s", why);
+			errors++;
+		} else if (p->usym) {
 			if (uelf_resolve(path, p->usym, (unsigned long long)p->offset,
 					 &foff, why, sizeof(why))) {
 				diag_add(d, &p->usym_pos, "%s", why);

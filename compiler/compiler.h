@@ -251,11 +251,12 @@ struct kernel;
 /*
  * resolve_uprobes() - every uprobe PATH:SYMBOL[+OFF] to the file offset
  * uprobe_events wants, every PATH:OFFSET checked, against the ELF files
- * under @sysroot (NULL: none given).  Problems go to @d; returns their
+ * under @sysroot (NULL: none given), each file fitting --arch @arch.
+ * Problems go to @d; returns their
  * number.
  */
 int resolve_uprobes(struct program *prog, const char *sysroot,
-		    struct diags *d);
+		    const char *arch, struct diags *d);
 
 /*
  * check_program() - every rule of the target a checked program must

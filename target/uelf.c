@@ -109,6 +109,133 @@ out:
 	return -1;
 }
 
+/* e_flags ABI field of 32-bit MIPS (binutils include/elf/mips.h). */
+#ifndef EF_MIPS_ABI
+#define EF_MIPS_ABI		0x0000f000
+#endif
+#ifndef E_MIPS_ABI_O32
+#define E_MIPS_ABI_O32		0x00001000
+#endif
+
+/* The user ABI of a file, named as in uelf.h; NULL: none probecc knows. */
+static const char *abi_of(const GElf_Ehdr *eh)
+{
+	bool b64 = eh->e_ident[EI_CLASS] == ELFCLASS64;
+
+	switch (eh->e_machine) {
+	case EM_MIPS:
+		if (b64)
+			return "n64";
+		if (eh->e_flags & EF_MIPS_ABI2)
+			return "n32";
+		if (!(eh->e_flags & EF_MIPS_ABI) ||
+		    (eh->e_flags & EF_MIPS_ABI) == E_MIPS_ABI_O32)
+			return "o32";
+		return NULL;
+	case EM_X86_64:
+		return b64 ? "sysv" : NULL;
+	case EM_AARCH64:
+		return b64 ? "aapcs64" : NULL;
+	case EM_RISCV:
+		return b64 ? "lp64" : NULL;
+	}
+	return NULL;
+}
+
+/* "x86-64 (ELFCLASS64, ELFDATA2LSB, EM_X86_64)" */
+static void describe(const GElf_Ehdr *eh, char *buf, size_t len)
+{
+	static const struct { unsigned int em; const char *name, *macro; } ms[] = {
+		{ EM_MIPS, "MIPS", "EM_MIPS" }, { EM_X86_64, "x86-64", "EM_X86_64" },
+		{ EM_386, "i386", "EM_386" }, { EM_AARCH64, "AArch64", "EM_AARCH64" },
+		{ EM_ARM, "ARM", "EM_ARM" }, { EM_RISCV, "RISC-V", "EM_RISCV" },
+		{ EM_PPC, "PowerPC", "EM_PPC" }, { EM_PPC64, "PowerPC64", "EM_PPC64" },
+		{ EM_S390, "S/390", "EM_S390" }, { EM_SPARCV9, "SPARC64", "EM_SPARCV9" },
+		{ EM_LOONGARCH, "LoongArch", "EM_LOONGARCH" },
+	};
+	unsigned char c = eh->e_ident[EI_CLASS], d = eh->e_ident[EI_DATA];
+	const char *name = NULL, *macro = NULL, *abi = abi_of(eh);
+	const char *cls = c == ELFCLASS32 ? "ELFCLASS32" : c == ELFCLASS64 ? "ELFCLASS64" : "ELFCLASSNONE";
+	const char *data = d == ELFDATA2LSB ? "ELFDATA2LSB" : d == ELFDATA2MSB ? "ELFDATA2MSB" : "ELFDATANONE";
+	char em[32], flags[64] = "";
+	size_t i;
+
+	for (i = 0; i < sizeof(ms) / sizeof(ms[0]); i++)
+		if (ms[i].em == eh->e_machine) {
+			name = ms[i].name;
+			macro = ms[i].macro;
+		}
+	if (!macro) {
+		snprintf(em, sizeof(em), "e_machine %u", eh->e_machine);
+		macro = em;
+		name = "an unknown machine";
+	}
+	if (eh->e_machine == EM_MIPS) {
+		if (c == ELFCLASS32 && (eh->e_flags & EF_MIPS_ABI2))
+			snprintf(flags, sizeof(flags), ", EF_MIPS_ABI2");
+		else if (c == ELFCLASS32 && !abi)
+			snprintf(flags, sizeof(flags), ", EF_MIPS_ABI 0x%x",
+				 (unsigned int)(eh->e_flags & EF_MIPS_ABI));
+		snprintf(buf, len, "%s MIPS%s%s (%s, %s, %s%s)",
+			 d == ELFDATA2MSB ? "big-endian" : "little-endian",
+			 abi ? " " : "", abi ? abi : "", cls, data, macro, flags);
+		return;
+	}
+	snprintf(buf, len, "%s (%s, %s, %s)", name, cls, data, macro);
+}
+
+/*
+ * The kernels of --arch: machine, byte order and native user ABI (a
+ * 64-bit MIPS kernel runs o32 and n32 programs too).
+ */
+static const struct uelf_arch {
+	const char *arch;
+	unsigned int em;
+	unsigned char data;
+	const char *abi;	/* its native user ABI */
+} uelf_arches[] = {
+	{ "mips", EM_MIPS, ELFDATA2MSB, "o32" },
+	{ "mipsel", EM_MIPS, ELFDATA2LSB, "o32" },
+	{ "mips64", EM_MIPS, ELFDATA2MSB, "n64" },
+	{ "mips64el", EM_MIPS, ELFDATA2LSB, "n64" },
+	{ "x86_64", EM_X86_64, ELFDATA2LSB, "sysv" },
+	{ "arm64", EM_AARCH64, ELFDATA2LSB, "aapcs64" },
+	{ "riscv64", EM_RISCV, ELFDATA2LSB, "lp64" },
+};
+
+/* Whether the open file runs under --arch ARCH; see uelf_check_arch(). */
+static int check_arch(struct uelf *u, const char *arch, const char **abip)
+{
+	const struct uelf_arch *a = NULL;
+	const char *abi = abi_of(&u->eh), *why = "";
+	char what[160];
+	size_t i;
+	bool ok;
+
+	for (i = 0; i < sizeof(uelf_arches) / sizeof(uelf_arches[0]); i++)
+		if (!strcmp(uelf_arches[i].arch, arch))
+			a = &uelf_arches[i];
+	if (!a)
+		return uelf_fail(u, "unknown --arch '%s' for %s", arch, u->path);
+	ok = u->eh.e_machine == a->em && u->eh.e_ident[EI_DATA] == a->data && abi;
+	if (ok && strcmp(abi, a->abi)) {
+		/* a 64-bit MIPS kernel runs o32 and n32 programs too */
+		ok = !strcmp(a->abi, "n64");
+		if (!ok && !strcmp(a->abi, "o32"))
+			why = "; a 32-bit MIPS kernel runs o32 programs only";
+	}
+	if (u->eh.e_machine == EM_MIPS && a->em == EM_MIPS && !abi)
+		why = "; Linux runs MIPS o32, n32 and n64 programs only";
+	if (!ok) {
+		describe(&u->eh, what, sizeof(what));
+		return uelf_fail(u, "%s is %s, not a%s %s program%s", u->path, what,
+				 strchr("aeiox", arch[0]) ? "n" : "", arch, why);
+	}
+	if (abip)
+		*abip = abi;
+	return 0;
+}
+
 /*
  * The PT_LOAD whose file-backed part holds virtual address ADDR
  * (p_vaddr <= ADDR < p_vaddr + p_filesz).  Returns 0 and fills *ph;
@@ -435,6 +562,7 @@ static int resolve(struct uelf *u, const char *symbol, unsigned long long off,
 		out->size = size;
 		out->type = type;
 		out->table = table;
+		out->abi = abi_of(&u->eh);
 		if (type == STT_GNU_IFUNC)
 			snprintf(out->note, sizeof(out->note),
 				 "%s is an IFUNC: this probes its resolver, not the implementation it picks",
@@ -459,6 +587,19 @@ int uelf_resolve_sym(const char *path, const char *symbol, unsigned long long of
 	if (uelf_open(&u, path, err, errlen))
 		return -1;
 	ret = resolve(&u, symbol, off, sym);
+	uelf_close(&u);
+	return ret;
+}
+
+int uelf_check_arch(const char *path, const char *arch, const char **abi,
+		    char *err, size_t errlen)
+{
+	struct uelf u;
+	int ret;
+
+	if (uelf_open(&u, path, err, errlen))
+		return -1;
+	ret = check_arch(&u, arch, abi);
 	uelf_close(&u);
 	return ret;
 }

@@ -45,6 +45,7 @@ struct uelf_sym {
 	unsigned long long size;	/* st_size, 0 when unknown */
 	int type;			/* STT_FUNC, STT_GNU_IFUNC, STT_NOTYPE */
 	const char *table;		/* ".symtab" or ".dynsym" (static) */
+	const char *abi;		/* the file's user ABI (static): see below */
 	char note[160];			/* a remark worth showing, or "" */
 };
 
@@ -56,6 +57,35 @@ struct uelf_sym {
  */
 int uelf_resolve_sym(const char *path, const char *symbol, unsigned long long off,
 		     struct uelf_sym *sym, char *err, size_t errlen);
+
+/*
+ * The user ABI of an ELF file is read from its header and named as in
+ * compiler/abi.c's table: EM_MIPS ELFCLASS64 is "n64"; EM_MIPS
+ * ELFCLASS32 is "n32" with EF_MIPS_ABI2 in e_flags, "o32" when the
+ * EF_MIPS_ABI field is E_MIPS_ABI_O32 or 0 (what the kernel's
+ * elf_check_arch() in arch/mips/include/asm/elf.h takes for o32);
+ * EM_X86_64 ELFCLASS64 is "sysv", EM_AARCH64 ELFCLASS64 "aapcs64",
+ * EM_RISCV ELFCLASS64 "lp64"; NULL for anything else (i386, x32,
+ * 32-bit ARM, MIPS o64/EABI...: probecc has no argument table for it).
+ *
+ * Check that the ELF file PATH can run under a kernel of --arch ARCH
+ * (mips mipsel mips64 mips64el x86_64 arm64 riscv64): the same
+ * e_machine, the same byte order (EI_DATA), and a class and ABI that
+ * kernel runs: a 32-bit MIPS kernel runs o32 only; a 64-bit one runs
+ * n64, and o32 and n32 through its compat layers (MIPS32_O32,
+ * MIPS32_N32: o32 userlands on Loongson-3 and Octeon); the other
+ * arches run their 64-bit ABI (probecc has no table for i386, x32 or
+ * 32-bit ARM compat programs).  Returns 0 and sets *abi (when abi is
+ * not NULL) to the program's ABI as named above, or -1 with
+ * a one-line reason naming the file and both sides in err[errlen]
+ * (same convention as uelf_resolve()), e.g. "/bin/tool is x86-64
+ * (ELFCLASS64, ELFDATA2LSB, EM_X86_64), not a mipsel program".  The
+ * kernel side is the machine --arch names, not its config: an o32
+ * program under mips64el passes even when MIPS32_O32 is off.
+ * Ownership: PATH and ARCH are only read; *abi is a static string.
+ */
+int uelf_check_arch(const char *path, const char *arch, const char **abi,
+		    char *err, size_t errlen);
 
 /*
  * Check that a raw file OFFSET (bytes) lies in the file-backed part of

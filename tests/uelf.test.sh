@@ -3,11 +3,15 @@
 # tests/uelf/prog.c is built for mipsel as a non-PIE and a PIE
 # executable and a shared library (each also stripped), as a static
 # stripped executable (no symbol table at all), and natively for x86_64
-# (PIE and non-PIE).  Every offset uelf-test prints is compared with
+# (PIE and non-PIE), and for mips64el (n64 PIE) when
+# mips64el-linux-gnuabi64-gcc is there.  Every offset uelf-test prints is compared with
 # one worked out here in awk from readelf -sW and readelf -lW: the
 # symbol's value minus the VirtAddr of the PT_LOAD holding it plus that
 # segment's Offset.  Its SDT probes (.note.stapsdt) are checked the
 # same way against readelf -n and the .stapsdt.base of readelf -SW.
+# Which ELF runs under which --arch (uelf_check_arch: e_machine,
+# EI_DATA, class and the MIPS e_flags ABI bits) is checked on those and
+# on a tiny big-endian o32, n32 and big-endian n64 program.
 # The driver tests/uelf/uelf-test.c is built twice,
 # plainly and with ASan/UBSan, and every case runs with both.
 #
@@ -193,6 +197,10 @@ gcc -std=gnu11 -Wall -Wextra -Werror -g -fsanitize=address,undefined -fno-saniti
 	{ t_fail uelf/build-asan "uelf-test-asan does not build" "$U/build-asan.log"; uelf_ok=; }
 
 BINS=
+# a tiny program without libc, for the ABIs no C library is installed for
+printf 'int f(int a, int b, int c, int d, int e) { return a + b + c + d + e; }\nvoid __start(void) { for (;;) f(1, 2, 3, 4, 5); }\n' \
+	> "$U/tiny.c"
+TINY="-O2 -nostdlib -static $U/tiny.c"
 if command -v mipsel-linux-gnu-gcc > /dev/null; then
 	MCC="mipsel-linux-gnu-gcc -O2 tests/uelf/prog.c"
 	if $MCC -no-pie -fno-pie -o "$U/mipsel-nopie" > "$U/cross.log" 2>&1 &&
@@ -201,13 +209,28 @@ if command -v mipsel-linux-gnu-gcc > /dev/null; then
 	   $MCC -static -o "$U/mipsel-static" >> "$U/cross.log" 2>&1 &&
 	   mipsel-linux-gnu-strip -o "$U/mipsel-nopie-stripped" "$U/mipsel-nopie" >> "$U/cross.log" 2>&1 &&
 	   mipsel-linux-gnu-strip -o "$U/mipsel-so-stripped" "$U/mipsel-so" >> "$U/cross.log" 2>&1 &&
-	   mipsel-linux-gnu-strip -o "$U/mipsel-static-stripped" "$U/mipsel-static" >> "$U/cross.log" 2>&1; then
+	   mipsel-linux-gnu-strip -o "$U/mipsel-static-stripped" "$U/mipsel-static" >> "$U/cross.log" 2>&1 &&
+	   mipsel-linux-gnu-gcc -EB $TINY -o "$U/mips-o32" >> "$U/cross.log" 2>&1; then
 		BINS="mipsel-nopie mipsel-pie mipsel-so"
 	else
 		t_fail uelf/cross "mipsel-linux-gnu-gcc failed" "$U/cross.log"
 	fi
 else
 	t_skip uelf/mipsel "no mipsel-linux-gnu-gcc (qemu-images/deps.sh build)"
+fi
+M64=
+if command -v mips64el-linux-gnuabi64-gcc > /dev/null; then
+	if mips64el-linux-gnuabi64-gcc -O2 -fPIE -pie tests/uelf/prog.c -o "$U/mips64el-pie" \
+		> "$U/cross64.log" 2>&1 &&
+	   mips64el-linux-gnuabi64-gcc -mabi=n32 $TINY -o "$U/mips64el-n32" >> "$U/cross64.log" 2>&1 &&
+	   mips64el-linux-gnuabi64-gcc -EB $TINY -o "$U/mips64-n64" >> "$U/cross64.log" 2>&1; then
+		BINS="$BINS mips64el-pie"
+		M64=1
+	else
+		t_fail uelf/cross64 "mips64el-linux-gnuabi64-gcc failed" "$U/cross64.log"
+	fi
+else
+	t_skip uelf/mips64el "no mips64el-linux-gnuabi64-gcc (qemu-images/deps.sh build)"
 fi
 # two static functions of one name, in two files
 printf 'static int __attribute__((noinline, used)) dup(int x) { return x * 3; }\nint a(int x) { return dup(x); }\n' \
@@ -334,6 +357,69 @@ for UT in ${uelf_ok:+"$U/uelf-test" "$U/uelf-test-asan"}; do
 			"$f" scale
 		;;
 	esac
+
+	# --arch: which ELF runs under which kernel, and its user ABI
+	x86="x86-64 (ELFCLASS64, ELFDATA2LSB, EM_X86_64)"
+	run "$tag/arch/x86_64-under-x86_64" sysv --arch x86_64 "$U/x86_64-pie"
+	run "$tag/arch/x86_64-under-mipsel" \
+		"error: $U/x86_64-pie is $x86, not a mipsel program" --arch mipsel "$U/x86_64-pie"
+	run "$tag/arch/x86_64-under-arm64" \
+		"error: $U/x86_64-pie is $x86, not an arm64 program" --arch arm64 "$U/x86_64-pie"
+	run "$tag/arch/unknown-arch" "error: unknown --arch 'sparc' for $U/x86_64-pie" \
+		--arch sparc "$U/x86_64-pie"
+	run "$tag/arch/not-elf" "error: tests/uelf/prog.c is not an ELF file" \
+		--arch mipsel tests/uelf/prog.c
+	case " $BINS " in
+	*" mipsel-nopie "*)
+		f=$U/mipsel-nopie
+		o32le="little-endian MIPS o32 (ELFCLASS32, ELFDATA2LSB, EM_MIPS)"
+		run "$tag/arch/mipsel-under-mipsel" o32 --arch mipsel "$f"
+		# o32 userland on a 64-bit kernel (Loongson-3, Octeon)
+		run "$tag/arch/mipsel-under-mips64el" o32 --arch mips64el "$f"
+		run "$tag/arch/mipsel-under-x86_64" "error: $f is $o32le, not an x86_64 program" \
+			--arch x86_64 "$f"
+		run "$tag/arch/mipsel-under-mips" "error: $f is $o32le, not a mips program" \
+			--arch mips "$f"
+		run "$tag/arch/mipsel-under-mips64" "error: $f is $o32le, not a mips64 program" \
+			--arch mips64 "$f"
+		set -- $(readelf_sym "$f" add_one)
+		run "$tag/arch/abi-mipsel" "$3 o32" --abi "$f" add_one
+		f=$U/mips-o32
+		run "$tag/arch/mips-under-mips" o32 --arch mips "$f"
+		run "$tag/arch/mips-under-mips64" o32 --arch mips64 "$f"
+		run "$tag/arch/mips-under-mipsel" \
+			"error: $f is big-endian MIPS o32 (ELFCLASS32, ELFDATA2MSB, EM_MIPS), not a mipsel program" \
+			--arch mipsel "$f"
+		;;
+	esac
+	if [ -n "$M64" ]; then
+		f=$U/mips64el-pie
+		run "$tag/arch/n64-under-mips64el" n64 --arch mips64el "$f"
+		run "$tag/arch/n64-under-mipsel" \
+			"error: $f is little-endian MIPS n64 (ELFCLASS64, ELFDATA2LSB, EM_MIPS), not a mipsel program; a 32-bit MIPS kernel runs o32 programs only" \
+			--arch mipsel "$f"
+		run "$tag/arch/n64-under-mips64" \
+			"error: $f is little-endian MIPS n64 (ELFCLASS64, ELFDATA2LSB, EM_MIPS), not a mips64 program" \
+			--arch mips64 "$f"
+		run "$tag/arch/n64-under-x86_64" \
+			"error: $f is little-endian MIPS n64 (ELFCLASS64, ELFDATA2LSB, EM_MIPS), not an x86_64 program" \
+			--arch x86_64 "$f"
+		set -- $(readelf_sym "$f" add_one)
+		run "$tag/arch/abi-n64" "$3 n64" --abi "$f" add_one
+		f=$U/mips64el-n32
+		run "$tag/arch/n32-under-mips64el" n32 --arch mips64el "$f"
+		run "$tag/arch/n32-under-mipsel" \
+			"error: $f is little-endian MIPS n32 (ELFCLASS32, ELFDATA2LSB, EM_MIPS, EF_MIPS_ABI2), not a mipsel program; a 32-bit MIPS kernel runs o32 programs only" \
+			--arch mipsel "$f"
+		f=$U/mips64-n64
+		run "$tag/arch/mips64-n64-under-mips64" n64 --arch mips64 "$f"
+		run "$tag/arch/mips64-n64-under-mips" \
+			"error: $f is big-endian MIPS n64 (ELFCLASS64, ELFDATA2MSB, EM_MIPS), not a mips program; a 32-bit MIPS kernel runs o32 programs only" \
+			--arch mips "$f"
+		run "$tag/arch/mips64-n64-under-mips64el" \
+			"error: $f is big-endian MIPS n64 (ELFCLASS64, ELFDATA2MSB, EM_MIPS), not a mips64el program" \
+			--arch mips64el "$f"
+	fi
 
 	run "$tag/sdt/none" "error: $U/x86_64-nosdt has no SDT probes (no .note.stapsdt section)" \
 		--sdt "$U/x86_64-nosdt" prog:tick

@@ -4,6 +4,10 @@
  *
  *   uelf-test FILE SYMBOL[+OFF]   prints the file offset as 0xHEX
  *   uelf-test --check FILE OFFSET prints OFFSET as 0xHEX when it is good
+ *   uelf-test --arch ARCH FILE    prints FILE's user ABI (o32, n64...) when
+ *                                 it runs under --arch ARCH
+ *   uelf-test --abi FILE SYMBOL   prints the file offset and the ABI that
+ *                                 uelf_resolve_sym() reports
  *   uelf-test --sdt FILE PROVIDER:NAME
  *                                 prints every site as 0xHEX, or as
  *                                 0xHEX(0xSEMAPHORE) when it has one
@@ -20,7 +24,8 @@
 static int usage(void)
 {
 	fputs("usage: uelf-test FILE SYMBOL[+OFF] | uelf-test --check FILE OFFSET\n"
-	      "       uelf-test --sdt FILE PROVIDER:NAME\n", stderr);
+	      "       uelf-test --sdt FILE PROVIDER:NAME | uelf-test --arch ARCH FILE\n"
+	      "       uelf-test --abi FILE SYMBOL\n", stderr);
 	return 2;
 }
 
@@ -70,6 +75,24 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		printf("0x%llx\n", off);
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "--arch")) {
+		const char *abi;
+
+		if (uelf_check_arch(argv[3], argv[2], &abi, err, sizeof(err))) {
+			printf("error: %s\n", err);
+			return 1;
+		}
+		printf("%s\n", abi);
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "--abi")) {
+		if (uelf_resolve_sym(argv[2], argv[3], 0, &sym, err, sizeof(err))) {
+			printf("error: %s\n", err);
+			return 1;
+		}
+		printf("0x%llx %s\n", sym.foff, sym.abi ? sym.abi : "(none)");
 		return 0;
 	}
 	if (argc == 4 && !strcmp(argv[1], "--sdt"))
