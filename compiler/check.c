@@ -345,7 +345,7 @@ static const struct {
 };
 
 /* %@f->name is not a register regs_query_register_offset() knows. */
-static void bad_register(struct checker *c, const struct fetch *f)
+static void bad_register(struct checker *c, const struct fetcharg *f)
 {
 	const struct abi *a = c->t->abi;
 	struct strbuf names = { 0 };
@@ -373,7 +373,7 @@ static void bad_register(struct checker *c, const struct fetch *f)
 }
 
 /* One fetcharg of probe @p; returns the number of problems found. */
-static int check_fetcharg(struct checker *c, const struct fetch *f,
+static int check_fetcharg(struct checker *c, const struct fetcharg *f,
 			  const struct probe *p)
 {
 	const struct target *t = c->t;
@@ -440,12 +440,12 @@ static void check_field(struct checker *c, const struct field *f,
 	int before = c->d->n;
 	char *text;
 
-	if (f->fetch->kind == F_COMM && f->type && strcmp(f->type, "string"))
+	if (f->fetcharg->kind == F_COMM && f->type && strcmp(f->type, "string"))
 		check_error(c, &f->type_pos, "$comm is always a string; drop ':%s' or write ':string'",
 			    f->type);
 	if (f->type && !strcmp(f->type, "ustring") && !kernel_at_least(c->t, 5, 5))
 		check_error(c, &f->type_pos, "type 'ustring' needs kernel 5.5 or later");
-	check_fetcharg(c, f->fetch, p);
+	check_fetcharg(c, f->fetcharg, p);
 	if (c->d->n != before)
 		return;
 	text = fetch_field(f, p, c->t);

@@ -16,7 +16,7 @@
  *             the bootconfig, the agent plan, the --explain text); cannot
  *             fail on a checked program
  * and what check and place share, below them:
- *   fetch.c   struct fetch -> the kernel's fetcharg text (never fails)
+ *   fetcharg.c   struct fetcharg -> the kernel's fetcharg text (never fails)
  *   abi.c     argument N -> register / stack slot of the target ABI
  *   options.c trace option and clock names the kernel knows
  * Errors: lex, parse and check record them in a struct diags (common/)
@@ -60,7 +60,7 @@ struct token *tokenize(const struct source *src, struct diags *d);
 
 /* ---- the program (parse.c) ---- */
 
-enum fetch_kind {
+enum fetcharg_kind {
 	F_ARG,		/* argN: n = N (1-based) */
 	F_RETVAL,	/* $retval */
 	F_COMM,		/* $comm */
@@ -85,18 +85,18 @@ struct access {
 	struct access *next;
 };
 
-struct fetch {
-	enum fetch_kind kind;
+struct fetcharg {
+	enum fetcharg_kind kind;
 	long long n;
 	char *name;		/* F_REG, F_SYM */
-	struct fetch *inner;	/* F_DEREF */
+	struct fetcharg *inner;	/* F_DEREF */
 	struct access *path;	/* F_VAR: the accesses after the name, in order */
 	struct pos pos;
 };
 
 struct field {
 	char *name;
-	struct fetch *fetch;
+	struct fetcharg *fetcharg;
 	char *type;		/* NULL: the kernel's default for the fetcharg */
 	bool string_at;		/* string: the fetch already ends at the string (target/cname.c) */
 	char *c_expr;		/* the C expression as written, once resolved from DWARF */
@@ -218,7 +218,7 @@ unsigned abi_dwarf_sp(const struct abi *a);
  */
 int abi_entry_cfa(const struct abi *a);
 
-/* ---- fetchargs (fetch.c) ---- */
+/* ---- fetchargs (fetcharg.c) ---- */
 
 /* The kernel limit on one argument's text after "NAME=": MAX_ARGSTR_LEN. */
 #define MAX_ARGSTR_LEN	63

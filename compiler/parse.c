@@ -319,7 +319,7 @@ static void ident_word(char **first, struct access ***tail)
  * resolved from the DWARF of --vmlinux or --sysroot (target/cname.c).  The
  * lexer keeps "a.b" as one word; it is split here.
  */
-static struct fetch *cvar(struct fetch *f)
+static struct fetcharg *cvar(struct fetcharg *f)
 {
 	struct access **tail = &f->path;
 
@@ -362,9 +362,9 @@ static struct fetch *cvar(struct fetch *f)
  *
  * A word that is not argN is a C name (cvar), only outside +OFFS(...).
  */
-static struct fetch *fetch(int depth)
+static struct fetcharg *parse_fetcharg(int depth)
 {
-	struct fetch *f = xcalloc(1, sizeof(*f));
+	struct fetcharg *f = xcalloc(1, sizeof(*f));
 
 	f->pos = tok->pos;
 	if (is("+") || is("-")) {
@@ -379,7 +379,7 @@ static struct fetch *fetch(int depth)
 		if (neg)
 			f->n = -f->n;
 		expect("(", "after a dereference offset");
-		f->inner = fetch(depth + 1);
+		f->inner = parse_fetcharg(depth + 1);
 		expect(")", "to close the dereference");
 		return f;
 	}
@@ -533,7 +533,7 @@ static void item(struct probe *p, struct field ***tail, int *nfields)
 			parse_error(&f->pos, "field '%s' is already defined in probe '%s'",
 				 f->name, p->name);
 	expect("=", "after a field name");
-	f->fetch = fetch(0);
+	f->fetcharg = parse_fetcharg(0);
 	if (is(":")) {
 		tok = tok->next;
 		f->type_pos = tok->pos;

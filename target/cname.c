@@ -58,7 +58,7 @@ struct site {
 
 /* A symbolic value: f + add, or the constant c. */
 struct sval {
-	struct fetch *f;
+	struct fetcharg *f;
 	long long add;
 	bool is_const;
 	unsigned long long c;
@@ -424,9 +424,9 @@ static bool find_site(struct res *r, struct dobj *o, Dwarf_Addr pc,
 
 /* ---- locations ---- */
 
-static struct fetch *new_fetch(enum fetch_kind kind, const struct pos *pos)
+static struct fetcharg *new_fetch(enum fetcharg_kind kind, const struct pos *pos)
 {
-	struct fetch *f = xcalloc(1, sizeof(*f));
+	struct fetcharg *f = xcalloc(1, sizeof(*f));
 
 	f->kind = kind;
 	f->pos = *pos;
@@ -434,7 +434,7 @@ static struct fetch *new_fetch(enum fetch_kind kind, const struct pos *pos)
 }
 
 static bool reg_fetch(struct res *r, unsigned regno, const struct pos *pos,
-		      struct fetch **out)
+		      struct fetcharg **out)
 {
 	const char *name = abi_dwarf_reg(r->t->abi, regno);
 
@@ -539,12 +539,12 @@ static bool frame_base(struct res *r, const struct pos *pos, struct sval *v)
 }
 
 /* The fetch reading the @size bytes at address @v + @off. */
-static struct fetch *mem_fetch(struct res *r, const struct sval *v,
+static struct fetcharg *mem_fetch(struct res *r, const struct sval *v,
 			       long long off, long long size,
 			       const struct pos *pos)
 {
 	long long a = v->add + off;
-	struct fetch *f;
+	struct fetcharg *f;
 
 	if (v->is_const) {
 		unsigned long long addr = v->c + (unsigned long long)off;
@@ -601,7 +601,7 @@ static struct fetch *mem_fetch(struct res *r, const struct sval *v,
 
 /* The value of @v as a fetch (a register, a loaded word, a constant). */
 static bool value_fetch(struct res *r, const struct sval *v,
-			const struct pos *pos, struct fetch **out)
+			const struct pos *pos, struct fetcharg **out)
 {
 	if (v->is_const) {
 		*out = new_fetch(F_IMM, pos);
@@ -995,7 +995,7 @@ static bool bitfield(struct res *r, Dwarf_Die *m, long long moff,
 /* Resolve field @f's C expression at site @s; false with r->err. */
 static bool resolve_field(struct res *r, struct field *f)
 {
-	const struct fetch *v = f->fetch;
+	const struct fetcharg *v = f->fetcharg;
 	struct site *s = r->s;
 	const struct access *a;
 	struct strbuf expr = { 0 };
@@ -1144,18 +1144,18 @@ static bool resolve_field(struct res *r, struct field *f)
 			/* the string is the array itself: its address */
 			if (!l.mem)
 				return cname_fail(r, &v->pos, "'%s' is an array held in registers", expr.s);
-			f->fetch = mem_fetch(r, &l.v, 0, 0, &v->pos);
-			if (!f->fetch)
+			f->fetcharg = mem_fetch(r, &l.v, 0, 0, &v->pos);
+			if (!f->fetcharg)
 				return false;
 		} else {
 			struct sval pv;
-			struct fetch *d = new_fetch(F_DEREF, &v->pos);
+			struct fetcharg *d = new_fetch(F_DEREF, &v->pos);
 
 			/* the value points to the string */
 			if (!pointer_value(r, &l, &v->pos, &pv) ||
 			    !value_fetch(r, &pv, &v->pos, &d->inner))
 				return false;
-			f->fetch = d;
+			f->fetcharg = d;
 		}
 		f->string_at = true;
 	} else {
@@ -1182,10 +1182,10 @@ static bool resolve_field(struct res *r, struct field *f)
 			f->type = xstrdup(kt);
 		}
 		if (l.mem) {
-			f->fetch = mem_fetch(r, &l.v, 0, size, &v->pos);
-			if (!f->fetch)
+			f->fetcharg = mem_fetch(r, &l.v, 0, size, &v->pos);
+			if (!f->fetcharg)
 				return false;
-		} else if (!value_fetch(r, &l.v, &v->pos, &f->fetch)) {
+		} else if (!value_fetch(r, &l.v, &v->pos, &f->fetcharg)) {
 			return false;
 		}
 	}
@@ -1251,7 +1251,7 @@ static bool has_cvar(const struct probe *p)
 	const struct field *f;
 
 	for (f = p->fields; f; f = f->next)
-		if (f->fetch->kind == F_VAR)
+		if (f->fetcharg->kind == F_VAR)
 			return true;
 	return false;
 }
@@ -1280,9 +1280,9 @@ void cname_resolve(struct program *prog, const struct kernel *k,
 		}
 		if (p->kind == P_KRETPROBE || p->kind == P_URETPROBE) {
 			for (f = p->fields; f; f = f->next)
-				if (f->fetch->kind == F_VAR) {
-					diag_at(&f->fetch->pos, "error", "'%s' is a C name of %s's entry: at a return its registers have been reused; record it with a probe at entry, or use $retval",
-						f->fetch->name, p->usym ? p->usym : p->target);
+				if (f->fetcharg->kind == F_VAR) {
+					diag_at(&f->fetcharg->pos, "error", "'%s' is a C name of %s's entry: at a return its registers have been reused; record it with a probe at entry, or use $retval",
+						f->fetcharg->name, p->usym ? p->usym : p->target);
 					errors++;
 				}
 			continue;
@@ -1294,7 +1294,7 @@ void cname_resolve(struct program *prog, const struct kernel *k,
 			continue;
 		}
 		for (f = p->fields; f; f = f->next) {
-			if (f->fetch->kind != F_VAR)
+			if (f->fetcharg->kind != F_VAR)
 				continue;
 			r.why.len = 0;
 			if (r.why.s)
@@ -1335,7 +1335,7 @@ static void list_scope(struct res *r, Dwarf_Die *scope, struct strbuf *out,
 		const char *n = dwarf_diename(&c);
 		Dwarf_Die type;
 		struct field f = { 0 };
-		struct fetch v = { 0 };
+		struct fetcharg v = { 0 };
 		struct probe p = { 0 };
 		char *tn, *text;
 
@@ -1346,7 +1346,7 @@ static void list_scope(struct res *r, Dwarf_Die *scope, struct strbuf *out,
 		v.name = (char *)n;
 		v.pos = *pos;
 		f.name = "v";
-		f.fetch = &v;
+		f.fetcharg = &v;
 		f.pos = *pos;
 		p.kind = r->s->uprobe ? P_UPROBE : P_KPROBE;
 		r->why.len = 0;

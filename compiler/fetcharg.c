@@ -21,7 +21,7 @@ static bool is_uprobe(const struct probe *p)
  * would refuse was reported by check.c; an unchecked field still gets a
  * text (cname.c explains fields before the check).
  */
-static void fetcharg_text(struct strbuf *sb, const struct fetch *f,
+static void fetcharg_text(struct strbuf *sb, const struct fetcharg *f,
 			  const struct probe *p, const struct target *t)
 {
 	const char *s;
@@ -91,7 +91,7 @@ char *fetch_field(const struct field *f, const struct probe *p,
 	struct strbuf body = { 0 };
 	bool string = f->type && (!strcmp(f->type, "string") ||
 				  !strcmp(f->type, "ustring"));
-	enum fetch_kind k = f->fetch->kind;
+	enum fetcharg_kind k = f->fetcharg->kind;
 	char *r;
 
 	/*
@@ -101,10 +101,10 @@ char *fetch_field(const struct field *f, const struct probe *p,
 	 */
 	if (string && !f->string_at && k != F_DEREF && k != F_COMM && k != F_IMM) {
 		sb_addf(&body, "+0(");
-		fetcharg_text(&body, f->fetch, p, t);
+		fetcharg_text(&body, f->fetcharg, p, t);
 		sb_addf(&body, ")");
 	} else {
-		fetcharg_text(&body, f->fetch, p, t);
+		fetcharg_text(&body, f->fetcharg, p, t);
 	}
 	if (f->type)
 		sb_addf(&body, ":%s", f->type);
