@@ -22,7 +22,15 @@ static void show_line(const struct pos *p)
 		start--;
 	while (*end && *end != '\n')
 		end++;
-	fprintf(stderr, "%.*s\n", (int)(end - start), start);
+	if (end > start && end[-1] == '\r' && *end == '\n')
+		end--;		/* CRLF: the CR is part of the line end */
+	/* control bytes as '?': no terminal escapes, the caret stays aligned */
+	for (i = 0; i < (int)(end - start); i++) {
+		unsigned char c = start[i];
+
+		fputc((c < 0x20 && c != '\t') || c == 0x7f ? '?' : c, stderr);
+	}
+	fputc('\n', stderr);
 	for (i = 0; i < (int)(p->loc - start); i++)
 		fputc(start[i] == '\t' ? '\t' : ' ', stderr);
 	fputs("^\n", stderr);

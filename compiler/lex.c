@@ -4,6 +4,8 @@
  * The first bad character stops it: the error goes to the caller's list.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,9 +21,10 @@ static bool is_word_char(int c)
 	return isalnum(c) || c == '_' || c == '.' || c == '*' || c == '?';
 }
 
+/* strchr() finds the terminating NUL too: c == 0 ends a path. */
 static bool is_path_char(int c)
 {
-	return isalnum(c) || strchr("_./+-", c);
+	return isalnum(c) || (c && strchr("_./+-", c));
 }
 
 static struct token *new_token(enum tok_kind kind, const char *start,
@@ -67,10 +70,16 @@ static struct token *lex_number(const char **pp, const struct pos *pos,
 	t = new_token(TK_NUM, start, p - start, pos);
 	{
 		char *digits = xstrndup(start, suf - start);
-		char *end;
 
-		t->num = strtoull(digits, &end, base);
+		errno = 0;
+		t->num = strtoull(digits, NULL, base);
 		free(digits);
+		if (errno == ERANGE) {
+			/* never a wrapped or saturated value in an output */
+			diag_add(d, pos, "number '%.*s' is too big (at most %llu)",
+				 (int)(suf - start), start, ULLONG_MAX);
+			return NULL;
+		}
 	}
 	t->suffix = xstrndup(suf, p - suf);
 	*pp = p;
@@ -94,6 +103,11 @@ struct token *tokenize(const struct source *src, struct diags *d)
 			}
 			cur = cur->next = new_token(TK_EOF, p, 0, &pos);
 			return head.next;
+		}
+		if (*p == '\r' && p[1] != '\n') {
+			/* a lone CR is no line end: "a\rb" would read as "a b" */
+			diag_add(d, &pos, "carriage return without a line feed: lines end with \\n or \\r\\n");
+			return NULL;
 		}
 		if (*p == ' ' || *p == '\t' || *p == '\r') {
 			p++;

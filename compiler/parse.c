@@ -12,6 +12,8 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,6 +203,28 @@ static unsigned long long number(const char *what)
 	return n;
 }
 
+/*
+ * A NUMBER no greater than @max: a signed field (offsets, indices,
+ * immediates, counts) takes LLONG_MAX, so that a value is never written
+ * wrapped (+18446744073709551615 is not -1).
+ */
+static unsigned long long number_max(const char *what, unsigned long long max)
+{
+	const struct token *t = tok;
+	unsigned long long n = number(what);
+
+	if (n > max) {
+		syntax_error(&t->pos, "%s out of range: at most %llu", what, max);
+		return 0;
+	}
+	return n;
+}
+
+static long long snumber(const char *what)
+{
+	return (long long)number_max(what, LLONG_MAX);
+}
+
 static struct name *new_name(const char *s, const struct pos *pos)
 {
 	struct name *n = xcalloc(1, sizeof(*n));
@@ -251,7 +275,7 @@ static unsigned duration(void)
 		syntax_error(&tok->pos, "expected a duration such as 8s, found '%s'",
 			 describe(tok));
 	if (!strcmp(tok->suffix, "s"))
-		n *= 1000;
+		n = n > 3600 ? ULLONG_MAX : n * 1000;	/* no wrap into range */
 	else if (strcmp(tok->suffix, "ms"))
 		syntax_error(&tok->pos, "a duration needs a unit: s or ms");
 	if (n == 0 || n > 3600 * 1000)
@@ -345,7 +369,7 @@ static struct fetcharg *cvar(struct fetcharg *f)
 			a->kind = A_INDEX;
 			tok = tok->next;
 			a->pos = tok->pos;
-			a->index = (long long)number("a constant array index");
+			a->index = snumber("a constant array index");
 			expect("]", "to close the array index");
 			*tail = a;
 			tail = &a->next;
@@ -375,7 +399,7 @@ static struct fetcharg *parse_fetcharg(int depth)
 				 MAX_DEREF);
 		tok = tok->next;
 		f->kind = F_DEREF;
-		f->n = (long long)number("a dereference offset");
+		f->n = snumber("a dereference offset");
 		if (neg)
 			f->n = -f->n;
 		expect("(", "after a dereference offset");
@@ -398,8 +422,15 @@ static struct fetcharg *parse_fetcharg(int depth)
 			f->kind = F_STACK;
 		} else if (!strncmp(w, "stack", 5) && w[5] >= '0' && w[5] <= '9' &&
 			   strspn(w + 5, "0123456789") == strlen(w + 5)) {
+			unsigned long long n;
+
 			f->kind = F_STACKN;
-			f->n = strtoll(w + 5, NULL, 10);
+			errno = 0;
+			n = strtoull(w + 5, NULL, 10);
+			/* the kernel reads N with kstrtoul into an unsigned int */
+			if (errno == ERANGE || n > UINT_MAX)
+				syntax_error(&tok->pos, "stack slot '$%s' out of range: at most $stack%u", w, UINT_MAX);
+			f->n = (long long)n;
 		} else if (!strncmp(w, "arg", 3)) {
 			syntax_error(&tok->pos, "write argument N as 'argN' (probecc maps it to the target ABI), not '$%s'", w);
 		} else {
@@ -430,7 +461,7 @@ static struct fetcharg *parse_fetcharg(int depth)
 			bool neg = is("-");
 
 			tok = tok->next;
-			f->n = (long long)number("a symbol offset");
+			f->n = snumber("a symbol offset");
 			if (neg)
 				f->n = -f->n;
 		}
@@ -438,7 +469,7 @@ static struct fetcharg *parse_fetcharg(int depth)
 	}
 	if (tok->kind == TK_NUM) {
 		f->kind = F_IMM;
-		f->n = (long long)number("an immediate");
+		f->n = snumber("an immediate");
 		return f;
 	}
 	if (tok->kind == TK_WORD && !strncmp(tok->text, "arg", 3)) {
@@ -607,7 +638,7 @@ static struct probe *probe(enum probe_kind kind)
 			if (is("-"))
 				syntax_error(&tok->pos, "a probe offset counts forward from the symbol: use +OFFSET");
 			tok = tok->next;
-			p->offset = (long long)number("an offset");
+			p->offset = snumber("an offset");
 			p->has_offset = true;
 			if (kind == P_KRETPROBE && p->offset)
 				syntax_error(&p->pos, "a kretprobe is placed on a function entry; it takes no offset");
@@ -626,7 +657,7 @@ static struct probe *probe(enum probe_kind kind)
 			p->usym = symbol("a function of the ELF file");
 			if (is("+")) {
 				tok = tok->next;
-				p->offset = (long long)number("an offset");
+				p->offset = snumber("an offset");
 			}
 		} else {
 			p->offset = (long long)number("a file offset or a symbol");
@@ -749,7 +780,7 @@ static struct expectation *expectation(const struct pos *start)
 		e->kind = E_HITS;
 		tok = tok->next;
 		e->op = compare_op();
-		e->n = (long long)number("a hit count");
+		e->n = snumber("a hit count");
 		if (is("before") || is("after")) {
 			e->when = is("before") ? W_BEFORE_INIT : W_AFTER_INIT;
 			tok = tok->next;
@@ -825,7 +856,7 @@ static bool statement(struct program *prog)
 		glob_list(&prog->graph, "graph");
 		if (is("depth")) {
 			tok = tok->next;
-			prog->graph_depth = (int)number("a depth");
+			prog->graph_depth = (int)number_max("a depth", 1000);
 			if (prog->graph_depth < 1 || prog->graph_depth > 1000)
 				syntax_error(&start, "graph depth must be between 1 and 1000");
 		}
