@@ -21,8 +21,13 @@
 
 #include "compiler.h"
 
-/* Kernel limits on names: kernel/trace/trace_probe.h (MAX_EVENT_NAME_LEN). */
-#define MAX_NAME_LEN	63
+/*
+ * Kernel limits on names, kernel/trace/trace_probe.{h,c} (6.1): an event
+ * or group name shorter than MAX_EVENT_NAME_LEN (64), a fetcharg's name
+ * at most MAX_ARG_NAME_LEN (32) bytes.
+ */
+#define MAX_EVENT_NAME	63
+#define MAX_ARG_NAME	32
 #define MAX_FIELDS	128	/* MAX_TRACE_ARGS */
 #define MAX_DEREF	15	/* FETCH_INSN_MAX 16, one taken by the final store */
 
@@ -152,8 +157,8 @@ static bool has_glob(const char *s)
 	return strpbrk(s, "*?") != NULL;
 }
 
-/* NAME = [A-Za-z_][A-Za-z0-9_]* , at most 63 bytes: a tracefs event or field name */
-static char *name(const char *what)
+/* NAME = [A-Za-z_][A-Za-z0-9_]* , at most @max bytes: a tracefs event or field name */
+static char *name(const char *what, size_t max)
 {
 	const char *s = tok->text;
 	char *r;
@@ -165,9 +170,9 @@ static char *name(const char *what)
 		syntax_error(&tok->pos,
 			 "%s name '%s' may hold only letters, digits and '_'",
 			 what, s);
-	if (strlen(s) > MAX_NAME_LEN)
-		syntax_error(&tok->pos, "%s name is %zu bytes long; the kernel allows %d",
-			 what, strlen(s), MAX_NAME_LEN);
+	if (strlen(s) > max)
+		syntax_error(&tok->pos, "%s name is %zu bytes long; the kernel allows %zu",
+			 what, strlen(s), max);
 	r = xstrdup(s);
 	tok = tok->next;
 	return r;
@@ -554,7 +559,7 @@ static void item(struct probe *p, struct field ***tail, int *nfields)
 		syntax_error(&tok->pos, "a static event has its own fields; only 'filter' and 'stack' go in its block");
 	f = xcalloc(1, sizeof(*f));
 	f->pos = tok->pos;
-	f->name = name("field");
+	f->name = name("field", MAX_ARG_NAME);
 	for (i = 0; reserved[i]; i++)
 		if (!strcmp(f->name, reserved[i]))
 			parse_error(&f->pos, "'%s' is a name the kernel reserves for its own fields",
@@ -629,7 +634,7 @@ static struct probe *probe(enum probe_kind kind)
 	p->kind = kind;
 	p->pos = tok->pos;
 	tok = tok->next;
-	p->name = name("probe");
+	p->name = name("probe", MAX_EVENT_NAME);
 	if (kind == P_KPROBE || kind == P_KRETPROBE) {
 		p->group = "kprobes";
 		p->target_pos = tok->pos;
@@ -677,9 +682,9 @@ static struct probe *event(void)
 	p->pos = tok->pos;
 	tok = tok->next;
 	p->target_pos = tok->pos;
-	p->group = name("event group");
+	p->group = name("event group", MAX_EVENT_NAME);
 	expect(":", "between the event group and the event (GROUP:EVENT)");
-	p->name = name("event");
+	p->name = name("event", MAX_EVENT_NAME);
 	block(p);
 	return p;
 }
