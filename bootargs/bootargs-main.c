@@ -15,6 +15,7 @@
 
 #include "bootargs.h"
 #include "common.h"
+#include "compiler.h"	/* abi_find(): COMMAND_LINE_SIZE per arch */
 
 /* All of @path ("-": standard input): a command line, no NUL byte in it. */
 static char *read_cmdline(const char *path)
@@ -46,6 +47,7 @@ static const char usage[] =
 "  boot loader's kernel command line: EXISTING's own parameters stay, its\n"
 "  tracing ones (from an earlier run) go, the fragment comes last\n"
 "  --replace             drop an old tracing value that differs from the fragment's\n"
+"  --arch ARCH           the kernel's arch, for its COMMAND_LINE_SIZE (default mipsel)\n"
 "OUTPUT, one of:\n"
 "  --print               the merged command line, as is\n"
 "  --uboot-script OUT    \"setenv bootargs '...'\", quoted for U-Boot's hush;\n"
@@ -59,11 +61,12 @@ static const char usage[] =
 int bootargs_main(int argc, char **argv)
 {
 	enum { OPT_FRAG = 256, OPT_EXISTING, OPT_REPLACE, OPT_SCRIPT, OPT_ENV,
-	       OPT_FW, OPT_OCTEON, OPT_PRINT, OPT_DTB };
+	       OPT_FW, OPT_OCTEON, OPT_PRINT, OPT_DTB, OPT_ARCH };
 	static const struct option longopts[] = {
 		{ "fragment", required_argument, NULL, OPT_FRAG },
 		{ "bootargs", required_argument, NULL, OPT_EXISTING },
 		{ "replace", no_argument, NULL, OPT_REPLACE },
+		{ "arch", required_argument, NULL, OPT_ARCH },
 		{ "uboot-script", required_argument, NULL, OPT_SCRIPT },
 		{ "uboot-env", required_argument, NULL, OPT_ENV },
 		{ "fw-script", required_argument, NULL, OPT_FW },
@@ -81,6 +84,8 @@ int bootargs_main(int argc, char **argv)
 	struct errmsg e;
 	size_t len;
 	bool replace = false;
+	const char *arch = "mipsel";
+	const struct abi *abi;
 	int mode = 0, modes = 0, c;
 
 	optind = 1;
@@ -94,6 +99,9 @@ int bootargs_main(int argc, char **argv)
 			break;
 		case OPT_REPLACE:
 			replace = true;
+			break;
+		case OPT_ARCH:
+			arch = optarg;
 			break;
 		case OPT_SCRIPT:
 		case OPT_ENV:
@@ -132,6 +140,11 @@ int bootargs_main(int argc, char **argv)
 	if (mode == OPT_DTB && existing)
 		fatal("--bootargs with --dtb: the existing command line is the tree's /chosen/bootargs");
 
+	abi = abi_find(arch);
+	if (!abi) {
+		fprintf(stderr, "probecc bootargs: unknown --arch '%s' (known: %s)\n", arch, abi_names());
+		return 2;
+	}
 	frag = read_cmdline(fragpath);
 	if (mode == OPT_DTB) {
 		int rc = dtb_read(target, &dtb, &len, &e);
@@ -146,6 +159,14 @@ int bootargs_main(int argc, char **argv)
 	}
 	if (ba_merge(existing, from, frag, replace, &merged, &e))
 		fatal("%s", e.msg);
+	/*
+	 * The kernel keeps COMMAND_LINE_SIZE - 1 bytes of it (strscpy in
+	 * setup_arch; the sizes in compiler/abi.c); the fragment comes last,
+	 * so it is what a longer line loses.
+	 */
+	if (strlen(merged) + 1 > (size_t)abi->cmdline_size)
+		fatal("the merged command line is %zu bytes; %s's COMMAND_LINE_SIZE is %d, and the kernel would cut the tracing fragment at its end",
+		      strlen(merged), abi->arch, abi->cmdline_size);
 
 	switch (mode) {
 	case OPT_PRINT:

@@ -77,9 +77,10 @@ bool ba_is_tracing(const char *name)
 	return false;
 }
 
+/* The kernel's isspace() (lib/ctype.c): 0xA0, Latin-1's no-break space, too. */
 static bool is_kspace(unsigned char c)
 {
-	return c == ' ' || (c >= '\t' && c <= '\r');
+	return c == ' ' || (c >= '\t' && c <= '\r') || c == 0xa0;
 }
 
 /* next_arg() of kernel/params.c on a copy of one parameter's text. */
