@@ -220,6 +220,40 @@ static int write_outputs(const struct report *r)
 	return 0;
 }
 
+/*
+ * Print one part of the text report to standard output with the control
+ * bytes of traced data (a file name, a comm) shown as \xNN: the report
+ * goes to terminals and CI logs, where an escape sequence would act.
+ * 0, or 2 when it cannot be written.
+ */
+static int print_safe(const struct report *r,
+		      void (*write)(FILE *, const struct report *))
+{
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		fatal("out of memory");
+	write(f, r);
+	if (fclose(f))
+		fatal("out of memory");
+	for (i = 0; i < len; i++) {
+		unsigned char c = buf[i];
+
+		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+			printf("\\x%02x", c);
+		else
+			putchar(c);
+	}
+	free(buf);
+	if (ferror(stdout)) {
+		fprintf(stderr, "probecc report: cannot write the report: %s\n", strerror(errno));
+		return 2;
+	}
+	return 0;
+}
+
 int report_main(int argc, char **argv)
 {
 	struct report r = { 0 };
@@ -240,11 +274,13 @@ int report_main(int argc, char **argv)
 	probe_names(&r);
 	expect_all(&r);
 
-	text_write(stdout, &r);
-	rc = write_outputs(&r);
+	rc = print_safe(&r, text_write);
+	if (!rc)
+		rc = write_outputs(&r);
+	if (!rc)
+		rc = print_safe(&r, text_summary);
 	if (rc)
 		return rc;
-	text_summary(stdout, &r);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "probecc report: cannot write the report: %s\n", strerror(errno));
 		return 2;

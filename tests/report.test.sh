@@ -58,3 +58,17 @@ for bin in ./probecc ./probecc-asan; do
 		report_case "$bin" "${c%/}" "$tag"
 	done
 done
+
+# A report that cannot be written is no report: standard output on
+# /dev/full exits 2 with a message (issue 18: it exited 0).
+if [ -w /dev/full ]; then
+	./probecc report tests/report/mipsel-ci/ttyS1.raw > /dev/full 2> "$T_OUT/report-full.err"
+	rc=$?
+	if [ $rc = 2 ] && grep -q 'cannot write the report' "$T_OUT/report-full.err"; then
+		t_pass report/stdout-dev-full
+	else
+		t_fail report/stdout-dev-full "exit $rc" "$T_OUT/report-full.err"
+	fi
+else
+	t_fail report/stdout-dev-full "no writable /dev/full on this machine"
+fi
