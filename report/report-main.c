@@ -35,9 +35,10 @@ static const char help[] =
 	"  --modules DIR      the image's /lib/modules/RELEASE, names module frames\n"
 	"  -h, --help         this text\n"
 	"\n"
-	"Exit status: 0 every expectation holds; 1 an expectation failed, or the\n"
-	"dump is no complete evidence (cut short, or no dump at all); 2 bad usage,\n"
-	"an input that cannot be read or an output that cannot be written.\n";
+	"Exit status: 0 every expectation holds; 1 an expectation failed; 2 the\n"
+	"dump is no complete evidence (cut short, or no dump at all: every\n"
+	"expectation fails), bad usage, an input that cannot be read or an\n"
+	"output that cannot be written.\n";
 
 static const struct option options[] = {
 	{ "probes", required_argument, NULL, 'p' },
@@ -285,5 +286,8 @@ int report_main(int argc, char **argv)
 		fprintf(stderr, "probecc report: cannot write the report: %s\n", strerror(errno));
 		return 2;
 	}
-	return r.failed || !dump_complete(&r.d) ? 1 : 0;
+	/* no verdict without evidence: an incomplete capture is bad input */
+	if (!dump_complete(&r.d))
+		return 2;
+	return r.failed ? 1 : 0;
 }
