@@ -190,7 +190,7 @@ int bootargs_main(int argc, char **argv)
 	}
 	case OPT_ENV:
 	case OPT_FW:
-		if (ba_env_check(merged, &e))
+		if (ba_env_check(merged, mode == OPT_ENV, &e))
 			fatal("%s", e.msg);
 		text = xasprintf("bootargs%s%s\n", mode == OPT_ENV ? "=" : " ",
 				 merged);

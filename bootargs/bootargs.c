@@ -347,9 +347,13 @@ int ba_octeon_line(const char *addr, const char *merged, char **line,
 	return 0;
 }
 
-int ba_env_check(const char *v, struct errmsg *e)
+int ba_env_check(const char *v, bool libubootenv, struct errmsg *e)
 {
 	size_t n = strlen(v);
+
+	if (libubootenv && n + strlen("bootargs=") > BA_ENV_LINE_MAX)
+		return errmsg_set(e, -E2BIG, "the line 'bootargs=...' would be %zu bytes; libubootenv's fw_setenv -s reads at most %d and makes the rest a variable of its own: use --uboot-script",
+				  n + strlen("bootargs="), BA_ENV_LINE_MAX);
 
 	if (strpbrk(v, "\n\r"))
 		return errmsg_set(e, -EINVAL, "a newline in the command line cannot go into an environment file");

@@ -82,11 +82,21 @@ int ba_octeon_line(const char *addr, const char *merged, char **line,
 		   struct errmsg *e);
 
 /*
+ * libubootenv's fw_setenv -s (Debian's, 0.3.2) reads a script line of at
+ * most 1023 bytes and takes the rest as a line of its own: a longer
+ * bootargs becomes a cut value plus a variable named by its tail (a
+ * "bootcmd=..." there would run at autoboot).  Measured: "bootargs=" and
+ * 1014 bytes arrive whole, 1015 arrive as 1014.
+ */
+#define BA_ENV_LINE_MAX 1023
+
+/*
  * ba_env_check() - 0 when @v can be a U-Boot environment value as
  * mkenvimage and fw_setenv -s read one (a single line, no trailing
- * backslash); else -EINVAL with the reason in @e.
+ * backslash); else -EINVAL with the reason in @e.  With @libubootenv,
+ * -E2BIG when "bootargs=VALUE" is over BA_ENV_LINE_MAX bytes.
  */
-int ba_env_check(const char *v, struct errmsg *e);
+int ba_env_check(const char *v, bool libubootenv, struct errmsg *e);
 
 /* "probecc bootargs ..." (bootargs-main.c), argv[0] = "bootargs"; the exit status. */
 int bootargs_main(int argc, char **argv);
