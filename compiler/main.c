@@ -308,7 +308,13 @@ int main(int argc, char **argv)
 			nerr, nerr == 1 ? "" : "s", sysroot ? sysroot : "no --sysroot");
 		return 1;
 	}
-	cname_resolve(prog, k, vmlinux, sysroot, &t, &checks);
+	nerr = cname_resolve(prog, k, vmlinux, sysroot, &t, &checks, &diags);
+	if (nerr) {
+		diag_print(&diags);
+		fprintf(stderr, "probecc: %d error%s in C names against the debug info\n",
+			nerr, nerr == 1 ? "" : "s");
+		return 1;
+	}
 	if (check_program(prog, k, &t, &checks, &diags, &nkernel)) {
 		diag_print(&diags);
 		if (nkernel)
