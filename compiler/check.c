@@ -601,13 +601,5 @@ int check_program(const struct program *prog, const struct kernel *k,
 	nk = d->n;
 	check_kernel(&c);
 	*kernel_errors = d->n - nk;
-	/* the budget last: the smallest fragment of a valid program */
-	if (d->n == before) {
-		size_t len = place_min_cmdline(prog, t);
-
-		if (len > (size_t)t->cmdline_max)
-			check_error(&c, NULL, "the command-line fragment needs %zu bytes, over the budget of %d (--cmdline-max); shorten the function lists or use bootconfig",
-				    len, t->cmdline_max);
-	}
 	return d->n - before;
 }
