@@ -4,10 +4,12 @@
  * refuse at boot (in a log nobody reads) or that could never match,
  * reported on the host with file:line:col, in one pass, before anything
  * is placed: fetchargs against the ABI and the kernel version, trace
- * options and clocks, what bootconfig and the command line can hold,
- * then names against the kernel itself.  Every problem is reported
- * before probecc gives up, so one edit fixes them all; a program that
- * passes is one place.c cannot fail on.
+ * options and clocks, what bootconfig can hold, then names against
+ * the kernel itself.  Every problem is reported before probecc gives
+ * up, so one edit fixes them all; a program that passes is one place.c
+ * cannot fail on.  The command-line budget is not here: it depends on
+ * where place.c puts the kprobes, and budget.c checks it on place()'s
+ * result (only ever reached by a program that passed here).
  */
 #define _GNU_SOURCE
 #include <fnmatch.h>
@@ -601,13 +603,5 @@ int check_program(const struct program *prog, const struct kernel *k,
 	nk = d->n;
 	check_kernel(&c);
 	*kernel_errors = d->n - nk;
-	/* the budget last: the smallest fragment of a valid program */
-	if (d->n == before) {
-		size_t len = place_min_cmdline(prog, t);
-
-		if (len > (size_t)t->cmdline_max)
-			check_error(&c, NULL, "the command-line fragment needs %zu bytes, over the budget of %d (--cmdline-max); shorten the function lists or use bootconfig",
-				    len, t->cmdline_max);
-	}
 	return d->n - before;
 }

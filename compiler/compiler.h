@@ -4,23 +4,33 @@
  *
  * Data flow, top to bottom (one file a stage):
  *   main.c    the CLI edge: options, the target kernel loaded (target/),
- *             the stages below run in order, outputs written (common/);
- *             the one place that prints a stage's errors and exits
+ *             the stages below called in order, outputs staged and
+ *             committed (common/); the one place that prints a stage's
+ *             errors and exits
  *   lex.c     text -> tokens (first error stops it)
  *   parse.c   tokens -> struct program (the language's own rules; every
  *             statement's first error, listed)
- *             C names in fields are resolved here by target/cname.c
+ *             then uprobe offsets (resolve_uprobes(), check.c) and C names
+ *             in fields (target/cname.c) are resolved against the target
  *   check.c   struct program + struct target + struct kernel: every rule
  *             the target would refuse, all errors listed in one pass
- *   place.c   checked program + target -> struct placement (the cmdline,
- *             the bootconfig, the agent plan, the --explain text); cannot
- *             fail on a checked program
- * and what check and place share, below them:
+ *   place.c   checked program + target -> struct placement: where each
+ *             part goes (command-line parameters, bootconfig keys, plan
+ *             lines, a note per decision), as data; cannot fail on a
+ *             checked program
+ *   budget.c  the command-line budget (COMMAND_LINE_SIZE): the fragment's
+ *             length, used by place, and budget_check() on place's result
+ *             (a fragment over budget even without kprobes is refused)
+ *   emit.c    struct placement -> the texts: the command-line fragment,
+ *             the bootconfig file, the agent's plan, --explain; never
+ *             fails but for memory
+ * and what the stages share, below them:
  *   fetcharg.c   struct fetcharg -> the kernel's fetcharg text (never fails)
  *   abi.c     argument N -> register / stack slot of the target ABI
  *   options.c trace option and clock names the kernel knows
- * Errors: lex, parse and check record them in a struct diags (common/)
- * and return a count; nothing below main exits on a user error.
+ * Errors: lex, parse, resolve_uprobes, cname_resolve, check and
+ * budget_check record them in a struct diags (common/) and return a
+ * count; nothing below main exits on a user error.
  */
 #ifndef PROBECC_COMPILER_H
 #define PROBECC_COMPILER_H
@@ -261,12 +271,13 @@ int resolve_uprobes(struct program *prog, const char *sysroot,
 /*
  * check_program() - every rule of the target a checked program must
  * keep, in one pass: fetchargs against the ABI and kernel version,
- * trace options and clocks, what bootconfig can hold, the command-line
- * budget, and against @k what the kernel would refuse or could never
+ * trace options and clocks, what bootconfig can hold, and against @k
+ * what the kernel would refuse or could never
  * match (with did-you-mean candidates).  Every problem goes to @d (in
  * any order: diag_print() sorts them); *@kernel_errors counts those
  * against @k.  What could not be checked is noted into @explain.
- * Returns the number of problems: 0 means place() cannot fail.
+ * Returns the number of problems: 0 means place() cannot fail (the
+ * command-line budget is checked on place()'s result: budget_check()).
  */
 int check_program(const struct program *prog, const struct kernel *k,
 		  const struct target *t, struct strbuf *explain,
@@ -301,7 +312,7 @@ struct target {
 
 /*
  * Whether the target kernel is @major.@minor or later: the one version
- * test of check, fetch, place and target/cname.c (sources of each
+ * test of check, fetcharg, place and target/cname.c (sources of each
  * feature's version where it is tested).
  */
 static inline bool kernel_at_least(const struct target *t, int major, int minor)
@@ -311,25 +322,85 @@ static inline bool kernel_at_least(const struct target *t, int major, int minor)
 
 struct bc_tree;
 
-struct placement {
-	struct strbuf cmdline;	/* the fragment, space-separated */
-	struct bc_tree *bootconfig;	/* NULL unless VIA_BOOTCONFIG */
-	struct strbuf plan;	/* docs/plan.md */
-	struct strbuf explain;	/* --explain text */
+/* One parameter of the command-line fragment: "ftrace=" "function". */
+struct cmdline_param {
+	const char *param;	/* with its '=' when it takes a value */
+	char *value;		/* "" for a bare parameter ("bootconfig") */
+	struct cmdline_param *next;
 };
 
 /*
- * Decide where every part of @prog goes for @t, and write it out.
- * Cannot fail on a program check_program() passed (an inconsistency is
- * an internal_error()).
+ * One line of the agent's plan (docs/plan.md): @kind ("expect", "arm",
+ * "perf") and its tab-separated fields.
+ */
+struct plan_line {
+	const char *kind;
+	char *f[5];
+	int n;
+	struct plan_line *next;
+};
+
+/* One line of --explain: a part of the program, where it went, and why. */
+struct note {
+	char *s;
+	struct note *next;
+};
+
+/*
+ * Where every part of the program goes, as data (emit.c writes it out):
+ * the parameters of the command-line fragment, the bootconfig keys, the
+ * agent's plan lines, and one note per decision for --explain.
+ */
+struct placement {
+	struct cmdline_param *cmdline;	/* in order */
+	struct bc_tree *bootconfig;	/* NULL unless VIA_BOOTCONFIG */
+	struct plan_line *plan;		/* expects, then arms */
+	struct note *explain;		/* in order */
+};
+
+/*
+ * Decide where every part of @prog goes for @t.  Cannot fail on a
+ * program check_program() passed (an inconsistency is an
+ * internal_error()).  Kprobes go on the command line while the fragment
+ * stays within t->cmdline_max; when even the smallest fragment (no
+ * kprobe on it) is over the budget, that one is returned, and
+ * budget_check() refuses it.
  */
 struct placement *place(const struct program *prog, const struct target *t);
-/*
- * The length of the smallest command-line fragment @prog can have on
- * @t (every kprobe left to the agent): check_program() compares it with
- * the budget.
- */
-size_t place_min_cmdline(const struct program *prog, const struct target *t);
 
+/* ---- the command-line budget (budget.c) ---- */
+
+/*
+ * The length of the fragment emit_cmdline() writes for @pl, in bytes
+ * (no terminating NUL).
+ */
+size_t cmdline_len(const struct placement *pl);
+/* The default --cmdline-max of @a: COMMAND_LINE_SIZE less the boot loader's room. */
+int budget_default(const struct abi *a);
+/*
+ * budget_check() - the fragment of @pl fits in t->cmdline_max, or the
+ * error goes to @d.  Returns the number of errors (0 or 1).  Run on
+ * place()'s result, which is the smallest fragment the program can
+ * have when it does not fit.
+ */
+int budget_check(const struct placement *pl, const struct target *t,
+		 struct diags *d);
+
+/* ---- emission (emit.c) ---- */
+
+/* The command-line fragment: the parameters, one space between them. */
+char *emit_cmdline(const struct placement *pl);
+/*
+ * The bootconfig file (lib/bootconfig.c's syntax) into *@text, *@len
+ * (malloc'd, the caller's).  Returns 0, or a negative errno with the
+ * reason in @e.
+ */
+int emit_bootconfig(const struct placement *pl, char **text, size_t *len,
+		    struct errmsg *e);
+/* The agent's plan (docs/plan.md): its head from @prog and @t, then @pl's lines. */
+char *emit_plan(const struct program *prog, const struct target *t,
+		const struct placement *pl, size_t *len);
+/* The --explain text: @pl's notes, one a line, then @checks (check's and cname's notes). */
+void emit_explain(const struct placement *pl, const char *checks, FILE *f);
 
 #endif

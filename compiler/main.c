@@ -264,7 +264,7 @@ int main(int argc, char **argv)
 	if (!t.abi)
 		input_error("unknown --arch '%s' (known: %s)", arch, abi_names());
 	if (t.cmdline_max < 0)
-		t.cmdline_max = t.abi->cmdline_size - 512;
+		t.cmdline_max = budget_default(t.abi);
 	if (t.cmdline_max > t.abi->cmdline_size - 1)
 		input_error("--cmdline-max %d is more than %s's COMMAND_LINE_SIZE (%d) allows",
 		      t.cmdline_max, t.abi->arch, t.abi->cmdline_size);
@@ -290,9 +290,9 @@ int main(int argc, char **argv)
 	}
 
 	/*
-	 * read -> lex -> parse -> check -> place: every stage before place
-	 * reports what it finds and returns a count; here is where that
-	 * ends the run.
+	 * read -> lex -> parse -> (uprobes, C names) -> check -> place ->
+	 * budget -> emit: every stage that can refuse the program records
+	 * what it finds and returns a count; here is where that ends the run.
 	 */
 	src = read_source(argv[optind]);
 	toks = tokenize(src, &diags);
@@ -308,7 +308,13 @@ int main(int argc, char **argv)
 			nerr, nerr == 1 ? "" : "s", sysroot ? sysroot : "no --sysroot");
 		return 1;
 	}
-	cname_resolve(prog, k, vmlinux, sysroot, &t, &checks);
+	nerr = cname_resolve(prog, k, vmlinux, sysroot, &t, &checks, &diags);
+	if (nerr) {
+		diag_print(&diags);
+		fprintf(stderr, "probecc: %d error%s in C names against the debug info\n",
+			nerr, nerr == 1 ? "" : "s");
+		return 1;
+	}
 	if (check_program(prog, k, &t, &checks, &diags, &nkernel)) {
 		diag_print(&diags);
 		if (nkernel)
@@ -318,13 +324,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	pl = place(prog, &t);
+	if (budget_check(pl, &t, &diags)) {
+		diag_print(&diags);
+		return 1;
+	}
 
-	/* outputs: all staged, then all renamed, or none */
+	/* emit: outputs all staged, then all renamed, or none */
 	if (bcpath) {
 		char *text = NULL;
 		size_t len = 0;
-		FILE *mem = open_memstream(&text, &len);
-		int err;
 
 		/*
 		 * lib/bootconfig.c refuses a config without a key ("Empty
@@ -333,33 +341,34 @@ int main(int argc, char **argv)
 		if (!pl->bootconfig || !pl->bootconfig->head)
 			fatal("nothing of %s goes into bootconfig (--explain says where each part went), and the kernel refuses an empty bootconfig (lib/bootconfig.c: \"Empty config\"); %s not written",
 			      argv[optind], bcpath);
-		if (!mem)
-			fatal("out of memory");
-		fputs("# bootconfig compiled by probecc\n", mem);
-		err = bc_write(pl->bootconfig, mem);
-		if (fclose(mem) || err)
-			fatal("cannot write the bootconfig: %s",
-			      bc_strerror(err ? err : BC_ERR_IO));
+		if (emit_bootconfig(pl, &text, &len, &e))
+			fatal("%s", e.msg);
 		if (out_stage(bcpath, text, len))
 			fatal("cannot write %s: %s", bcpath, strerror(errno));
 		free(text);
 	}
-	if (planpath)
-		if (out_stage(planpath, pl->plan.s, pl->plan.len))
+	if (planpath) {
+		size_t len;
+		char *text = emit_plan(prog, &t, pl, &len);
+
+		if (out_stage(planpath, text, len))
 			fatal("cannot write %s: %s", planpath, strerror(errno));
+		free(text);
+	}
 	if (out_commit()) {
 		int err = errno;
 
 		out_abort();
 		fatal("cannot rename the outputs into place: %s", strerror(err));
 	}
-	if (want_cmdline)
-		printf("%s\n", pl->cmdline.s ? pl->cmdline.s : "");
-	if (want_explain) {
-		fputs(pl->explain.s, stdout);
-		if (checks.s)
-			fputs(checks.s, stdout);
+	if (want_cmdline) {
+		char *text = emit_cmdline(pl);
+
+		printf("%s\n", text);
+		free(text);
 	}
+	if (want_explain)
+		emit_explain(pl, checks.s, stdout);
 	bc_free(pl->bootconfig);
 	return fflush(stdout) ? 1 : 0;
 }

@@ -2,7 +2,9 @@
 /*
  * Placement: for each part of the program, decide whether the kernel
  * arms it from the command line, from bootconfig, or whether the
- * early-init agent must arm it, and record the decision for --explain.
+ * early-init agent must arm it, and record the decision as data in
+ * struct placement (command-line parameters, bootconfig keys, plan
+ * lines, a note for --explain); emit.c writes them out.
  *
  * The rules and their sources:
  * - kprobe_event= exists from 5.3 (commit 970988e19eb0,
@@ -35,19 +37,21 @@
 #include "bootconfig.h"
 #include "compiler.h"
 
-/* The state placement builds up, in emission order. */
+/* The state placement builds up, in the order emit.c writes it. */
 struct ctx {
 	const struct program *prog;
 	const struct target *t;
 	struct placement *pl;
+	struct cmdline_param **cmdline_tail;
+	struct note **explain_tail;
 	const char *tracer;		/* NULL, "function" or "function_graph" */
 	struct strbuf opts_cmdline;	/* trace_options= values */
 	struct name *opts_bc;		/* ftrace.options values */
 	struct name *opts_kernel;	/* kernel.trace_options values */
 	struct strbuf events;		/* trace_event= values */
 	struct strbuf kprobes;		/* kprobe_event= values */
-	struct strbuf expects;		/* plan: expect lines */
-	struct strbuf arms;		/* plan: arm lines */
+	struct plan_line *expects, **expects_tail;	/* plan: expect lines */
+	struct plan_line *arms, **arms_tail;		/* plan: arm and perf lines */
 	bool bootconfig;
 	bool perf_stacks;		/* stacks of kprobes/events: the agent's perf */
 	int kprobe_limit;		/* kprobe_event= definitions allowed */
@@ -56,22 +60,22 @@ struct ctx {
 static void explain(struct ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* A note for --explain: why a part went where it went. */
 static void explain(struct ctx *c, const char *fmt, ...)
 {
-	struct strbuf *sb = &c->pl->explain;
-	char *s;
+	struct note *n = xcalloc(1, sizeof(*n));
 	va_list ap;
-	int n;
+	int len;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	len = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	s = xcalloc(1, n + 1);
+	n->s = xcalloc(1, len + 1);
 	va_start(ap, fmt);
-	vsnprintf(s, n + 1, fmt, ap);
+	vsnprintf(n->s, len + 1, fmt, ap);
 	va_end(ap);
-	sb_addf(sb, "%s\n", s);
-	free(s);
+	*c->explain_tail = n;
+	c->explain_tail = &n->next;
 }
 
 static void bc(struct ctx *c, const char *key, const char *value)
@@ -89,25 +93,45 @@ static void add_list(struct strbuf *sb, const char *s)
 
 static void cmdline(struct ctx *c, const char *param, const char *value)
 {
-	struct strbuf *sb = &c->pl->cmdline;
+	struct cmdline_param *p;
 
 	if (strpbrk(value, " \t\"'\n"))
 		internal_error("command-line value '%s' would be split by the kernel",
 			       value);
-	sb_addf(sb, "%s%s%s", sb->len ? " " : "", param, value);
+	p = xcalloc(1, sizeof(*p));
+	p->param = param;
+	p->value = xstrdup(value);
+	*c->cmdline_tail = p;
+	c->cmdline_tail = &p->next;
+}
+
+/* A plan line of @kind with @n fields (NULL ones left out), at *@tail. */
+static void plan_line(struct plan_line ***tail, const char *kind, int n, ...)
+{
+	struct plan_line *l = xcalloc(1, sizeof(*l));
+	va_list ap;
+	const char *f;
+
+	l->kind = kind;
+	va_start(ap, n);
+	while (n--)
+		if ((f = va_arg(ap, const char *)))
+			l->f[l->n++] = xstrdup(f);
+	va_end(ap);
+	**tail = l;
+	*tail = &l->next;
 }
 
 static void expect(struct ctx *c, const char *who, const char *file,
 		   const char *match, const char *value)
 {
-	sb_addf(&c->expects, "expect\t%s\t%s\t%s%s%s\n", who, file, match,
-		value ? "\t" : "", value ? value : "");
+	plan_line(&c->expects_tail, "expect", 4, who, file, match, value);
 }
 
 static void arm(struct ctx *c, const char *who, const char *file,
 		const char *value)
 {
-	sb_addf(&c->arms, "arm\t%s\t%s\t%s\n", who, file, value);
+	plan_line(&c->arms_tail, "arm", 3, who, file, value);
 }
 
 static bool has_glob(const char *s)
@@ -410,8 +434,8 @@ static void kprobe(struct ctx *c, const struct probe *p, int *order,
 		 * event whether or not its directory exists; a kretprobe's
 		 * kprobe_events line reads "r10:..." (maxactive), not "r:".
 		 */
-		sb_addf(&c->expects, "expect\t%s\tavailable_events\t%s\t%s\tkprobe_events\n",
-			p->name, event, def);
+		plan_line(&c->expects_tail, "expect", 5, p->name,
+			  "available_events", event, def, "kprobe_events");
 		expect(c, p->name, "set_event", event, event);
 	}
 	free(body);
@@ -489,7 +513,10 @@ static void filter_and_stack(struct ctx *c, const struct probe *p,
 		free(key);
 	} else if (p->stack && p->kind != P_UPROBE && p->kind != P_URETPROBE &&
 		   c->perf_stacks) {
-		sb_addf(&c->arms, "perf\t%s\t%s/%s\n", who, p->group, p->name);
+		char *ev = xasprintf("%s/%s", p->group, p->name);
+
+		plan_line(&c->arms_tail, "perf", 2, who, ev);
+		free(ev);
 		explain(c, "%s stack: the agent records perf callchains of %s (from the probe's pt_regs); hits before the agent ran have no stack",
 			who, dir);
 	} else if (p->stack && p->kind != P_UPROBE && p->kind != P_URETPROBE &&
@@ -587,22 +614,6 @@ static void finish_cmdline(struct ctx *c)
 	}
 }
 
-static void plan_head(struct ctx *c)
-{
-	const struct program *p = c->prog;
-	struct strbuf *sb = &c->pl->plan;
-	const struct name *n;
-
-	sb_addf(sb, "probecc-plan\t1\n");
-	sb_addf(sb, "arch\t%s\n", c->t->abi->arch);
-	sb_addf(sb, "kernel\t%d.%d\n", c->t->kmajor, c->t->kminor);
-	sb_addf(sb, "sink\t%s\n", p->sink ? p->sink : "console");
-	if (p->window_ms)
-		sb_addf(sb, "window\t%u\n", (p->window_ms + 999) / 1000);
-	for (n = p->inits; n; n = n->next)
-		sb_addf(sb, "init\t%s\n", n->s);
-}
-
 /* One placement with at most @kprobe_limit kprobes on the command line. */
 static struct placement *place_once(const struct program *prog,
 				    const struct target *t, int kprobe_limit,
@@ -611,6 +622,11 @@ static struct placement *place_once(const struct program *prog,
 	struct placement *pl = xcalloc(1, sizeof(*pl));
 	struct ctx c = { .prog = prog, .t = t, .pl = pl,
 			 .kprobe_limit = kprobe_limit };
+
+	c.cmdline_tail = &pl->cmdline;
+	c.explain_tail = &pl->explain;
+	c.expects_tail = &c.expects;
+	c.arms_tail = &c.arms;
 
 	c.bootconfig = t->via == VIA_BOOTCONFIG;
 	if (c.bootconfig) {
@@ -633,9 +649,8 @@ static struct placement *place_once(const struct program *prog,
 	probes(&c, nkprobes);
 	finish_cmdline(&c);
 
-	plan_head(&c);
-	sb_addf(&pl->plan, "%s%s", c.expects.s ? c.expects.s : "",
-		c.arms.s ? c.arms.s : "");
+	*c.expects_tail = c.arms;
+	pl->plan = c.expects;
 	if (prog->window_ms)
 		explain(&c, "dump: %s, before the real init, and again after a %u ms window of early userspace",
 			prog->sink ? prog->sink : "console", prog->window_ms);
@@ -655,7 +670,7 @@ struct placement *place(const struct program *prog, const struct target *t)
 	 * over budget, hand the last of them to the agent.
 	 */
 	pl = place_once(prog, t, 1 << 30, &n);
-	if (pl->cmdline.len > (size_t)t->cmdline_max) {
+	if (cmdline_len(pl) > (size_t)t->cmdline_max) {
 		/*
 		 * The fragment only shrinks as kprobes leave it: binary
 		 * search the most that fit (one try per kprobe was
@@ -665,7 +680,7 @@ struct placement *place(const struct program *prog, const struct target *t)
 
 		while (lo < hi) {
 			m = (lo + hi + 1) / 2;
-			if (place_once(prog, t, m, &n)->cmdline.len <= (size_t)t->cmdline_max)
+			if (cmdline_len(place_once(prog, t, m, &n)) <= (size_t)t->cmdline_max)
 				lo = m;
 			else
 				hi = m - 1;
@@ -673,22 +688,6 @@ struct placement *place(const struct program *prog, const struct target *t)
 		limit = lo;
 		pl = place_once(prog, t, limit, &n);
 	}
-	if (pl->cmdline.len > (size_t)t->cmdline_max)	/* check.c: place_min_cmdline() */
-		internal_error("the command-line fragment needs %zu bytes, over the budget of %d",
-			       pl->cmdline.len, t->cmdline_max);
+	/* over the budget even without kprobes: budget_check() says so */
 	return pl;
-}
-
-size_t place_min_cmdline(const struct program *prog, const struct target *t)
-{
-	int n = 0;
-	struct placement *pl = place_once(prog, t, 0, &n);
-	size_t len = pl->cmdline.len;
-
-	bc_free(pl->bootconfig);
-	free(pl->cmdline.s);
-	free(pl->plan.s);
-	free(pl->explain.s);
-	free(pl);
-	return len;
 }

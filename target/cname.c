@@ -108,7 +108,8 @@ static bool cname_fail(struct res *r, const struct pos *p, const char *fmt, ...)
 	return false;
 }
 
-static struct dobj *dobj_open(const char *path, bool kernel)
+/* The DWARF of @path, opened once; NULL with r->err (no position). */
+static struct dobj *dobj_open(struct res *r, const char *path, bool kernel)
 {
 	struct dobj *o;
 	struct elf_file f;
@@ -119,11 +120,13 @@ static struct dobj *dobj_open(const char *path, bool kernel)
 	for (o = objs; o; o = o->next)
 		if (!strcmp(o->path, path))
 			return o;
+	if (elf_file_open(&f, path, &e)) {
+		cname_fail(r, NULL, "%s", e.msg);
+		return NULL;
+	}
 	o = xcalloc(1, sizeof(*o));
 	o->path = xstrdup(path);
 	o->kernel = kernel;
-	if (elf_file_open(&f, path, &e))
-		fatal("%s", e.msg);
 	o->fd = f.fd;
 	o->elf = f.elf;
 	o->big_endian = f.eh.e_ident[EI_DATA] == ELFDATA2MSB;
@@ -1214,8 +1217,8 @@ static bool probe_site(struct res *r, const struct probe *p,
 		if (!ks)
 			return cname_fail(r, &p->target_pos, "'%s' is not a function of %s: its DWARF is not there (a module's .ko is not read)",
 				    p->target, vmlinux);
-		o = dobj_open(vmlinux, true);
-		if (!find_site(r, o, ks->addr + (unsigned long long)p->offset,
+		o = dobj_open(r, vmlinux, true);
+		if (!o || !find_site(r, o, ks->addr + (unsigned long long)p->offset,
 			       p->target, &p->target_pos, s))
 			return false;
 		return true;
@@ -1234,8 +1237,8 @@ static bool probe_site(struct res *r, const struct probe *p,
 		if (uelf_resolve_sym(path, p->usym, (unsigned long long)p->usym_off,
 				     &us, err, sizeof(err)))
 			return cname_fail(r, &p->usym_pos, "%s", err);
-		o = dobj_open(path, false);
-		if (!find_site(r, o, us.addr, p->usym, &p->usym_pos, s))
+		o = dobj_open(r, path, false);
+		if (!o || !find_site(r, o, us.addr, p->usym, &p->usym_pos, s))
 			return false;
 		s->uprobe = true;
 		s->foff_delta = (long long)(us.foff - us.addr);
@@ -1256,9 +1259,10 @@ static bool has_cvar(const struct probe *p)
 	return false;
 }
 
-void cname_resolve(struct program *prog, const struct kernel *k,
-		   const char *vmlinux, const char *sysroot,
-		   const struct target *t, struct strbuf *explain)
+int cname_resolve(struct program *prog, const struct kernel *k,
+		  const char *vmlinux, const char *sysroot,
+		  const struct target *t, struct strbuf *explain,
+		  struct diags *d)
 {
 	struct probe *p;
 	int errors = 0;
@@ -1281,7 +1285,7 @@ void cname_resolve(struct program *prog, const struct kernel *k,
 		if (p->kind == P_KRETPROBE || p->kind == P_URETPROBE) {
 			for (f = p->fields; f; f = f->next)
 				if (f->fetcharg->kind == F_VAR) {
-					diag_at(&f->fetcharg->pos, "error", "'%s' is a C name of %s's entry: at a return its registers have been reused; record it with a probe at entry, or use $retval",
+					diag_add(d, &f->fetcharg->pos, "'%s' is a C name of %s's entry: at a return its registers have been reused; record it with a probe at entry, or use $retval",
 						f->fetcharg->name, p->usym ? p->usym : p->target);
 					errors++;
 				}
@@ -1289,7 +1293,7 @@ void cname_resolve(struct program *prog, const struct kernel *k,
 		}
 		r.s = &s;
 		if (!probe_site(&r, p, vmlinux, sysroot, &s)) {
-			diag_at(r.errpos, "error", "%s", r.err);
+			diag_add(d, r.errpos, "%s", r.err);
 			errors++;
 			continue;
 		}
@@ -1300,7 +1304,7 @@ void cname_resolve(struct program *prog, const struct kernel *k,
 			if (r.why.s)
 				r.why.s[0] = 0;
 			if (!resolve_field(&r, f)) {
-				diag_at(r.errpos, "error", "%s", r.err);
+				diag_add(d, r.errpos, "%s", r.err);
 				errors++;
 				continue;
 			}
@@ -1314,11 +1318,7 @@ void cname_resolve(struct program *prog, const struct kernel *k,
 		}
 		free(s.scopes);
 	}
-	if (errors) {
-		fprintf(stderr, "probecc: %d error%s in C names against the debug info\n",
-			errors, errors == 1 ? "" : "s");
-		exit(1);
-	}
+	return errors;
 }
 
 /* ---- --vars ---- */

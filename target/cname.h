@@ -26,15 +26,18 @@
  * @explain saying where every step came from (DWARF location at the
  * probe address -> fetcharg).  Errors (no debug info, no such variable,
  * optimised out, no location at that address, not a pointer, no such
- * member with did-you-mean, a location a fetcharg cannot express) are
- * reported at the name's position, all of them, then exit(1).
+ * member with did-you-mean, a location a fetcharg cannot express, a
+ * debug file that cannot be opened) all go to @d, at the name's
+ * position where there is one; returns their number (the caller prints
+ * them and stops: nothing here exits).
  *
  * Ownership: the new fetches and strings belong to @prog (never freed,
  * like the rest of the program).  @k, @t are only read.
  */
-void cname_resolve(struct program *prog, const struct kernel *k,
-		   const char *vmlinux, const char *sysroot,
-		   const struct target *t, struct strbuf *explain);
+int cname_resolve(struct program *prog, const struct kernel *k,
+		  const char *vmlinux, const char *sysroot,
+		  const struct target *t, struct strbuf *explain,
+		  struct diags *d);
 
 /*
  * cname_list_vars() - like perf probe -V: append to @out the
