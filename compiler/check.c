@@ -285,7 +285,8 @@ int resolve_uprobes(struct program *prog, const char *sysroot,
 
 	for (p = prog->probes; p; p = p->next) {
 		unsigned long long foff;
-		char why[512], *path;
+		struct errmsg why;
+		char *path;
 
 		if (p->kind != P_UPROBE && p->kind != P_URETPROBE)
 			continue;
@@ -299,13 +300,13 @@ int resolve_uprobes(struct program *prog, const char *sysroot,
 			continue;
 		}
 		path = xasprintf("%s%s", sysroot, p->target);
-		if (uelf_check_arch(path, arch, NULL, why, sizeof(why))) {
-			diag_add(d, p->usym ? &p->usym_pos : &p->target_pos, "%s", why);
+		if (uelf_check_arch(path, arch, NULL, &why)) {
+			diag_add(d, p->usym ? &p->usym_pos : &p->target_pos, "%s", why.msg);
 			errors++;
 		} else if (p->usym) {
 			if (uelf_resolve(path, p->usym, (unsigned long long)p->offset,
-					 &foff, why, sizeof(why))) {
-				diag_add(d, &p->usym_pos, "%s", why);
+					 &foff, &why)) {
+				diag_add(d, &p->usym_pos, "%s", why.msg);
 				errors++;
 			} else {
 				p->usym_off = p->offset;
@@ -313,8 +314,8 @@ int resolve_uprobes(struct program *prog, const char *sysroot,
 				p->has_offset = true;
 			}
 		} else if (uelf_check_offset(path, (unsigned long long)p->offset,
-					     why, sizeof(why))) {
-			diag_add(d, &p->target_pos, "%s", why);
+					     &why)) {
+			diag_add(d, &p->target_pos, "%s", why.msg);
 			errors++;
 		}
 		free(path);

@@ -1225,7 +1225,8 @@ static bool probe_site(struct res *r, const struct probe *p,
 	}
 	if (p->kind == P_UPROBE || p->kind == P_URETPROBE) {
 		struct uelf_sym us;
-		char err[512], *path;
+		struct errmsg err;
+		char *path;
 		size_t i, n;
 
 		if (!sysroot)
@@ -1235,8 +1236,8 @@ static bool probe_site(struct res *r, const struct probe *p,
 			return cname_fail(r, &p->target_pos, "C names need the uprobe written PATH:SYMBOL (the function gives the scope)");
 		path = xasprintf("%s%s", sysroot, p->target);
 		if (uelf_resolve_sym(path, p->usym, (unsigned long long)p->usym_off,
-				     &us, err, sizeof(err)))
-			return cname_fail(r, &p->usym_pos, "%s", err);
+				     &us, &err))
+			return cname_fail(r, &p->usym_pos, "%s", err.msg);
 		o = dobj_open(r, path, false);
 		if (!o || !find_site(r, o, us.addr, p->usym, &p->usym_pos, s))
 			return false;

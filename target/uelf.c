@@ -29,8 +29,7 @@ struct uelf {
 	Elf *elf;
 	GElf_Ehdr eh;
 	size_t nph;
-	char *err;
-	size_t errlen;
+	struct errmsg *e;	/* the caller's, may be NULL */
 	char **kept;		/* names lent to a struct suggest, freed on close */
 	size_t nkept;
 };
@@ -42,12 +41,12 @@ static int uelf_fail(struct uelf *u, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (u->err && u->errlen) {
+	if (u->e) {
 		va_start(ap, fmt);
-		vsnprintf(u->err, u->errlen, fmt, ap);
+		vsnprintf(u->e->msg, sizeof(u->e->msg), fmt, ap);
 		va_end(ap);
 	}
-	return -1;
+	return -EINVAL;
 }
 
 static void uelf_close(struct uelf *u)
@@ -75,7 +74,7 @@ static const char *uelf_keep(struct uelf *u, char *name)
 }
 
 /* Open PATH as an ET_EXEC or ET_DYN ELF file with program headers. */
-static int uelf_open(struct uelf *u, const char *path, char *err, size_t errlen)
+static int uelf_open(struct uelf *u, const char *path, struct errmsg *err)
 {
 	struct elf_file f;
 	struct errmsg e;
@@ -83,10 +82,9 @@ static int uelf_open(struct uelf *u, const char *path, char *err, size_t errlen)
 	memset(u, 0, sizeof(*u));
 	u->path = path;
 	u->fd = -1;
-	u->err = err;
-	u->errlen = errlen;
-	if (err && errlen)
-		err[0] = '\0';
+	u->e = err;
+	if (err)
+		err->msg[0] = '\0';
 
 	if (elf_file_open(&f, path, &e))
 		return uelf_fail(u, "%s", e.msg);
@@ -579,12 +577,12 @@ static int resolve(struct uelf *u, const char *symbol, unsigned long long off,
 }
 
 int uelf_resolve_sym(const char *path, const char *symbol, unsigned long long off,
-		     struct uelf_sym *sym, char *err, size_t errlen)
+		     struct uelf_sym *sym, struct errmsg *err)
 {
 	struct uelf u;
 	int ret;
 
-	if (uelf_open(&u, path, err, errlen))
+	if (uelf_open(&u, path, err))
 		return -1;
 	ret = resolve(&u, symbol, off, sym);
 	uelf_close(&u);
@@ -592,12 +590,12 @@ int uelf_resolve_sym(const char *path, const char *symbol, unsigned long long of
 }
 
 int uelf_check_arch(const char *path, const char *arch, const char **abi,
-		    char *err, size_t errlen)
+		    struct errmsg *err)
 {
 	struct uelf u;
 	int ret;
 
-	if (uelf_open(&u, path, err, errlen))
+	if (uelf_open(&u, path, err))
 		return -1;
 	ret = check_arch(&u, arch, abi);
 	uelf_close(&u);
@@ -605,11 +603,11 @@ int uelf_check_arch(const char *path, const char *arch, const char **abi,
 }
 
 int uelf_resolve(const char *path, const char *symbol, unsigned long long off,
-		 unsigned long long *foff, char *err, size_t errlen)
+		 unsigned long long *foff, struct errmsg *err)
 {
 	struct uelf_sym sym;
 
-	if (uelf_resolve_sym(path, symbol, off, &sym, err, errlen))
+	if (uelf_resolve_sym(path, symbol, off, &sym, err))
 		return -1;
 	*foff = sym.foff;
 	return 0;
@@ -663,15 +661,14 @@ static void symbol_at(struct uelf *u, unsigned long long lo, unsigned long long 
 		snprintf(buf, len, "symbol %s+0x%llx", best, addr - best_a);
 }
 
-int uelf_check_offset(const char *path, unsigned long long offset, char *err,
-		      size_t errlen)
+int uelf_check_offset(const char *path, unsigned long long offset, struct errmsg *err)
 {
 	char what[64], sym[320];
 	struct uelf u;
 	GElf_Phdr ph;
 	int ret;
 
-	if (uelf_open(&u, path, err, errlen))
+	if (uelf_open(&u, path, err))
 		return -1;
 	snprintf(what, sizeof(what), "offset 0x%llx", offset);
 	if (seg_by_offset(&u, offset, &ph) && (ph.p_flags & PF_X)) {
@@ -846,12 +843,12 @@ static int resolve_sdt(struct uelf *u, const char *provider, const char *name,
 }
 
 int uelf_resolve_sdt(const char *path, const char *provider, const char *name,
-		     unsigned int index, struct uelf_sdt *sdt, char *err, size_t errlen)
+		     unsigned int index, struct uelf_sdt *sdt, struct errmsg *err)
 {
 	struct uelf u;
 	int ret;
 
-	if (uelf_open(&u, path, err, errlen))
+	if (uelf_open(&u, path, err))
 		return -1;
 	ret = resolve_sdt(&u, provider, name, index, sdt);
 	uelf_close(&u);

@@ -13,10 +13,12 @@
 
 #include <stddef.h>
 
+#include "common.h"
+
 /*
  * Resolve SYMBOL+OFF in ELF file PATH to a file offset.  Returns 0 and
- * sets *foff, or -1 and writes a one-line reason (no trailing newline,
- * no "error:" prefix) into err[errlen].
+ * sets *foff, or -EINVAL with a one-line reason (no trailing newline,
+ * no "error:" prefix) in @err (common/common.h's convention).
  *
  * Units: OFF and *foff are bytes; OFF is added to the symbol's address
  * (st_value, with the Thumb bit cleared on EM_ARM) and must stay below
@@ -27,7 +29,7 @@
  * Works for ET_EXEC and ET_DYN (PIE, shared libraries).
  *
  * Ownership: PATH and SYMBOL are only read; nothing is kept or returned
- * that the caller must free.  err may be NULL (errlen is then ignored).
+ * that the caller must free.  @err may be NULL.
  *
  * Errors: unreadable or non-ELF file, not ET_EXEC/ET_DYN, no symbol
  * table at all (stripped: pass an unstripped copy or PATH:0xOFFSET),
@@ -36,7 +38,7 @@
  * MIPS/AArch64 (arch/{mips,arm64}/kernel/.../uprobes.c refuse it).
  */
 int uelf_resolve(const char *path, const char *symbol, unsigned long long off,
-		 unsigned long long *foff, char *err, size_t errlen);
+		 unsigned long long *foff, struct errmsg *err);
 
 /* What uelf_resolve_sym() found, for a caller that wants to say more. */
 struct uelf_sym {
@@ -56,7 +58,7 @@ struct uelf_sym {
  * resolver is what gets probed).  The caller owns *sym.
  */
 int uelf_resolve_sym(const char *path, const char *symbol, unsigned long long off,
-		     struct uelf_sym *sym, char *err, size_t errlen);
+		     struct uelf_sym *sym, struct errmsg *err);
 
 /*
  * The user ABI of an ELF file is read from its header and named as in
@@ -76,8 +78,8 @@ int uelf_resolve_sym(const char *path, const char *symbol, unsigned long long of
  * MIPS32_N32: o32 userlands on Loongson-3 and Octeon); the other
  * arches run their 64-bit ABI (probecc has no table for i386, x32 or
  * 32-bit ARM compat programs).  Returns 0 and sets *abi (when abi is
- * not NULL) to the program's ABI as named above, or -1 with
- * a one-line reason naming the file and both sides in err[errlen]
+ * not NULL) to the program's ABI as named above, or -EINVAL with
+ * a one-line reason naming the file and both sides in @err
  * (same convention as uelf_resolve()), e.g. "/bin/tool is x86-64
  * (ELFCLASS64, ELFDATA2LSB, EM_X86_64), not a mipsel program".  The
  * kernel side is the machine --arch names, not its config: an o32
@@ -85,13 +87,13 @@ int uelf_resolve_sym(const char *path, const char *symbol, unsigned long long of
  * Ownership: PATH and ARCH are only read; *abi is a static string.
  */
 int uelf_check_arch(const char *path, const char *arch, const char **abi,
-		    char *err, size_t errlen);
+		    struct errmsg *err);
 
 /*
  * Check that a raw file OFFSET (bytes) lies in the file-backed part of
  * an executable PT_LOAD segment of PATH: p_offset <= OFFSET <
  * p_offset + p_filesz with PF_X set (gABI ch. 5).  Returns 0 when it
- * does, or -1 with a one-line reason in err[errlen] (same convention as
+ * does, or -EINVAL with a one-line reason in @err (same convention as
  * uelf_resolve()).  Catches the nm-address mistake: when OFFSET is
  * instead a virtual address inside a PT_LOAD, the reason reads
  * "0x10114b48 is a virtual address (symbol foo+0x8); the file offset is
@@ -99,8 +101,7 @@ int uelf_check_arch(const char *path, const char *arch, const char **abi,
  * outside every segment, and a misaligned one on MIPS/AArch64.
  * Ownership: PATH is only read; nothing to free.
  */
-int uelf_check_offset(const char *path, unsigned long long offset, char *err,
-		      size_t errlen);
+int uelf_check_offset(const char *path, unsigned long long offset, struct errmsg *err);
 
 /* One site of an SDT probe, from uelf_resolve_sdt(). */
 struct uelf_sdt {
@@ -114,8 +115,8 @@ struct uelf_sdt {
 
 /*
  * Resolve site INDEX (0-based) of the SystemTap SDT (USDT) probe
- * PROVIDER:NAME in ELF file PATH.  Returns 0 and fills *sdt, or -1 with
- * a one-line reason in err[errlen] (same convention as uelf_resolve()).
+ * PROVIDER:NAME in ELF file PATH.  Returns 0 and fills *sdt, or -EINVAL with
+ * a one-line reason in @err (same convention as uelf_resolve()).
  *
  * The rule: each NT_STAPSDT note (type 3, owner "stapsdt") in
  * .note.stapsdt holds three addresses of the file's class and byte
@@ -139,6 +140,6 @@ struct uelf_sdt {
  * segments it must be in.
  */
 int uelf_resolve_sdt(const char *path, const char *provider, const char *name,
-		     unsigned int index, struct uelf_sdt *sdt, char *err, size_t errlen);
+		     unsigned int index, struct uelf_sdt *sdt, struct errmsg *err);
 
 #endif /* UELF_H */

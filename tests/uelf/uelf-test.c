@@ -41,7 +41,7 @@ static int parse_num(const char *s, unsigned long long *v)
 
 static int sdt(const char *path, char *probe)
 {
-	char err[1024], *colon = strchr(probe, ':');
+	struct errmsg err, *colon = strchr(probe, ':');
 	struct uelf_sdt site;
 	unsigned int i = 0;
 
@@ -49,8 +49,8 @@ static int sdt(const char *path, char *probe)
 		return usage();
 	*colon = '\0';
 	do {
-		if (uelf_resolve_sdt(path, probe, colon + 1, i, &site, err, sizeof(err))) {
-			printf("error: %s\n", err);
+		if (uelf_resolve_sdt(path, probe, colon + 1, i, &site, &err)) {
+			printf("error: %s\n", err.msg);
 			return 1;
 		}
 		if (site.sem_addr)
@@ -65,13 +65,13 @@ int main(int argc, char **argv)
 {
 	unsigned long long off = 0, foff;
 	struct uelf_sym sym;
-	char err[1024], *plus;
+	struct errmsg err, *plus;
 
 	if (argc == 4 && !strcmp(argv[1], "--check")) {
 		if (parse_num(argv[3], &off))
 			return usage();
-		if (uelf_check_offset(argv[2], off, err, sizeof(err))) {
-			printf("error: %s\n", err);
+		if (uelf_check_offset(argv[2], off, &err)) {
+			printf("error: %s\n", err.msg);
 			return 1;
 		}
 		printf("0x%llx\n", off);
@@ -80,16 +80,16 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "--arch")) {
 		const char *abi;
 
-		if (uelf_check_arch(argv[3], argv[2], &abi, err, sizeof(err))) {
-			printf("error: %s\n", err);
+		if (uelf_check_arch(argv[3], argv[2], &abi, &err)) {
+			printf("error: %s\n", err.msg);
 			return 1;
 		}
 		printf("%s\n", abi);
 		return 0;
 	}
 	if (argc == 4 && !strcmp(argv[1], "--abi")) {
-		if (uelf_resolve_sym(argv[2], argv[3], 0, &sym, err, sizeof(err))) {
-			printf("error: %s\n", err);
+		if (uelf_resolve_sym(argv[2], argv[3], 0, &sym, &err)) {
+			printf("error: %s\n", err.msg);
 			return 1;
 		}
 		printf("0x%llx %s\n", sym.foff, sym.abi ? sym.abi : "(none)");
@@ -105,12 +105,12 @@ int main(int argc, char **argv)
 		if (parse_num(plus + 1, &off))
 			return usage();
 	}
-	if (uelf_resolve_sym(argv[1], argv[2], off, &sym, err, sizeof(err))) {
-		printf("error: %s\n", err);
+	if (uelf_resolve_sym(argv[1], argv[2], off, &sym, &err)) {
+		printf("error: %s\n", err.msg);
 		return 1;
 	}
 	/* the plain API must agree with the detailed one */
-	if (uelf_resolve(argv[1], argv[2], off, &foff, err, sizeof(err)) || foff != sym.foff) {
+	if (uelf_resolve(argv[1], argv[2], off, &foff, &err) || foff != sym.foff) {
 		printf("error: uelf_resolve disagrees with uelf_resolve_sym\n");
 		return 1;
 	}
