@@ -41,7 +41,8 @@ static int parse_num(const char *s, unsigned long long *v)
 
 static int sdt(const char *path, char *probe)
 {
-	struct errmsg err, *colon = strchr(probe, ':');
+	struct errmsg err;
+	char *colon = strchr(probe, ':');
 	struct uelf_sdt site;
 	unsigned int i = 0;
 
@@ -65,7 +66,8 @@ int main(int argc, char **argv)
 {
 	unsigned long long off = 0, foff;
 	struct uelf_sym sym;
-	struct errmsg err, *plus;
+	struct errmsg err;
+	char *plus;
 
 	if (argc == 4 && !strcmp(argv[1], "--check")) {
 		if (parse_num(argv[3], &off))
