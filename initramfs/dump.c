@@ -187,6 +187,48 @@ static void cpu_lines(struct agent *a, struct out *o)
 }
 
 /*
+ * tracing_pause() - stop the ring buffer recording for the length of a
+ * dump: tracefs "trace" is read to its end while the kernel appends to
+ * it (kernel/trace/trace.c: with nopause-on-trace, the default of
+ * Debian's 6.1, opening it pauses nothing), and the dump's own reads,
+ * writes and serial interrupts are events too: on Malta with
+ * "function do_* vfs_*" the reader chased them for 400 s and the real
+ * init never ran.  Writes "0" to tracing_on when it reads "1"; returns
+ * whether it did (then tracing_resume() writes "1" again).  What happens
+ * during the dump is not recorded: the manifest says when (paused line).
+ */
+static int tracing_pause(const struct agent *a)
+{
+	char path[AGENT_PATH_MAX], v[8];
+	int fd, ok;
+
+	if (!a->tracefs[0] || path_join(path, sizeof(path), a->tracefs, "tracing_on") ||
+	    read_small(path, v, sizeof(v)) <= 0 || v[0] != '1')
+		return 0;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ok = !write_all(fd, "0", 1);
+	close(fd);
+	return ok;
+}
+
+static void tracing_resume(struct agent *a)
+{
+	char path[AGENT_PATH_MAX];
+	int fd;
+
+	if (path_join(path, sizeof(path), a->tracefs, "tracing_on"))
+		return;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write_all(fd, "1", 1))
+		agent_note(a, "trace", "tracing_on: cannot turn it back on after the dump: %s",
+			   strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
  * dump() - write one framed dump (manifest, then tracefs/trace streamed
  * in TRACE_CHUNK reads; never trace_pipe, which blocks) to @a->sink_fd.
  * @stage: "init" or "window"
@@ -206,12 +248,13 @@ int dump(struct agent *a, const char *stage)
 	struct utsname u;
 	long long us;
 	unsigned int seq;
-	int tfd = -1, last = '\n';
+	int tfd = -1, last = '\n', paused;
 	size_t i;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	us = (now.tv_sec - a->t0.tv_sec) * 1000000LL +
 	     (now.tv_nsec - a->t0.tv_nsec) / 1000;
+	paused = tracing_pause(a);
 	uptime(a, up, sizeof(up));
 	frame_begin(a, &o, &u, cmdline, sizeof(cmdline));
 
@@ -230,6 +273,9 @@ int dump(struct agent *a, const char *stage)
 		   up);
 	out_printf(&o, "agent_us\t%lld\ntracefs\t%s\n", us,
 		   a->tracefs[0] ? a->tracefs : "-");
+	/* the ring buffer stops at uptime; nothing is recorded until the end frame */
+	if (paused)
+		out_printf(&o, "paused\t%s\n", up);
 	out_printf(&o, "arch\t%s\nkernel\t%s\nuname\t%s\t%s\n",
 		   a->arch[0] ? a->arch : "-", a->kernel[0] ? a->kernel : "-",
 		   u.release, u.machine);
@@ -268,5 +314,7 @@ int dump(struct agent *a, const char *stage)
 		out_write(&o, "\n", 1);
 	out_printf(&o, "=== probecc dump %u end ===\n", seq);
 	out_flush(&o);
+	if (paused)
+		tracing_resume(a);
 	return o.err;
 }

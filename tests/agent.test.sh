@@ -182,6 +182,28 @@ else
 	t_fail agent/bad-version-refused "want a note on the console and no item" "$d/root/dev/console"
 fi
 
+# ---- a dump stops the ring buffer while it reads it (issue 18) ----
+# tracefs/trace is read to its end; with tracing on, the dump's own
+# syscalls are appended as fast as it reads (on Malta it never ended).
+# tracing_on is 0 during the dump, 1 again after it, and the manifest
+# says so; a buffer that was off stays off.
+for on in 1 0; do
+	d=$A/pause-$on
+	mk_tracefs "$d/tfs"
+	mk_root "$d/root"
+	echo $on > "$d/tfs/tracing_on"
+	mkdir -p "$d/root/sbin" && cp /bin/true "$d/root/sbin/init"
+	plan "$d/plan" 'probecc-plan|1' 'sink|/dump.out'
+	run_agent pause-$on --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
+	paused=$(grep -c "^paused$TAB" "$d/root/dump.out")
+	after=$(cat "$d/tfs/tracing_on")
+	if [ $rc = 0 ] && [ "$paused" = $on ] && [ "$after" = $on ]; then
+		t_pass agent/dump-pauses-tracing-$on
+	else
+		t_fail agent/dump-pauses-tracing-$on "exit $rc, $paused paused line(s), tracing_on $after after (want $on, $on)" "$d/root/dump.out"
+	fi
+done
+
 # ---- "perf": what cannot be opened is a failed item, never a stop ----
 # (perf_event_open itself is proven on boots: tests/boot.test.sh)
 d=$A/perf
