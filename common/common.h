@@ -40,15 +40,9 @@ struct pos {
 };
 
 /*
- * Print "FILE:LINE:COL: error: MSG", the source line and a caret under
- * the column to stderr, then exit(1).  Nothing has been written by then:
- * outputs are only written once the whole compilation succeeded.
- */
-void error_at(const struct pos *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3), noreturn));
-/*
- * The same, without exiting, for checks that report every problem
- * before giving up; @kind is "error" or "note".
+ * Print "FILE:LINE:COL: KIND: MSG", the source line (control bytes as
+ * '?') and a caret under the column to stderr; @kind is "error" or
+ * "note".  Used by diag_print(); it never exits.
  */
 void diag_at(const struct pos *p, const char *kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

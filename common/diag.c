@@ -45,16 +45,6 @@ static void vdiag_at(const struct pos *p, const char *kind, const char *fmt,
 	show_line(p);
 }
 
-void error_at(const struct pos *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vdiag_at(p, "error", fmt, ap);
-	va_end(ap);
-	exit(1);
-}
-
 void diag_at(const struct pos *p, const char *kind, const char *fmt, ...)
 {
 	va_list ap;
