@@ -9,8 +9,9 @@
 
 /*
  * "probecc report ..." with argv[0] = "report".  Returns the exit status:
- * 0 every expectation holds, 1 one does not or the dump is not complete
- * evidence, 2 bad usage, an unreadable input or an unwritable output.
+ * 0 every expectation holds, 1 one does not, 2 the dump is no complete
+ * evidence (cut short or none), bad usage, an unreadable input or an
+ * unwritable output.
  */
 int report_main(int argc, char **argv);
 
