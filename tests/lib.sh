@@ -34,3 +34,26 @@ t_check() {
 		t_fail "$1" "output differs from $2" "$T_OUT/$(echo "$1" | tr / _).diff"
 	fi
 }
+
+# t_bad_cases TAG BIN ARGS_FN NORM_FN FILE...: each FILE (a bad-*.probes)
+# compiled by BIN with the options ARGS_FN FILE prints must exit 1, leave
+# no output behind and print FILE's .err once NORM_FN (a sed filter on a
+# file) has taken out what changes with Debian's uploads.
+t_bad_cases() {
+	local tag=$1 bin=$2 args_fn=$3 norm_fn=$4 f name d rc
+	shift 4
+	for f in "$@"; do
+		name=$tag/$(basename "$f" .probes)
+		d=$T_OUT/$name; rm -rf "$d"; mkdir -p "$d/out"
+		"$bin" $($args_fn "$f") "$f" --plan "$d/out/plan" > "$d/stdout" 2> "$d/stderr.raw"
+		rc=$?
+		$norm_fn "$d/stderr.raw" > "$d/stderr"
+		if [ $rc -ne 1 ]; then
+			t_fail "$name" "exit status $rc, expected 1" "$d/stderr"
+		elif [ -n "$(ls -A "$d/out")" ]; then
+			t_fail "$name" "left files behind"
+		else
+			t_check "$name" "${f%.probes}.err" "$d/stderr"
+		fi
+	done
+}

@@ -59,20 +59,7 @@ else
 				t_fail "$name" "did not pass its target" "$d/stderr"
 			fi
 		done
-		for f in tests/octeon/bad-*.probes; do
-			name=$tag/$(basename "$f" .probes)
-			d=$T_OUT/$name; rm -rf "$d"; mkdir -p "$d/out"
-			"$bin" $(octeon_args "$f") "$f" --plan "$d/out/plan" > "$d/stdout" 2> "$d/stderr.raw"
-			rc=$?
-			octeon_normalise "$d/stderr.raw" > "$d/stderr"
-			if [ $rc -ne 1 ]; then
-				t_fail "$name" "exit status $rc, expected 1" "$d/stderr"
-			elif [ -n "$(ls -A "$d/out")" ]; then
-				t_fail "$name" "left files behind"
-			else
-				t_check "$name" "${f%.probes}.err" "$d/stderr"
-			fi
-		done
+		t_bad_cases "$tag" "$bin" octeon_args octeon_normalise tests/octeon/bad-*.probes
 
 		# What probecc reads from the vmlinux: arch and endianness
 		# (mips64el, so the n64 ABI), the release and the version

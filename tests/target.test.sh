@@ -49,20 +49,7 @@ if target_setup mipsel MIPSEL && target_setup x86_64 X86_64; then
 				t_fail "$name" "did not pass its target" "$d/stderr"
 			fi
 		done
-		for f in tests/target/bad-*.probes; do
-			name=$tag/$(basename "$f" .probes)
-			d=$T_OUT/$name; rm -rf "$d"; mkdir -p "$d/out"
-			"$bin" $(target_args "$f") "$f" --plan "$d/out/plan" > "$d/stdout" 2> "$d/stderr.raw"
-			rc=$?
-			target_normalise "$d/stderr.raw" > "$d/stderr"
-			if [ $rc -ne 1 ]; then
-				t_fail "$name" "exit status $rc, expected 1" "$d/stderr"
-			elif [ -n "$(ls -A "$d/out")" ]; then
-				t_fail "$name" "left files behind"
-			else
-				t_check "$name" "${f%.probes}.err" "$d/stderr"
-			fi
-		done
+		t_bad_cases "$tag" "$bin" target_args target_normalise tests/target/bad-*.probes
 	done
 
 	# The capture itself: every section there, real addresses.
