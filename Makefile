@@ -35,7 +35,7 @@ include tests/Makefile.tests
 
 -include $(DEPFILES)
 
-.PHONY: all clean check check-kernel demo
+.PHONY: all clean check check-kernel demo install uninstall
 clean:
 	rm -f $(CLEAN_FILES)
 
@@ -46,3 +46,40 @@ DEMO_ARCH ?= mipsel
 demo: qemu-deps
 	$(MAKE) all
 	qemu-images/run-probes --arch $(DEMO_ARCH) --show $(DEMO_PROBES)
+
+# make install PREFIX=/usr/local DESTDIR=: the programs, every agent built
+# (initramfs/agent-ARCH, the host ASan build excepted) as
+# lib/probecc/ARCH/agent, where "probecc --agent-path ARCH" finds it from
+# the installed binary, the man pages, docs/*.md and examples/.  The
+# agents are listed when the recipe runs, after "all" built them, so an
+# arch added to initramfs/ is installed without a change here.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+INSTALL ?= install
+BINDIR   = $(DESTDIR)$(PREFIX)/bin
+PKGLIBDIR = $(DESTDIR)$(PREFIX)/lib/probecc
+MANDIR   = $(DESTDIR)$(PREFIX)/share/man
+DOCDIR   = $(DESTDIR)$(PREFIX)/share/doc/probecc
+INSTALL_PROGRAMS = probecc bootconfig/probecc-bootconfig
+MAN1 = docs/man/probecc.1 docs/man/probecc-bootconfig.1
+MAN5 = docs/man/probecc.probes.5
+
+install: all
+	$(INSTALL) -d $(BINDIR) $(PKGLIBDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(DOCDIR)/examples
+	$(INSTALL) -m 755 $(INSTALL_PROGRAMS) $(BINDIR)/
+	@for a in initramfs/agent-*; do \
+		case $$a in *-asan|*.*) continue;; esac; \
+		[ -f "$$a" ] || continue; \
+		arch=$${a#initramfs/agent-}; \
+		echo "$(INSTALL) -D -m 755 $$a $(PKGLIBDIR)/$$arch/agent"; \
+		$(INSTALL) -D -m 755 "$$a" "$(PKGLIBDIR)/$$arch/agent" || exit 1; \
+	done
+	$(INSTALL) -m 644 $(MAN1) $(MANDIR)/man1/
+	$(INSTALL) -m 644 $(MAN5) $(MANDIR)/man5/
+	$(INSTALL) -m 644 docs/*.md $(DOCDIR)/
+	$(INSTALL) -m 644 examples/* $(DOCDIR)/examples/
+
+uninstall:
+	rm -f $(addprefix $(BINDIR)/,$(notdir $(INSTALL_PROGRAMS)))
+	rm -f $(addprefix $(MANDIR)/man1/,$(notdir $(MAN1))) $(addprefix $(MANDIR)/man5/,$(notdir $(MAN5)))
+	rm -rf $(PKGLIBDIR) $(DOCDIR)

@@ -7,12 +7,16 @@
  *           [--cmdline-max BYTES] [--stack-method auto|kernel|perf]
  *   probecc --vars FUNC[+OFF] --vmlinux VMLINUX
  *   probecc --vars PATH:FUNC[+OFF] --sysroot DIR
+ *   probecc --agent-path ARCH
+ *   probecc --version
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "bc_tree.h"
 #include "bootconfig.h"
@@ -21,6 +25,7 @@
 #include "compiler.h"
 #include "kernel.h"
 #include "report.h"
+#include "version.h"
 
 static const char usage[] =
 "usage: probecc FILE [options]\n"
@@ -51,6 +56,10 @@ static const char usage[] =
 "\n"
 "usage: probecc --vars FUNC[+OFF] --vmlinux VMLINUX | --vars PATH:FUNC[+OFF] --sysroot DIR\n"
 "  list the parameters and variables at a probe point: C type, fetcharg or why not\n"
+"\n"
+"usage: probecc --agent-path ARCH | --version\n"
+"  where the early-init agent for ARCH is (installed: BINDIR/../lib/probecc/ARCH/agent;\n"
+"  in a source tree: initramfs/agent-ARCH); probecc's version\n"
 "\n";
 
 /* The subcommands' synopses are theirs (report/, bootargs/): one copy. */
@@ -75,6 +84,43 @@ static struct source *read_source(const char *path)
 	src->name = path;
 	src->text = text;
 	return src;
+}
+
+/*
+ * agent_path() - print where the agent for @arch is, found from where this
+ * probecc is (/proc/self/exe): installed, BINDIR/../lib/probecc/ARCH/agent
+ * (make install); run from a checkout, initramfs/agent-ARCH beside it.
+ * Exit 0, or 2 with both places named when neither holds the agent.
+ */
+static int agent_path(const char *arch)
+{
+	char exe[PATH_MAX], cand[2][PATH_MAX + 64], real[PATH_MAX];
+	ssize_t n;
+	char *slash;
+	int i;
+
+	if (!*arch || strchr(arch, '/') || arch[0] == '.')
+		input_error("--agent-path wants an arch name such as mipsel or x86_64, not '%s'", arch);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n < 0)
+		input_error("--agent-path: cannot read /proc/self/exe: %s", strerror(errno));
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(cand[0], sizeof(cand[0]), "%s/../lib/probecc/%s/agent", exe, arch);
+	snprintf(cand[1], sizeof(cand[1]), "%s/initramfs/agent-%s", exe, arch);
+	for (i = 0; i < 2; i++) {
+		struct stat st;
+
+		if (stat(cand[i], &st) || !S_ISREG(st.st_mode) ||
+		    !realpath(cand[i], real))
+			continue;
+		printf("%s\n", real);
+		return fflush(stdout) ? 1 : 0;
+	}
+	input_error("no agent for %s: neither %s nor %s exists (make install, or make in the source tree)",
+		    arch, cand[0], cand[1]);
 }
 
 static void parse_version(const char *s, struct target *t)
@@ -129,7 +175,8 @@ int main(int argc, char **argv)
 {
 	enum { OPT_CMDLINE = 256, OPT_PLAN, OPT_EXPLAIN, OPT_ARCH, OPT_KVER,
 	       OPT_VIA, OPT_CMAX, OPT_TARGET, OPT_VMLINUX, OPT_SYSMAP,
-	       OPT_KCONFIG, OPT_MODULES, OPT_SYSROOT, OPT_STACK, OPT_VARS };
+	       OPT_KCONFIG, OPT_MODULES, OPT_SYSROOT, OPT_STACK, OPT_VARS,
+	       OPT_AGENT };
 	static const struct option longopts[] = {
 		{ "cmdline", no_argument, NULL, OPT_CMDLINE },
 		{ "plan", required_argument, NULL, OPT_PLAN },
@@ -146,6 +193,8 @@ int main(int argc, char **argv)
 		{ "modules", required_argument, NULL, OPT_MODULES },
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 		{ "vars", required_argument, NULL, OPT_VARS },
+		{ "agent-path", required_argument, NULL, OPT_AGENT },
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -153,7 +202,7 @@ int main(int argc, char **argv)
 	const char *arch = "mipsel";
 	const char *tpath = NULL, *vmlinux = NULL, *sysmap = NULL;
 	const char *kconfig = NULL, *modules = NULL, *sysroot = NULL;
-	const char *vars = NULL;
+	const char *vars = NULL, *agent_arch = NULL;
 	struct strbuf checks = { 0 };
 	struct errmsg e;
 	struct kernel *k = kernel_new();
@@ -171,7 +220,7 @@ int main(int argc, char **argv)
 		return report_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "bootargs"))
 		return bootargs_main(argc - 1, argv + 1);
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			bcpath = optarg;
@@ -235,6 +284,12 @@ int main(int argc, char **argv)
 		case OPT_VARS:
 			vars = optarg;
 			break;
+		case OPT_AGENT:
+			agent_arch = optarg;
+			break;
+		case 'V':
+			printf("probecc %s\n", PROBECC_VERSION);
+			return fflush(stdout) ? 1 : 0;
 		case 'h':
 			print_usage(stdout);
 			return 0;
@@ -242,6 +297,13 @@ int main(int argc, char **argv)
 			print_usage(stderr);
 			return 2;
 		}
+	}
+	if (agent_arch) {
+		if (optind != argc) {
+			print_usage(stderr);
+			return 2;
+		}
+		return agent_path(agent_arch);
 	}
 	if (optind != argc - (vars ? 0 : 1)) {
 		print_usage(stderr);

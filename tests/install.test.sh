@@ -1,0 +1,176 @@
+# make install into a scratch DESTDIR (PREFIX=/usr), then what a user of
+# the installed tree sees: the files in place, --version and --help, the
+# same compile output as ./probecc, --agent-path pointing into the
+# installed tree (found from the binary, not from this checkout), the
+# man pages rendering with no warning; make uninstall removes it all.
+
+inst_dest=$T_OUT/install/dest
+inst_prefix=/usr
+inst_root=$inst_dest$inst_prefix
+inst_log=$T_OUT/install/make.log
+rm -rf "$T_OUT/install" && mkdir -p "$T_OUT/install"
+
+# The files make install must write (agents: every one built here).
+inst_files="bin/probecc bin/probecc-bootconfig
+share/man/man1/probecc.1 share/man/man1/probecc-bootconfig.1
+share/man/man5/probecc.probes.5"
+for f in docs/*.md; do inst_files="$inst_files share/doc/probecc/${f#docs/}"; done
+for f in examples/*; do inst_files="$inst_files share/doc/probecc/examples/${f#examples/}"; done
+inst_arches=
+for a in initramfs/agent-*; do
+	case $a in *-asan|*.*) continue;; esac
+	[ -f "$a" ] || continue
+	inst_arches="$inst_arches ${a#initramfs/agent-}"
+	inst_files="$inst_files lib/probecc/${a#initramfs/agent-}/agent"
+done
+
+if make -s install DESTDIR="$inst_dest" PREFIX="$inst_prefix" > "$inst_log" 2>&1; then
+	t_pass install/make-install
+else
+	t_fail install/make-install "make install failed" "$inst_log"
+fi
+
+missing=$T_OUT/install/missing
+: > "$missing"
+for f in $inst_files; do
+	[ -f "$inst_root/$f" ] || echo "$inst_root/$f" >> "$missing"
+done
+if [ -s "$missing" ]; then
+	t_fail install/files "not installed" "$missing"
+else
+	t_pass install/files
+fi
+for a in $inst_arches; do
+	if cmp -s "initramfs/agent-$a" "$inst_root/lib/probecc/$a/agent" &&
+	   [ -x "$inst_root/lib/probecc/$a/agent" ]; then
+		t_pass "install/agent-$a"
+	else
+		t_fail "install/agent-$a" "lib/probecc/$a/agent is not initramfs/agent-$a, executable"
+	fi
+done
+if [ -e "$inst_root/lib/probecc/asan/agent" ]; then
+	t_fail install/no-asan-agent "the host ASan agent was installed"
+else
+	t_pass install/no-asan-agent
+fi
+
+ip=$inst_root/bin/probecc
+d=$T_OUT/install
+"$ip" --version > "$d/version" 2> "$d/version.err"
+rc=$?
+./probecc --version > "$d/version.src" 2>&1
+if [ $rc -eq 0 ] && [ ! -s "$d/version.err" ] &&
+   grep -qx 'probecc [^ ]*' "$d/version" && cmp -s "$d/version" "$d/version.src"; then
+	t_pass install/version
+else
+	t_fail install/version "exit $rc, or not one line 'probecc VERSION' as ./probecc says" \
+		"$d/version" "$d/version.err" "$d/version.src"
+fi
+"$ip" -V > "$d/V" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && cmp -s "$d/V" "$d/version"; then
+	t_pass install/version-V
+else
+	t_fail install/version-V "exit $rc, or -V differs from --version" "$d/V"
+fi
+"$ip" --help > "$d/help" 2> "$d/help.err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^usage: probecc FILE' "$d/help" && [ ! -s "$d/help.err" ]; then
+	t_pass install/help
+else
+	t_fail install/help "exit $rc, or no usage on stdout" "$d/help" "$d/help.err"
+fi
+"$inst_root/bin/probecc-bootconfig" --help > "$d/bc-help" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^usage: probecc-bootconfig' "$d/bc-help"; then
+	t_pass install/bootconfig-help
+else
+	t_fail install/bootconfig-help "exit $rc" "$d/bc-help"
+fi
+
+# The installed compiler gives exactly what the tree's does.
+for args in "--cmdline" "--arch x86_64 --cmdline"; do
+	tag=$(echo "$args" | tr -d ' -')
+	rm -f "$d/plan.$tag" "$d/plan.src.$tag"
+	"$ip" examples/bond0.probes $args --plan "$d/plan.$tag" > "$d/out.$tag" 2>&1
+	rc=$?
+	./probecc examples/bond0.probes $args --plan "$d/plan.src.$tag" > "$d/out.src.$tag" 2>&1
+	if [ $rc -ne 0 ]; then
+		t_fail "install/bond0-$tag" "installed probecc exited $rc" "$d/out.$tag"
+	else
+		t_check "install/bond0-$tag" "$d/out.src.$tag" "$d/out.$tag"
+		t_check "install/bond0-$tag.plan" "$d/plan.src.$tag" "$d/plan.$tag"
+	fi
+done
+
+# --agent-path: from the installed binary, the installed agent.
+if [ -f initramfs/agent-mipsel ]; then
+	want=$(cd "$inst_root/lib/probecc/mipsel" 2>/dev/null && pwd -P)/agent
+	got=$("$ip" --agent-path mipsel 2> "$d/agent.err")
+	rc=$?
+	if [ $rc -eq 0 ] && [ "$got" = "$want" ]; then
+		t_pass install/agent-path-mipsel
+	else
+		echo "want $want, got '$got' (exit $rc)" > "$d/agent.why"
+		t_fail install/agent-path-mipsel "not the installed agent" "$d/agent.why" "$d/agent.err"
+	fi
+	got=$(./probecc --agent-path mipsel 2>&1)
+	if [ "$got" = "$(pwd -P)/initramfs/agent-mipsel" ]; then
+		t_pass install/agent-path-checkout
+	else
+		t_fail install/agent-path-checkout "./probecc --agent-path mipsel said '$got'"
+	fi
+else
+	t_skip install/agent-path-mipsel "initramfs/agent-mipsel not built (Debian: gcc-mipsel-linux-gnu)"
+fi
+# A probecc with no agent beside it: exit 2 and both places named.
+mkdir -p "$d/lonely/bin"
+cp "$ip" "$d/lonely/bin/probecc"
+"$d/lonely/bin/probecc" --agent-path mipsel > "$d/lonely.out" 2> "$d/lonely.err"
+rc=$?
+if [ $rc -eq 2 ] && [ ! -s "$d/lonely.out" ] && grep -q 'lib/probecc/mipsel/agent' "$d/lonely.err"; then
+	t_pass install/agent-path-none
+else
+	t_fail install/agent-path-none "want exit 2 and a message, got $rc" "$d/lonely.out" "$d/lonely.err"
+fi
+"$ip" --agent-path ../x > /dev/null 2>&1
+rc=$?
+if [ $rc -eq 2 ]; then
+	t_pass install/agent-path-bad-arch
+else
+	t_fail install/agent-path-bad-arch "--agent-path ../x exited $rc, not 2"
+fi
+
+# The man pages, as installed: no warning from man or groff.
+if command -v man > /dev/null 2>&1; then
+	for m in man1/probecc.1 man1/probecc-bootconfig.1 man5/probecc.probes.5; do
+		n=$(basename "$m")
+		man --warnings -l "$inst_root/share/man/$m" > "$d/$n.txt" 2> "$d/$n.err"
+		rc=$?
+		if [ $rc -eq 0 ] && [ ! -s "$d/$n.err" ] && [ -s "$d/$n.txt" ]; then
+			t_pass "install/man-$n"
+		else
+			t_fail "install/man-$n" "man --warnings -l exited $rc or warned" "$d/$n.err"
+		fi
+	done
+	# found by name in the installed tree
+	if MANPAGER=cat man -M "$inst_root/share/man" 5 probecc.probes 2>&1 | grep -q 'LEXICAL RULES'; then
+		t_pass install/man-by-name
+	else
+		t_fail install/man-by-name "man -M ... 5 probecc.probes did not find the page"
+	fi
+else
+	t_skip install/man "man not found (Debian: man-db)"
+fi
+
+if make -s uninstall DESTDIR="$inst_dest" PREFIX="$inst_prefix" > "$inst_log" 2>&1; then
+	left=$(find "$inst_dest" -type f -o -type l)
+	if [ -z "$left" ] && [ ! -e "$inst_root/lib/probecc" ] && [ ! -e "$inst_root/share/doc/probecc" ]; then
+		t_pass install/uninstall
+	else
+		echo "$left" > "$d/left"
+		t_fail install/uninstall "files left behind" "$d/left"
+	fi
+else
+	t_fail install/uninstall "make uninstall failed" "$inst_log"
+fi
