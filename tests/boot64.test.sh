@@ -81,14 +81,31 @@ for t in ${B64_TARGETS:-loongson3 malta64el arm64}; do
 		# netdev's callers, innermost first, as probecc report names them
 		sed -n '/^  netdev /,/^  [^ ]/p' "$d/report.txt" |
 			grep -o '[0-9] [^ ]*\( \[[a-z]*\]\)\?$' | cut -d' ' -f2- > "$d/netdev.stack"
-		if grep -q '^bond_create+0x[0-9a-f]* \[bonding\]$' "$d/netdev.stack" &&
-		   grep -q '^bonding_init+0x[0-9a-f]* \[bonding\]$' "$d/netdev.stack" &&
-		   grep -q '^do_init_module+0x' "$d/netdev.stack"; then
-			t_pass "boot64/$t-ci/named-callchain"
-		else
-			t_fail "boot64/$t-ci/named-callchain" \
-				"no bond_create [bonding] <- bonding_init [bonding] <- do_init_module" "$d/report.txt"
-		fi
+		case $M_ARCH in
+		arm64)
+			# the kernel's stacktrace trigger (arm64 unwinds kprobes): at
+			# register_netdevice's first instruction its caller is only
+			# in the link register, not yet in a frame record, so the
+			# frame-pointer unwinder skips bond_create; the function
+			# tracer names it
+			if [ "$(head -4 "$d/netdev.stack" | tr '\n' ' ')" = \
+			     "register_netdevice bonding_init do_one_initcall do_init_module " ] &&
+			   grep -q 'insmod-[0-9]* .*register_netdevice <-bond_create$' "$d/dump2"; then
+				t_pass "boot64/$t-ci/kernel-stack"
+			else
+				t_fail "boot64/$t-ci/kernel-stack" \
+					"not register_netdevice <- bonding_init <- do_one_initcall <- do_init_module" "$d/report.txt"
+			fi ;;
+		*)
+			if grep -q '^bond_create+0x[0-9a-f]* \[bonding\]$' "$d/netdev.stack" &&
+			   grep -q '^bonding_init+0x[0-9a-f]* \[bonding\]$' "$d/netdev.stack" &&
+			   grep -q '^do_init_module+0x' "$d/netdev.stack"; then
+				t_pass "boot64/$t-ci/named-callchain"
+			else
+				t_fail "boot64/$t-ci/named-callchain" \
+					"no bond_create [bonding] <- bonding_init [bonding] <- do_init_module" "$d/report.txt"
+			fi ;;
+		esac
 		case $M_ARCH in
 		mips*)
 			if grep -q $'^perf\tnetdev\tkprobes/netdev$' "$d/plan"; then
@@ -100,9 +117,13 @@ for t in ${B64_TARGETS:-loongson3 malta64el arm64}; do
 	fi
 
 	# --- args: known values, arguments 5-8 in registers ---
-	if b64_run $t args tests/boot64/args64.probes; then
+	# (--stack-method perf: on arm64 too the agent opens netdev's perf
+	# event, the perf_event_open(2) whose perf_event_alloc is probed)
+	if b64_run $t args tests/boot64/args64.probes --stack-method perf; then
 		d=$b64_dir/$t-args
-		b64_grep "boot64/$t-args/armed" "$d/dump1" $'^item\tpalloc\tarmed\tkprobe_events\t'
+		# palloc armed by the agent (MIPS: no room on the command line)
+		# or by kprobe_event= (arm64), then enabled by the agent
+		b64_grep "boot64/$t-args/armed" "$d/dump1" $'^item\tpalloc\t(armed|ok)\tset_event\t'
 		if grep -P '^item\t' "$d/dump1" | awk -F'\t' '$3 == "failed" || $3 == "missing"' | grep -q .; then
 			t_fail "boot64/$t-args/none-failed" "$(grep -P '^item\t[^\t]*\t(failed|missing)' "$d/dump1")"
 		else
@@ -119,7 +140,7 @@ for t in ${B64_TARGETS:-loongson3 malta64el arm64}; do
 		mips64*) regs='parent=%r8:x64 handler=%r9:x64 context=%r10:x64 cgroup_fd=%r11:s32' ;;
 		arm64) regs='parent=%x4:x64 handler=%x5:x64 context=%x6:x64 cgroup_fd=%x7:s32' ;;
 		esac
-		b64_grep "boot64/$t-args/args5-8-registers" "$d/plan" "perf_event_alloc .* $regs\$"
+		b64_grep "boot64/$t-args/args5-8-registers" "$d/plan" "p:kprobes/palloc perf_event_alloc .* $regs("$'\t'"|\$)"
 		b64_grep "boot64/$t-args/args5-8-values" "$d/dump1" \
 			'init-1 .* palloc: \(perf_event_alloc\+0x0/0x[0-9a-f]+\) type=2 cpu=0 task=0x0 parent=0x0 handler=0x0 context=0x0 cgroup_fd=-1$'
 	fi
@@ -130,14 +151,9 @@ for t in ${B64_TARGETS:-loongson3 malta64el arm64}; do
 	if tests/boot64/measure-room.sh $t "$d" > "$d.out" 2>&1; then
 		got=$(sed -n 's/^cmdline\t//p' "$d/dump1")
 		append=$(cat "$d/append")
-		if [ $M_ROOM -ge 2047 ]; then
-			# the whole 400-odd characters arrive
-			if [ "${got% }" = "$append" ] || [ "${got%"$append"}" != "$got" ]; then
-				t_pass "boot64/$t-room/whole-${#append}"
-			else
-				t_fail "boot64/$t-room/whole-${#append}" "got ${#got} chars: $got"
-			fi
-		elif [ ${#got} = $M_ROOM ]; then
+		# (a command line 150 characters too long: the firmware's cut,
+		# or arm64's COMMAND_LINE_SIZE 2048 with its NUL)
+		if [ ${#got} = $M_ROOM ]; then
 			t_pass "boot64/$t-room/$M_ROOM"
 		else
 			t_fail "boot64/$t-room/$M_ROOM" "/proc/cmdline has ${#got} chars, machines.sh says $M_ROOM" "$d.out"

@@ -1,8 +1,12 @@
 #!/bin/bash
-# measure-room.sh TARGET OUTDIR: boot TARGET once with a 400-character
-# command line (console=... rdinit=/init, then x0001 x0002 ... padding)
+# measure-room.sh TARGET OUTDIR: boot TARGET once with a command line 150
+# characters longer than the room machines.sh gives it (M_ROOM)
 # and print how many characters of /proc/cmdline the kernel got, in all
 # and of the -append text (the agent's dump 1 reports /proc/cmdline).
+# The padding is one word, probecc.room=0001.0002...: a dotted name is a
+# module parameter the kernel ignores, where 40 plain words would pass
+# MAX_INIT_ARGS (32) to init and make the kernel panic before its
+# console is up (seen on arm64: a silent hang).
 set -eu -o pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 t=$1 d=$2
@@ -11,9 +15,9 @@ machine "$t"
 mkdir -p "$d"
 printf 'probecc-plan\t1\narch\t%s\nsink\t/dev/ttyS1\n' "$M_ARCH" > "$d/plan"
 "$top/qemu-images/mkimage" "$t" -o "$d/initrd.gz" --plan "$d/plan" --module none
-append="console=$M_CONSOLE rdinit=/init"
+append="console=$M_CONSOLE rdinit=/init probecc.room=0000"
 i=1
-while [ ${#append} -lt 400 ]; do append="$append x$(printf %04d $i)"; i=$((i + 1)); done
+while [ ${#append} -lt $((M_ROOM + 150)) ]; do append="$append.$(printf %04d $i)"; i=$((i + 1)); done
 echo "$append" > "$d/append"
 eval "$("$top/qemu-images/fetch" "$t")"
 "$top/qemu-images/boot" "$t" --kernel "$VMLINUZ" --initrd "$d/initrd.gz" --append "$append" \
