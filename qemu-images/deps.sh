@@ -4,9 +4,9 @@
 # usage: deps.sh [build] [boot] [kernel] [all]      (default: all)
 #
 #   build  compilers and libraries for probecc and the agents
-#   boot   QEMU, U-Boot, and the mipsel and arm64 foreign architectures
-#          in dpkg so that qemu-images/fetch can download busybox-static
-#          and the kernels of those arches
+#   boot   QEMU, U-Boot, and the mipsel, mips64el and arm64 foreign
+#          architectures in dpkg so that qemu-images/fetch can download
+#          busybox-static and the kernels of those arches
 # A no-op (dpkg-query only) when everything is there.  As root it runs
 # apt-get; as another user it prints the command to run and exits 1.
 # Prints nothing on stdout: everything, apt's output included, goes to
@@ -18,6 +18,7 @@ prog=${0##*/}
 
 build_pkgs="gcc make libfdt-dev libelf-dev libdw-dev device-tree-compiler cpio
 gcc-mipsel-linux-gnu libc6-dev-mipsel-cross gcc-mips64el-linux-gnuabi64 libc6-dev-mips64el-cross
+gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 xz-utils zlib1g-dev man-db groff-base"
 boot_pkgs="qemu-system-mips qemu-system-x86 qemu-system-arm u-boot-tools u-boot-qemu libubootenv-tool"
 kernel_pkgs="flex bison bc libssl-dev patch"
@@ -46,11 +47,13 @@ missing=
 for p in $want; do
 	printf '%s\n' "$installed" | grep -qx -- "$p" || missing="$missing $p"
 done
-# mipsel: busybox-static and the Malta kernel; arm64: the kernel and
-# busybox of the device-tree boot (tests/bootargs.test.sh).
+# mipsel: busybox-static and the Malta kernel; mips64el: the Loongson-3
+# and 5Kc Malta kernels and the n64 busybox (tests/boot64.test.sh);
+# arm64: the kernel and busybox of the device-tree boot
+# (tests/bootargs.test.sh) and of tests/boot64.test.sh.
 add_arch=
 if [ "$foreign" = 1 ]; then
-	for a in mipsel arm64; do
+	for a in mipsel mips64el arm64; do
 		dpkg --print-foreign-architectures | grep -qx $a || add_arch="$add_arch $a"
 	done
 fi

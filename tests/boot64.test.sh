@@ -1,0 +1,160 @@
+# Real boots of Debian's 64-bit kernels with the real agent (issue 16):
+# Loongson-3 (qemu-system-mips64el -M loongson3-virt), mips64el Malta
+# (-M malta -cpu 5KEc), both n64 with Debian's n64 busybox-static:mips64el,
+# and arm64 (qemu-system-aarch64 -M virt -cpu cortex-a57).  Each target
+# (qemu-images/machines.sh) gets:
+#   ci       examples/ci-bond0.probes with --report: the six expectations
+#            hold (expect armed among them); on MIPS the netdev stack is
+#            the agent's perf callchain, named by probecc report
+#   args     tests/boot64/args64.probes: kernel_execve("/init") and
+#            arguments 1-3 and 5-8
+#            of perf_event_alloc (n64 $8-$11, arm64 x4-x7) against the
+#            values sys_perf_event_open passes
+#   room     the command line the firmware passes (measure-room.sh): the
+#            length run-probes assumes (machines.sh M_ROOM) is the one
+#            measured; the ci and args boots pass run-probes' cut check
+#            (exit 8 when /proc/cmdline does not end with the -append text)
+# Everything is fetched here (qemu-images/fetch TARGET); under CI=true
+# nothing is skipped.
+
+b64_dir=$T_OUT/boot64
+. qemu-images/machines.sh
+
+# b64_run TARGET NAME PROBES [--report]: run-probes once; 0 when it
+# booted, dumped and (with --report) every expectation held.  Debian's
+# MIPS kernels sometimes oops in their own kprobe single-step ("Break
+# instruction in kernel code", issue 5): that message alone gets another
+# boot (3 in all); the crashed boots are kept beside.
+b64_run() {
+	local t=$1 name=$2 probes=$3 d=$b64_dir/$1-$2 try rc
+	shift 3
+	rm -rf "$d".boot[12]
+	for try in 1 2 3; do
+		rm -rf "$d" && mkdir -p "$d"
+		qemu-images/run-probes --arch "$t" --out "$d" --timeout 240 "$@" \
+			"$probes" > "$d/run.log" 2>&1
+		rc=$?
+		[ $try != 3 ] &&
+			grep -q 'Break instruction in kernel code' "$d/console.log" 2>/dev/null || break
+		mv "$d" "$d.boot$try"
+		echo "    (boot64/$t-$name: the kernel's kprobe single-step crash, see $d.boot$try/console.log: booting again)"
+	done
+	if [ $rc = 0 ]; then
+		t_pass "boot64/$t-$name"
+		return 0
+	fi
+	t_fail "boot64/$t-$name" "run-probes exit $rc" "$d/run.log"
+	tail -20 "$d/console.log" 2>/dev/null | sed 's/^/    console: /'
+	return 1
+}
+
+b64_grep() { # NAME FILE REGEX [WHY]
+	if grep -Eq -- "$3" "$2"; then
+		t_pass "$1"
+	else
+		t_fail "$1" "${4:-no line matches /$3/ in $2}"
+	fi
+}
+
+# B64_TARGETS: a subset, for a developer's run
+for t in ${B64_TARGETS:-loongson3 malta64el arm64}; do
+	machine $t
+	if ! command -v "${M_QEMU[0]}" > /dev/null; then
+		t_skip "boot64/$t" "needs ${M_QEMU[0]} (qemu-images/deps.sh boot)"
+		continue
+	fi
+	if [ ! -x initramfs/agent-$M_AGENT ]; then
+		t_skip "boot64/$t" "no initramfs/agent-$M_AGENT: its cross compiler is missing (qemu-images/deps.sh build)"
+		continue
+	fi
+	mkdir -p "$b64_dir"
+	if ! qemu-images/fetch $t > "$b64_dir/$t.fetch" 2> "$b64_dir/$t.fetch.err"; then
+		t_skip "boot64/$t" "qemu-images/fetch $t: $(tail -1 "$b64_dir/$t.fetch.err") (qemu-images/deps.sh boot)"
+		continue
+	fi
+
+	# --- ci: bond0, expectations, the stack of the netdev hit ---
+	if b64_run $t ci examples/ci-bond0.probes --report; then
+		d=$b64_dir/$t-ci
+		b64_grep "boot64/$t-ci/expectations-hold" "$d/junit.xml" \
+			'<testsuite name="probecc" tests="6" failures="0">'
+		# netdev's callers, innermost first, as probecc report names them
+		sed -n '/^  netdev /,/^  [^ ]/p' "$d/report.txt" |
+			grep -o '[0-9] [^ ]*\( \[[a-z]*\]\)\?$' | cut -d' ' -f2- > "$d/netdev.stack"
+		case $M_ARCH in
+		arm64)
+			# the kernel's stacktrace trigger (arm64 unwinds kprobes): at
+			# register_netdevice's first instruction its caller is only
+			# in the link register, not yet in a frame record, so the
+			# frame-pointer unwinder skips bond_create; the function
+			# tracer names it
+			if [ "$(head -4 "$d/netdev.stack" | tr '\n' ' ')" = \
+			     "register_netdevice bonding_init do_one_initcall do_init_module " ] &&
+			   grep -q 'insmod-[0-9]* .*register_netdevice <-bond_create$' "$d/dump2"; then
+				t_pass "boot64/$t-ci/kernel-stack"
+			else
+				t_fail "boot64/$t-ci/kernel-stack" \
+					"not register_netdevice <- bonding_init <- do_one_initcall <- do_init_module" "$d/report.txt"
+			fi ;;
+		*)
+			if grep -q '^bond_create+0x[0-9a-f]* \[bonding\]$' "$d/netdev.stack" &&
+			   grep -q '^bonding_init+0x[0-9a-f]* \[bonding\]$' "$d/netdev.stack" &&
+			   grep -q '^do_init_module+0x' "$d/netdev.stack"; then
+				t_pass "boot64/$t-ci/named-callchain"
+			else
+				t_fail "boot64/$t-ci/named-callchain" \
+					"no bond_create [bonding] <- bonding_init [bonding] <- do_init_module" "$d/report.txt"
+			fi ;;
+		esac
+		case $M_ARCH in
+		mips*)
+			if grep -q $'^perf\tnetdev\tkprobes/netdev$' "$d/plan"; then
+				t_pass "boot64/$t-ci/perf-callchain"
+			else
+				t_fail "boot64/$t-ci/perf-callchain" "the plan takes no perf callchain" "$d/plan"
+			fi ;;
+		esac
+	fi
+
+	# --- args: known values, arguments 5-8 in registers ---
+	# (--stack-method perf: on arm64 too the agent opens netdev's perf
+	# event, the perf_event_open(2) whose perf_event_alloc is probed)
+	if b64_run $t args tests/boot64/args64.probes --stack-method perf; then
+		d=$b64_dir/$t-args
+		# palloc armed by the agent (MIPS: no room on the command line)
+		# or by kprobe_event= (arm64), then enabled by the agent
+		b64_grep "boot64/$t-args/armed" "$d/dump1" $'^item\tpalloc\t(armed|ok)\tset_event\t'
+		if grep -P '^item\t' "$d/dump1" | awk -F'\t' '$3 == "failed" || $3 == "missing"' | grep -q .; then
+			t_fail "boot64/$t-args/none-failed" "$(grep -P '^item\t[^\t]*\t(failed|missing)' "$d/dump1")"
+		else
+			t_pass "boot64/$t-args/none-failed"
+		fi
+		b64_grep "boot64/$t-args/kernel_execve-init" "$d/dump1" \
+			' exec: \(kernel_execve\+0x0/0x[0-9a-f]+\) filename="/init" argv=0x[0-9a-f]+ envp=[0-9]+ comm="swapper/0"'
+		# arguments 5-8 come from registers: $8-$11 (n64), x4-x7 (arm64)
+		case $M_ARCH in
+		mips64*) regs='parent=%r8:x64 handler=%r9:x64 context=%r10:x64 cgroup_fd=%r11:s32' ;;
+		arm64) regs='parent=%x4:x64 handler=%x5:x64 context=%x6:x64 cgroup_fd=%x7:s32' ;;
+		esac
+		b64_grep "boot64/$t-args/args5-8-registers" "$d/plan" "p:kprobes/palloc perf_event_alloc .* $regs("$'\t'"|\$)"
+		b64_grep "boot64/$t-args/args5-8-values" "$d/dump1" \
+			'init-1 .* palloc: \(perf_event_alloc\+0x0/0x[0-9a-f]+\) type=2 cpu=0 task=0x0 parent=0x0 handler=0x0 context=0x0 cgroup_fd=-1$'
+	fi
+
+	# --- room: the command line the firmware passes whole ---
+	d=$b64_dir/$t-room
+	rm -rf "$d"
+	if tests/boot64/measure-room.sh $t "$d" > "$d.out" 2>&1; then
+		got=$(sed -n 's/^cmdline\t//p' "$d/dump1")
+		append=$(cat "$d/append")
+		# (a command line 150 characters too long: the firmware's cut,
+		# or arm64's COMMAND_LINE_SIZE 2048 with its NUL)
+		if [ ${#got} = $M_ROOM ]; then
+			t_pass "boot64/$t-room/$M_ROOM"
+		else
+			t_fail "boot64/$t-room/$M_ROOM" "/proc/cmdline has ${#got} chars, machines.sh says $M_ROOM" "$d.out"
+		fi
+	else
+		t_fail "boot64/$t-room" "measure-room.sh failed" "$d.out"
+	fi
+done
