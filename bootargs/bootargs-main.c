@@ -184,8 +184,8 @@ int bootargs_main(int argc, char **argv)
 			fatal("%s", e.msg);
 		text = xasprintf("setenv bootargs %s\n", q);
 		free(q);
-		if (out_stage(target, text, strlen(text)))
-			fatal("cannot write %s: %s", target, strerror(errno));
+		if (out_stage(target, text, strlen(text), &e))
+			output_error("%s", e.msg);
 		break;
 	}
 	case OPT_ENV:
@@ -194,27 +194,24 @@ int bootargs_main(int argc, char **argv)
 			fatal("%s", e.msg);
 		text = xasprintf("bootargs%s%s\n", mode == OPT_ENV ? "=" : " ",
 				 merged);
-		if (out_stage(target, text, strlen(text)))
-			fatal("cannot write %s: %s", target, strerror(errno));
+		if (out_stage(target, text, strlen(text), &e))
+			output_error("%s", e.msg);
 		break;
 	case OPT_DTB:
 		if (dtb_with_bootargs(dtb, merged, &newdtb, &len, &e))
 			fatal("%s", e.msg);
-		if (out_stage(outpath, newdtb, len))
-			fatal("cannot write %s: %s", outpath, strerror(errno));
+		if (out_stage(outpath, newdtb, len, &e))
+			output_error("%s", e.msg);
 		free(newdtb);
 		break;
 	}
-	if (out_commit()) {
-		int err = errno;
-
-		out_abort();
-		fatal("cannot rename the output into place: %s", strerror(err));
-	}
+	if (out_commit(&e))
+		output_error("%s", e.msg);
 	free(text);
 	free(merged);
 	free(frag);
 	free(dtb);
 	free(from_buf);
-	return fflush(stdout) ? 1 : 0;
+	stdout_flush();
+	return 0;
 }

@@ -49,9 +49,13 @@ static unsigned char *slurp(const char *path, size_t *len)
  */
 static int replace(const char *path, const unsigned char *data, size_t len)
 {
-	if (out_stage(path, (const char *)data, len))
-		return -1;
-	return out_commit();
+	int rc = out_stage(path, (const char *)data, len, NULL);
+
+	if (!rc)
+		rc = out_commit(NULL);
+	if (rc)
+		errno = -rc;
+	return rc ? -1 : 0;
 }
 
 /* -l: parse bootconfig text @path and write the tree back to stdout. */

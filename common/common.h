@@ -80,6 +80,10 @@ void internal_error(const char *fmt, ...)
  */
 void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void input_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* An output that cannot be written: "probecc: error: MSG", exit 2. */
+void output_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* At the CLI edge's end: standard output flushed, or output_error(). */
+void stdout_flush(void);
 
 /*
  * A library function's error: it returns a negative errno-style code
@@ -158,12 +162,21 @@ char *suggest_text(const struct suggest *sg);
  * full to a temporary file in the same directory (so the rename is
  * atomic) and fsync'd.  A file replaced keeps its mode; a new one gets
  * 0666 less the umask.  Standard output ("-", /dev/stdout) and special
- * files are written at out_commit().  Returns 0, or -1 with errno set,
- * every file staged so far removed (out_abort()) and nothing left behind.
+ * files are written at out_commit().  Returns 0, or -errno with "cannot
+ * write PATH: REASON" (or, -EEXIST, "PATH is named for two outputs") in
+ * @e (may be NULL), every file staged so far removed (out_abort()) and
+ * nothing left behind.
  */
-int out_stage(const char *path, const char *data, size_t len);
-/* Rename every staged file into place; -1 with errno on failure. */
-int out_commit(void);
+int out_stage(const char *path, const char *data, size_t len,
+	      struct errmsg *e);
+/*
+ * Write the direct outputs, then rename every staged file into place.
+ * Returns 0, or -errno with "cannot write PATH: ..." or "cannot rename
+ * PATH into place: ..." in @e (may be NULL), what was not yet in place
+ * removed.  A second out_stage() of a destination already staged fails
+ * (see there).
+ */
+int out_commit(struct errmsg *e);
 /* Remove every staged temporary file; destinations stay untouched. */
 void out_abort(void);
 

@@ -160,3 +160,18 @@ int errmsg_set(struct errmsg *e, int code, const char *fmt, ...)
 	}
 	return code;
 }
+
+void output_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdie(2, fmt, ap);
+}
+
+void stdout_flush(void)
+{
+	if (fflush(stdout) || ferror(stdout))
+		output_error("cannot write to standard output: %s",
+			     strerror(errno ? errno : EIO));
+}

@@ -75,10 +75,33 @@ static mode_t out_mode(const char *path)
 	return 0666 & ~current_umask();
 }
 
-int out_stage(const char *path, const char *data, size_t len)
+/* Is @path (as given, and as it resolves) a destination already staged? */
+static bool staged_already(const char *path)
 {
-	struct staged *s = xcalloc(1, sizeof(*s));
+	char *real = realpath(path, NULL);
+	struct staged *lists[2] = { staged, direct }, *s;
+	bool dup = false;
+	int i;
+
+	for (i = 0; i < 2 && !dup; i++)
+		for (s = lists[i]; s && !dup; s = s->next)
+			dup = !strcmp(s->path, path) || (real && !strcmp(s->path, real));
+	free(real);
+	return dup;
+}
+
+int out_stage(const char *path, const char *data, size_t len,
+	      struct errmsg *e)
+{
+	struct staged *s;
 	int fd, err;
+
+	/* two outputs into one file: the second would replace the first */
+	if (staged_already(path)) {
+		out_abort();
+		return errmsg_set(e, -EEXIST, "%s is named for two outputs", path);
+	}
+	s = xcalloc(1, sizeof(*s));
 
 	if (is_stdout(path) || is_special(path)) {
 		s->path = xstrdup(path);
@@ -120,12 +143,13 @@ int out_stage(const char *path, const char *data, size_t len)
 	return 0;
 fail_nofd:
 	err = errno;
+	errmsg_set(e, -err, "cannot write %s: %s", path, strerror(err));
 	free(s->tmp);
 	free(s->path);
 	free(s);
 	out_abort();
 	errno = err;
-	return -1;
+	return -err;
 }
 
 static void staged_free(struct staged *s)
@@ -150,32 +174,43 @@ void out_abort(void)
 	}
 }
 
-int out_commit(void)
+int out_commit(struct errmsg *e)
 {
 	struct staged *s;
 	int fd, r, err;
 
-	while ((s = staged)) {
-		if (rename(s->tmp, s->path))
-			goto fail;
-		staged = s->next;
-		staged_free(s);
-	}
+	/*
+	 * Direct outputs first: they are the ones that can fail for want of
+	 * room (/dev/full, a closed pipe), and nothing is renamed until
+	 * they are written.
+	 */
 	while ((s = direct)) {
 		fd = is_stdout(s->path) ? dup(1) : open(s->path, O_WRONLY | O_APPEND);
-		if (fd < 0)
+		r = fd < 0 ? -1 : write_all(fd, s->tmp, s->len);
+		if (fd >= 0 && close(fd))
+			r = -1;
+		if (r) {
+			err = errno;
+			errmsg_set(e, -err, "cannot write %s: %s", s->path, strerror(err));
 			goto fail;
-		r = write_all(fd, s->tmp, s->len);
-		if (close(fd) || r)
-			goto fail;
+		}
 		direct = s->next;
+		staged_free(s);
+	}
+	while ((s = staged)) {
+		if (rename(s->tmp, s->path)) {
+			err = errno;
+			errmsg_set(e, -err, "cannot rename %s into place: %s", s->path,
+				   strerror(err));
+			goto fail;
+		}
+		staged = s->next;
 		staged_free(s);
 	}
 	return 0;
 fail:
 	/* what was not renamed yet is removed; what was stays in place */
-	err = errno;
 	out_abort();
 	errno = err;
-	return -1;
+	return -err;
 }

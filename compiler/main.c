@@ -117,7 +117,8 @@ static int agent_path(const char *arch)
 		    !realpath(cand[i], real))
 			continue;
 		printf("%s\n", real);
-		return fflush(stdout) ? 1 : 0;
+		stdout_flush();
+		return 0;
 	}
 	input_error("no agent for %s: neither %s nor %s exists (make install, or make in the source tree)",
 		    arch, cand[0], cand[1]);
@@ -289,7 +290,8 @@ int main(int argc, char **argv)
 			break;
 		case 'V':
 			printf("probecc %s\n", PROBECC_VERSION);
-			return fflush(stdout) ? 1 : 0;
+			stdout_flush();
+			return 0;
 		case 'h':
 			print_usage(stdout);
 			return 0;
@@ -348,7 +350,8 @@ int main(int argc, char **argv)
 
 		if (out.s)
 			fputs(out.s, stdout);
-		return fflush(stdout) ? 1 : rc;
+		stdout_flush();
+		return rc;
 	}
 
 	/*
@@ -405,24 +408,20 @@ int main(int argc, char **argv)
 			      argv[optind], bcpath);
 		if (emit_bootconfig(pl, &text, &len, &e))
 			fatal("%s", e.msg);
-		if (out_stage(bcpath, text, len))
-			fatal("cannot write %s: %s", bcpath, strerror(errno));
+		if (out_stage(bcpath, text, len, &e))
+			output_error("%s", e.msg);
 		free(text);
 	}
 	if (planpath) {
 		size_t len;
 		char *text = emit_plan(prog, &t, pl, &len);
 
-		if (out_stage(planpath, text, len))
-			fatal("cannot write %s: %s", planpath, strerror(errno));
+		if (out_stage(planpath, text, len, &e))
+			output_error("%s", e.msg);
 		free(text);
 	}
-	if (out_commit()) {
-		int err = errno;
-
-		out_abort();
-		fatal("cannot rename the outputs into place: %s", strerror(err));
-	}
+	if (out_commit(&e))
+		output_error("%s", e.msg);
 	if (want_cmdline) {
 		char *text = emit_cmdline(pl);
 
@@ -432,5 +431,6 @@ int main(int argc, char **argv)
 	if (want_explain)
 		emit_explain(pl, checks.s, stdout);
 	bc_free(pl->bootconfig);
-	return fflush(stdout) ? 1 : 0;
+	stdout_flush();
+	return 0;
 }

@@ -181,6 +181,7 @@ static void probe_names(struct report *r)
 static int stage(const struct report *r, const char *path,
 		 void (*write)(FILE *, const struct report *))
 {
+	struct errmsg e;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -195,8 +196,8 @@ static int stage(const struct report *r, const char *path,
 		fprintf(stderr, "probecc: error: cannot write %s\n", path);
 		return 2;
 	}
-	if (out_stage(path, buf, len)) {
-		fprintf(stderr, "probecc: error: cannot write %s: %s\n", path, strerror(errno));
+	if (out_stage(path, buf, len, &e)) {
+		fprintf(stderr, "probecc: error: %s\n", e.msg);
 		free(buf);
 		return 2;
 	}
@@ -207,15 +208,15 @@ static int stage(const struct report *r, const char *path,
 /* The machine outputs, staged and renamed together: 0, or 2 with none written. */
 static int write_outputs(const struct report *r)
 {
+	struct errmsg e;
+
 	if (stage(r, r->json, json_write) || stage(r, r->folded, folded_write) ||
 	    stage(r, r->svg, svg_write) || stage(r, r->junit, junit_write)) {
 		out_abort();
 		return 2;
 	}
-	if (out_commit()) {
-		fprintf(stderr, "probecc: error: cannot rename the outputs into place: %s\n",
-			strerror(errno));
-		out_abort();
+	if (out_commit(&e)) {
+		fprintf(stderr, "probecc: error: %s\n", e.msg);
 		return 2;
 	}
 	return 0;

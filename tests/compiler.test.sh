@@ -105,6 +105,26 @@ else
 	t_fail "compiler/unwritable-output" "unexpected message" "$d/err"
 fi
 
+# Outputs that cannot be written (issue 18): exit 2 with a message, and
+# nothing left behind: two outputs named one file, a bootconfig on
+# /dev/full beside a plan, the command line to a full standard output.
+rm -rf "$d" && mkdir -p "$d"
+./probecc examples/bond0.probes --arch x86_64 -o "$d/same" --plan "$d/same" 2> "$d/err.same"
+rc_same=$?
+./probecc examples/bond0.probes --arch x86_64 -o /dev/full --plan "$d/plan" 2> "$d/err.full"
+rc_full=$?
+./probecc examples/bond0.probes --cmdline > /dev/full 2> "$d/err.stdout"
+rc_stdout=$?
+if [ $rc_same = 2 ] && grep -q "$d/same is named for two outputs" "$d/err.same" &&
+   [ $rc_full = 2 ] && grep -q 'cannot write /dev/full: No space left on device' "$d/err.full" &&
+   [ $rc_stdout = 2 ] && grep -q 'cannot write to standard output' "$d/err.stdout" &&
+   [ -z "$(ls -A "$d" | grep -v '^err\.')" ]; then
+	t_pass "compiler/outputs-that-cannot-be-written"
+else
+	t_fail "compiler/outputs-that-cannot-be-written" "exit $rc_same/$rc_full/$rc_stdout, files: $(ls -A "$d")" \
+		"$d/err.same" "$d/err.full" "$d/err.stdout"
+fi
+
 # The examples compile for every arch the ABI tables cover.
 for a in mips mipsel mips64 mips64el x86_64 arm64 riscv64; do
 	ok=1
