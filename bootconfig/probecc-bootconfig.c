@@ -13,8 +13,9 @@
  * reports a text the kernel refuses as "FILE:LINE:COL: error: MSG", with
  * the kernel's message and position (tools/bootconfig's "Parse Error"),
  * and warns when the tree, written out flat, breaks the kernel's limits.
- * Exit status 0, 1 on an error (with a message), 2 for bad usage or a
- * file that cannot be read; --help prints the usage to stdout.
+ * Exit status 0, 1 on an error (with a message), 2 for bad usage, a
+ * file that cannot be read or one that cannot be written; --help prints
+ * the usage to stdout.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -158,7 +159,7 @@ int main(int argc, char **argv)
 		free(out);
 		if (r) {
 			fprintf(stderr, "%s: cannot write %s: %s\n", prog, path, strerror(errno));
-			return 1;
+			return 2;
 		}
 		return 0;
 	}
@@ -187,7 +188,7 @@ int main(int argc, char **argv)
 	if (r && replace(path, img, start)) {
 		fprintf(stderr, "%s: cannot write %s: %s\n", prog, path, strerror(errno));
 		free(img);
-		return 1;
+		return 2;
 	}
 	free(img);
 	return 0;
