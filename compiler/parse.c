@@ -178,6 +178,25 @@ static char *name(const char *what, size_t max)
 	return r;
 }
 
+/*
+ * An event's or group's NAME.  "enable" and "filter" are refused: every
+ * events/GROUP/ directory holds files of those names for the whole group
+ * (kernel/trace/trace_events.c), and kernel/trace/trace_boot.c reads
+ * ftrace.event.GROUP.enable and ftrace.event.enable as group and global
+ * switches: a kprobe named "enable" was never defined and the whole
+ * kprobes group was turned on instead.
+ */
+static char *event_name(const char *what)
+{
+	struct pos pos = tok->pos;
+	char *n = name(what, MAX_EVENT_NAME);
+
+	if (!strcmp(n, "enable") || !strcmp(n, "filter"))
+		parse_error(&pos, "'%s' cannot name an event or a group: tracefs and bootconfig use it for the whole group's %s",
+			    n, n);
+	return n;
+}
+
 /* SYMBOL = a word without glob characters */
 static char *symbol(const char *what)
 {
@@ -634,7 +653,7 @@ static struct probe *probe(enum probe_kind kind)
 	p->kind = kind;
 	p->pos = tok->pos;
 	tok = tok->next;
-	p->name = name("probe", MAX_EVENT_NAME);
+	p->name = event_name("probe");
 	if (kind == P_KPROBE || kind == P_KRETPROBE) {
 		p->group = "kprobes";
 		p->target_pos = tok->pos;
@@ -682,9 +701,9 @@ static struct probe *event(void)
 	p->pos = tok->pos;
 	tok = tok->next;
 	p->target_pos = tok->pos;
-	p->group = name("event group", MAX_EVENT_NAME);
+	p->group = event_name("event group");
 	expect(":", "between the event group and the event (GROUP:EVENT)");
-	p->name = name("event", MAX_EVENT_NAME);
+	p->name = event_name("event");
 	block(p);
 	return p;
 }
