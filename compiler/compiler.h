@@ -189,6 +189,9 @@ struct program {
  */
 struct program *parse(struct token *tok, struct diags *d);
 
+/* The most plan the agent reads: AGENT_PLAN_MAX of initramfs/agent.h. */
+#define PLAN_MAX	(1024 * 1024)
+
 /* ---- target ABIs (abi.c) ---- */
 
 struct abi {

@@ -416,6 +416,11 @@ int main(int argc, char **argv)
 		size_t len;
 		char *text = emit_plan(prog, &t, pl, &len);
 
+		/* more would be dropped by the agent, which reads so much */
+		if (len > PLAN_MAX)
+			fatal("the plan is %zu bytes; the agent reads at most %d (AGENT_PLAN_MAX, initramfs/agent.h): fewer probes, or more of them on the command line or in bootconfig",
+			      len, PLAN_MAX);
+
 		if (out_stage(planpath, text, len, &e))
 			output_error("%s", e.msg);
 		free(text);

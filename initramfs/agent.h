@@ -19,7 +19,7 @@
 #define AGENT_MAX_ITEMS		4096
 #define AGENT_MAX_NOTES		256
 #define AGENT_DETAIL_MAX	8192	/* bytes of one DETAIL field, NUL incl. */
-#define AGENT_PLAN_MAX		(1024 * 1024)	/* bytes of plan read */
+#define AGENT_PLAN_MAX		(1024 * 1024)	/* bytes of plan read; compiler.h PLAN_MAX */
 #define AGENT_WINDOW_MAX	86400	/* seconds */
 #define AGENT_MAX_PERF		64	/* "perf" plan lines */
 
