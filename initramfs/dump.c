@@ -187,42 +187,51 @@ static void cpu_lines(struct agent *a, struct out *o)
 }
 
 /*
- * tracing_pause() - stop the ring buffer recording for the length of a
- * dump: tracefs "trace" is read to its end while the kernel appends to
- * it (kernel/trace/trace.c: with nopause-on-trace, the default of
- * Debian's 6.1, opening it pauses nothing), and the dump's own reads,
- * writes and serial interrupts are events too: on Malta with
- * "function do_* vfs_*" the reader chased them for 400 s and the real
- * init never ran.  Writes "0" to tracing_on when it reads "1"; returns
- * whether it did (then tracing_resume() writes "1" again).  What happens
- * during the dump is not recorded: the manifest says when (paused line).
+ * pause_on_trace() - make the kernel stop recording while tracefs/trace
+ * is open.  trace is read to its end while the kernel appends to it, and
+ * the dump's own reads, writes and serial interrupts are events too: on
+ * Malta with "function do_* vfs_*" the reader chased them for 400 s and
+ * the real init never ran.  The option pause-on-trace (off by default in
+ * 6.1, kernel/trace/trace.c: __tracing_open() calls tracing_stop_tr(),
+ * tracing_release() tracing_start_tr()) stops the ring buffer without
+ * the tracer's start/stop hooks: writing tracing_on instead would run
+ * function_trace_start(), which empties the buffer.  Kernels before the
+ * option (5.10) always paused on open.
+ *
+ * Returns 2 when it turned the option on (pause_restore() turns it off
+ * again after trace is closed), 1 when it was on already, 0 when it is
+ * not there or cannot be set.  What happens during the dump is not
+ * recorded: the manifest says so (paused line).
  */
-static int tracing_pause(const struct agent *a)
+static int pause_on_trace(const struct agent *a)
 {
 	char path[AGENT_PATH_MAX], v[8];
 	int fd, ok;
 
-	if (!a->tracefs[0] || path_join(path, sizeof(path), a->tracefs, "tracing_on") ||
-	    read_small(path, v, sizeof(v)) <= 0 || v[0] != '1')
+	if (!a->tracefs[0] ||
+	    path_join(path, sizeof(path), a->tracefs, "options/pause-on-trace") ||
+	    read_small(path, v, sizeof(v)) <= 0)
 		return 0;
+	if (v[0] == '1')
+		return 1;
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	ok = !write_all(fd, "0", 1);
+	ok = !write_all(fd, "1", 1);
 	close(fd);
-	return ok;
+	return ok ? 2 : 0;
 }
 
-static void tracing_resume(struct agent *a)
+static void pause_restore(struct agent *a)
 {
 	char path[AGENT_PATH_MAX];
 	int fd;
 
-	if (path_join(path, sizeof(path), a->tracefs, "tracing_on"))
+	if (path_join(path, sizeof(path), a->tracefs, "options/pause-on-trace"))
 		return;
 	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write_all(fd, "1", 1))
-		agent_note(a, "trace", "tracing_on: cannot turn it back on after the dump: %s",
+	if (fd < 0 || write_all(fd, "0", 1))
+		agent_note(a, "trace", "options/pause-on-trace: cannot turn it off again: %s",
 			   strerror(errno));
 	if (fd >= 0)
 		close(fd);
@@ -254,7 +263,7 @@ int dump(struct agent *a, const char *stage)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	us = (now.tv_sec - a->t0.tv_sec) * 1000000LL +
 	     (now.tv_nsec - a->t0.tv_nsec) / 1000;
-	paused = tracing_pause(a);
+	paused = pause_on_trace(a);
 	uptime(a, up, sizeof(up));
 	frame_begin(a, &o, &u, cmdline, sizeof(cmdline));
 
@@ -273,7 +282,7 @@ int dump(struct agent *a, const char *stage)
 		   up);
 	out_printf(&o, "agent_us\t%lld\ntracefs\t%s\n", us,
 		   a->tracefs[0] ? a->tracefs : "-");
-	/* the ring buffer stops at uptime; nothing is recorded until the end frame */
+	/* the ring buffer stops when trace is opened: nothing is recorded until the end frame */
 	if (paused)
 		out_printf(&o, "paused\t%s\n", up);
 	out_printf(&o, "arch\t%s\nkernel\t%s\nuname\t%s\t%s\n",
@@ -314,7 +323,7 @@ int dump(struct agent *a, const char *stage)
 		out_write(&o, "\n", 1);
 	out_printf(&o, "=== probecc dump %u end ===\n", seq);
 	out_flush(&o);
-	if (paused)
-		tracing_resume(a);
+	if (paused == 2)
+		pause_restore(a);
 	return o.err;
 }

@@ -183,24 +183,28 @@ else
 fi
 
 # ---- a dump stops the ring buffer while it reads it (issue 18) ----
-# tracefs/trace is read to its end; with tracing on, the dump's own
+# tracefs/trace is read to its end; with recording on, the dump's own
 # syscalls are appended as fast as it reads (on Malta it never ended).
-# tracing_on is 0 during the dump, 1 again after it, and the manifest
-# says so; a buffer that was off stays off.
-for on in 1 0; do
-	d=$A/pause-$on
+# The agent turns options/pause-on-trace on for the dump and off again
+# after it (tracing_on would run the function tracer's start hook, which
+# empties the buffer), leaves it on when it was on, and says "paused";
+# a kernel without the option gets no paused line.
+for opt in 0 1 none; do
+	d=$A/pause-$opt
 	mk_tracefs "$d/tfs"
 	mk_root "$d/root"
-	echo $on > "$d/tfs/tracing_on"
+	[ $opt = none ] || echo $opt > "$d/tfs/options/pause-on-trace"
 	mkdir -p "$d/root/sbin" && cp /bin/true "$d/root/sbin/init"
 	plan "$d/plan" 'probecc-plan|1' 'sink|/dump.out'
-	run_agent pause-$on --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
+	run_agent pause-$opt --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
 	paused=$(grep -c "^paused$TAB" "$d/root/dump.out")
-	after=$(cat "$d/tfs/tracing_on")
-	if [ $rc = 0 ] && [ "$paused" = $on ] && [ "$after" = $on ]; then
-		t_pass agent/dump-pauses-tracing-$on
+	after=$(cat "$d/tfs/options/pause-on-trace" 2> /dev/null || echo none)
+	want_paused=1
+	[ $opt != none ] || want_paused=0
+	if [ $rc = 0 ] && [ "$paused" = $want_paused ] && [ "$after" = $opt ]; then
+		t_pass agent/dump-pauses-tracing-$opt
 	else
-		t_fail agent/dump-pauses-tracing-$on "exit $rc, $paused paused line(s), tracing_on $after after (want $on, $on)" "$d/root/dump.out"
+		t_fail agent/dump-pauses-tracing-$opt "exit $rc, $paused paused line(s), pause-on-trace $after after (want $want_paused, $opt)" "$d/root/dump.out"
 	fi
 done
 

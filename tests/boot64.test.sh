@@ -28,14 +28,13 @@ b64_dir=$T_OUT/boot64
 b64_run() {
 	local t=$1 name=$2 probes=$3 d=$b64_dir/$1-$2 try rc
 	shift 3
-	rm -rf "$d".boot[12]
-	for try in 1 2 3; do
+	rm -rf "$d".boot[0-9]
+	for try in $(seq $KPROBE_OOPS_TRIES); do
 		rm -rf "$d" && mkdir -p "$d"
 		qemu-images/run-probes --arch "$t" --out "$d" --timeout 240 "$@" \
 			"$probes" > "$d/run.log" 2>&1
 		rc=$?
-		[ $try != 3 ] &&
-			grep -q 'Break instruction in kernel code' "$d/console.log" 2>/dev/null || break
+		[ $try != $KPROBE_OOPS_TRIES ] && kprobe_oops "$d/console.log" || break
 		mv "$d" "$d.boot$try"
 		echo "    (boot64/$t-$name: the kernel's kprobe single-step crash, see $d.boot$try/console.log: booting again)"
 	done

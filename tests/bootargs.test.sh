@@ -216,18 +216,18 @@ ba_boot() {
 	# 6.1 kernel sometimes dies of its own kprobe single-step ("Break
 	# instruction in kernel code" at an insn slot, 1 boot in ~10 with
 	# the kretprobe of retval.probes: docs/bootargs.md): that boot, and
-	# only that, is tried once more (panic=-1 ends it at once), its log
-	# kept as console.log.1.
-	for try in 1 2; do
+	# only that, is booted again (tests/lib.sh: KPROBE_OOPS_TRIES; panic=-1
+	# ends it at once), its log kept as console.log.N.
+	for try in $(seq $KPROBE_OOPS_TRIES); do
 		SECONDS=0
 		qemu-images/uboot/boot-malta-script --script "$b/boot.cmd" --kernel "$VMLINUZ" \
 			--initrd "$b/initrd.gz" --console "$b/console.log" --dump "$b/ttyS1.raw" \
 			--timeout 60 2> "$b/boot.err"
 		echo "$SECONDS" >> "$b/seconds"
-		grep -q 'Break instruction in kernel code' "$b/console.log" || break
-		[ $try = 2 ] && break
-		mv "$b/console.log" "$b/console.log.1"
-		echo "    (bootargs/boot-$name: the kernel's kprobe single-step crash, see $b/console.log.1: booting again)"
+		kprobe_oops "$b/console.log" || break
+		[ $try = $KPROBE_OOPS_TRIES ] && break
+		mv "$b/console.log" "$b/console.log.$try"
+		echo "    (bootargs/boot-$name: the kernel's kprobe single-step crash, see $b/console.log.$try: booting again)"
 	done
 	if ! qemu-images/extract-dump "$b/ttyS1.raw" 1 > "$b/dump1" 2> /dev/null; then
 		t_fail "bootargs/boot-$name" "no dump on ttyS1" "$b/boot.err"

@@ -57,3 +57,16 @@ t_bad_cases() {
 		fi
 	done
 }
+
+# The MIPS kprobe single-step oops (a kernel defect, issue 18: "Break
+# instruction in kernel code" at an insn slot; after it every kprobe is
+# missed while the boot goes on).  Seen in 1 boot in 10 and, in one cold
+# CI trial on an idle host, in 5 boots of 8 with a do_sys_openat2 kprobe
+# on the command line.  A boot that shows it, and only that, is booted
+# again, up to KPROBE_OOPS_TRIES boots in all.
+KPROBE_OOPS_TRIES=8
+
+# kprobe_oops LOG: true when console log LOG shows that oops.
+kprobe_oops() {
+	grep -q 'Break instruction in kernel code' "$1" 2> /dev/null
+}

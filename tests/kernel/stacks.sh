@@ -28,11 +28,11 @@ sboot() {
 		--cmdline --plan "$o.plan" > "$o.cmdline" 2> "$o.cerr" &&
 	qemu-images/mkimage mipsel -o "$o.gz" --plan "$o.plan" --module none \
 		${4:+--rc "$4"} 2>> "$o.cerr" || return 1
-	for try in 1 2 3; do
+	for try in $(seq $KPROBE_OOPS_TRIES); do
 		qemu-images/boot mipsel --kernel "$VMLINUX" --initrd "$o.gz" --quiet \
 			--append "console=ttyS0 rdinit=/init $(cat "$o.cmdline")" --dump "$o.raw" \
 			--console-log "$o.log" --timeout 180 2> "$o.err" && break
-		grep -q 'Break instruction in kernel code' "$o.log" && [ $try != 3 ] || return 1
+		kprobe_oops "$o.log" && [ $try != $KPROBE_OOPS_TRIES ] || return 1
 		mv "$o.log" "$o.log$try"
 		echo "    ($1 $2: the kernel's kprobe single-step crash, $o.log$try: booting again)"
 	done
