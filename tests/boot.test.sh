@@ -15,31 +15,12 @@ boot_dir=$T_OUT/boot
 # boot_run ARCH NAME: boot examples/NAME.probes once; 0 when it booted
 # and dumped.  A failure is reported here, once.
 boot_run() {
-	local arch=$1 name=$2 d=$boot_dir/$1-$2 try rc
 	# Debian's Malta 6.1 sometimes oopses in its own kprobe single-step
 	# ("Break instruction in kernel code" at the slot of do_sys_openat2's
 	# first instruction; after it every kprobe is missed, the boot goes
-	# on).  Measured: 1 boot in 10 to 2 in 8 on a quiet host, both mipsel
-	# boots with such probes in one CI trial on a loaded host; a
-	# kernel defect (issue 18).  That message alone gets another boot
-	# (tests/lib.sh: KPROBE_OOPS_TRIES); the crashed boots are kept beside.
-	rm -rf "$d".boot[0-9]
-	for try in $(seq $KPROBE_OOPS_TRIES); do
-		rm -rf "$d" && mkdir -p "$d"
-		qemu-images/run-probes --arch "$arch" --out "$d" --timeout 240 \
-			"examples/$name.probes" > "$d/run.log" 2>&1
-		rc=$?
-		[ $try != $KPROBE_OOPS_TRIES ] && kprobe_oops "$d/console.log" || break
-		mv "$d" "$d.boot$try"
-		echo "    (boot/$arch-$name: the kernel's kprobe single-step crash, see $d.boot$try/console.log: booting again)"
-	done
-	if [ $rc = 0 ]; then
-		t_pass "boot/$arch-$name"
-		return 0
-	fi
-	t_fail "boot/$arch-$name" "run-probes failed" "$d/run.log"
-	tail -20 "$d/console.log" 2>/dev/null | sed 's/^/    console: /'
-	return 1
+	# on).  Measured: 1 boot in 10 to 5 in 8; a kernel defect (issue 18).
+	# That message alone gets another boot (tests/lib.sh).
+	run_probes_oops "boot/$1-$2" "$boot_dir/$1-$2" --arch "$1" "examples/$2.probes"
 }
 
 # trace_of DUMP: the trace part of a dump.

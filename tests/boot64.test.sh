@@ -23,28 +23,12 @@ b64_dir=$T_OUT/boot64
 # b64_run TARGET NAME PROBES [--report]: run-probes once; 0 when it
 # booted, dumped and (with --report) every expectation held.  Debian's
 # MIPS kernels sometimes oops in their own kprobe single-step ("Break
-# instruction in kernel code", issue 5): that message alone gets another
-# boot (3 in all); the crashed boots are kept beside.
+# instruction in kernel code", issue 18): that message alone gets another
+# boot (tests/lib.sh: run_probes_oops); the crashed boots are kept beside.
 b64_run() {
-	local t=$1 name=$2 probes=$3 d=$b64_dir/$1-$2 try rc
+	local t=$1 name=$2 probes=$3
 	shift 3
-	rm -rf "$d".boot[0-9]
-	for try in $(seq $KPROBE_OOPS_TRIES); do
-		rm -rf "$d" && mkdir -p "$d"
-		qemu-images/run-probes --arch "$t" --out "$d" --timeout 240 "$@" \
-			"$probes" > "$d/run.log" 2>&1
-		rc=$?
-		[ $try != $KPROBE_OOPS_TRIES ] && kprobe_oops "$d/console.log" || break
-		mv "$d" "$d.boot$try"
-		echo "    (boot64/$t-$name: the kernel's kprobe single-step crash, see $d.boot$try/console.log: booting again)"
-	done
-	if [ $rc = 0 ]; then
-		t_pass "boot64/$t-$name"
-		return 0
-	fi
-	t_fail "boot64/$t-$name" "run-probes exit $rc" "$d/run.log"
-	tail -20 "$d/console.log" 2>/dev/null | sed 's/^/    console: /'
-	return 1
+	run_probes_oops "boot64/$t-$name" "$b64_dir/$t-$name" --arch "$t" "$@" "$probes"
 }
 
 b64_grep() { # NAME FILE REGEX [WHY]

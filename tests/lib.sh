@@ -70,3 +70,29 @@ KPROBE_OOPS_TRIES=8
 kprobe_oops() {
 	grep -q 'Break instruction in kernel code' "$1" 2> /dev/null
 }
+
+# run_probes_oops NAME DIR RUN-PROBES-ARGS...: qemu-images/run-probes
+# --out DIR ARGS, booted again while the console shows the MIPS kprobe
+# oops (KPROBE_OOPS_TRIES boots at most; the crashed ones kept as
+# DIR.bootN); then one t_pass or t_fail NAME.  0 when the last boot
+# passed.
+run_probes_oops() {
+	local name=$1 d=$2 try rc
+	shift 2
+	rm -rf "$d".boot[0-9]
+	for try in $(seq $KPROBE_OOPS_TRIES); do
+		rm -rf "$d" && mkdir -p "$d"
+		qemu-images/run-probes --out "$d" --timeout 240 "$@" > "$d/run.log" 2>&1
+		rc=$?
+		[ $try != $KPROBE_OOPS_TRIES ] && kprobe_oops "$d/console.log" || break
+		mv "$d" "$d.boot$try"
+		echo "    ($name: the kernel's kprobe single-step crash, see $d.boot$try/console.log: booting again)"
+	done
+	if [ $rc = 0 ]; then
+		t_pass "$name"
+		return 0
+	fi
+	t_fail "$name" "run-probes exit $rc" "$d/run.log"
+	tail -20 "$d/console.log" 2>/dev/null | sed 's/^/    console: /'
+	return 1
+}
