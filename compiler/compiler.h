@@ -311,7 +311,11 @@ struct target {
 	signed char boot_config;	/* CONFIG_BOOT_CONFIG: reads the initrd's bootconfig */
 	signed char boottime_tracing;	/* CONFIG_BOOTTIME_TRACING: ftrace.* keys */
 	signed char hist_triggers;	/* CONFIG_HIST_TRIGGERS: ftrace.event.*.actions */
+	bool overlay;		/* --initrd: the agent is rdinit=OVERLAY_INIT */
 };
+
+/* Where the overlay puts the agent (initrd.c, initramfs/agent.c). */
+#define OVERLAY_INIT	"/probecc/init"
 
 /*
  * Whether the target kernel is @major.@minor or later: the one version
@@ -406,4 +410,41 @@ char *emit_plan(const struct program *prog, const struct target *t,
 /* The --explain text: @pl's notes, one a line, then @checks (check's and cname's notes). */
 void emit_explain(const struct placement *pl, const char *checks, FILE *f);
 
+/* ---- the overlay initrd (initrd.c) ---- */
+
+/*
+ * agent_find() - the path of the agent for @arch (a name such as mipsel),
+ * found from this probecc (/proc/self/exe): installed,
+ * BINDIR/../lib/probecc/ARCH/agent (make install), else
+ * initramfs/agent-ARCH beside a checkout's binary.  Writes the resolved
+ * path into @out (@size bytes).  Returns 0, or -EINVAL (a bad name),
+ * -ENOENT (both places named in @e), -ENAMETOOLONG.
+ */
+int agent_find(const char *arch, char *out, size_t size, struct errmsg *e);
+
+/* What initrd_build() puts together; all borrowed, none freed. */
+struct initrd_parts {
+	const unsigned char *base;	/* the user's initrd, or NULL */
+	size_t base_len;
+	const char *base_name;		/* its path, for messages */
+	const void *agent;		/* the agent binary */
+	size_t agent_len;
+	const char *plan;		/* the plan text */
+	size_t plan_len;
+	const char *bootconfig;		/* bootconfig text (C string) or NULL */
+};
+
+/*
+ * initrd_build() - the final initrd: @p->base, zero-padded to 4 bytes,
+ * then the overlay cpio (newc: probecc/init, probecc/plan), then the
+ * bootconfig with its footer, last (the order and its reasons: the top
+ * of initrd.c).  *@out is malloc'd (the caller frees it), *@len bytes.
+ * Returns 0, or -errno with the reason in @e: a corrupt bootconfig
+ * footer at the end of the base (-EINVAL), a bootconfig in both the base
+ * and the probe file (-EEXIST), -ENOMEM, -EIO (libarchive).
+ */
+int initrd_build(const struct initrd_parts *p, unsigned char **out,
+		 size_t *len, struct errmsg *e);
+
 #endif
+

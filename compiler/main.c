@@ -7,6 +7,7 @@
  *           [--cmdline-max BYTES] [--stack-method auto|kernel|perf]
  *   probecc --vars FUNC[+OFF] --vmlinux VMLINUX
  *   probecc --vars PATH:FUNC[+OFF] --sysroot DIR
+ *   probecc FILE --initrd OUT [--base-initrd IN] [options]
  *   probecc --agent-path ARCH
  *   probecc --version
  */
@@ -33,6 +34,10 @@ static const char usage[] =
 "  -o PATH               write a bootconfig file (kernel-side setup goes to bootconfig)\n"
 "  --plan PATH           write the early-init agent's plan (docs/plan.md)\n"
 "  --explain             print where each part of the file went, and why\n"
+"  --initrd OUT          write an initrd: --base-initrd IN (your own, as it is), then an\n"
+"                        overlay cpio with the agent (/probecc/init) and the plan, then the\n"
+"                        bootconfig, last; the command line gets rdinit=/probecc/init\n"
+"  --base-initrd IN      the initrd --initrd starts with (initramfs-tools, dracut, Buildroot)\n"
 "  --arch ARCH           target: mips mipsel mips64 mips64el x86_64 arm64 riscv64 (default mipsel)\n"
 "  --kernel-version X.Y  target kernel version (default 6.1)\n"
 "  --via cmdline|bootconfig\n"
@@ -87,41 +92,59 @@ static struct source *read_source(const char *path)
 }
 
 /*
- * agent_path() - print where the agent for @arch is, found from where this
- * probecc is (/proc/self/exe): installed, BINDIR/../lib/probecc/ARCH/agent
- * (make install); run from a checkout, initramfs/agent-ARCH beside it.
- * Exit 0, or 2 with both places named when neither holds the agent.
+ * agent_path() - print where the agent for @arch is (agent_find(): where
+ * this probecc is installed, else beside a checkout's binary).  Exit 0,
+ * or 2 with both places named when neither holds the agent.
  */
 static int agent_path(const char *arch)
 {
-	char exe[PATH_MAX], cand[2][PATH_MAX + 64], real[PATH_MAX];
-	ssize_t n;
-	char *slash;
-	int i;
+	char path[PATH_MAX];
+	struct errmsg e;
 
-	if (!*arch || strchr(arch, '/') || arch[0] == '.')
-		input_error("--agent-path wants an arch name such as mipsel or x86_64, not '%s'", arch);
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n < 0)
-		input_error("--agent-path: cannot read /proc/self/exe: %s", strerror(errno));
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (slash)
-		*slash = '\0';
-	snprintf(cand[0], sizeof(cand[0]), "%s/../lib/probecc/%s/agent", exe, arch);
-	snprintf(cand[1], sizeof(cand[1]), "%s/initramfs/agent-%s", exe, arch);
-	for (i = 0; i < 2; i++) {
-		struct stat st;
+	if (agent_find(arch, path, sizeof(path), &e))
+		input_error("--agent-path: %s", e.msg);
+	printf("%s\n", path);
+	stdout_flush();
+	return 0;
+}
 
-		if (stat(cand[i], &st) || !S_ISREG(st.st_mode) ||
-		    !realpath(cand[i], real))
-			continue;
-		printf("%s\n", real);
-		stdout_flush();
-		return 0;
-	}
-	input_error("no agent for %s: neither %s nor %s exists (make install, or make in the source tree)",
-		    arch, cand[0], cand[1]);
+/*
+ * write_initrd() - stage --initrd @out: @base (or nothing), the overlay
+ * with the agent for @t's arch and @plan, then @bctext's bootconfig
+ * (initrd.c), and say on stderr what went in, in which order.
+ */
+static void write_initrd(const char *out, const char *base,
+			 const struct target *t, const char *plan,
+			 size_t plan_len, const char *bctext, const char *sink)
+{
+	struct initrd_parts p = { .plan = plan, .plan_len = plan_len,
+				  .bootconfig = bctext, .base_name = base };
+	char agent[PATH_MAX], *abin = NULL, *bbin = NULL;
+	unsigned char *img;
+	size_t len;
+	struct errmsg e;
+
+	if (agent_find(t->abi->arch, agent, sizeof(agent), &e))
+		input_error("--initrd: %s", e.msg);
+	if (file_read(agent, &abin, &p.agent_len, &e) ||
+	    (base && file_read(base, &bbin, &p.base_len, &e)))
+		input_error("--initrd: %s", e.msg);
+	p.agent = abin;
+	p.base = (const unsigned char *)bbin;
+	if (initrd_build(&p, &img, &len, &e))
+		fatal("--initrd: %s; %s not written", e.msg, out);
+	if (out_stage(out, (const char *)img, len, &e))
+		output_error("%s", e.msg);
+	fprintf(stderr, "probecc: %s: %s%s, then the overlay (%s from %s, /probecc/plan of %zu bytes)%s; boot it with rdinit=%s (in the command line)\n",
+		out, base ? base : "no base initrd", base ? " as it was" : "",
+		OVERLAY_INIT, agent, plan_len,
+		bctext ? ", then the bootconfig, last" : "", OVERLAY_INIT);
+	if (sink && strncmp(sink, "/dev/", 5))
+		fprintf(stderr, "probecc: warning: dump %s: in overlay mode the file is %s%s in the initramfs, which the real init frees at switch_root; a device (/dev/ttyS1) outlives it\n",
+			sink, "/.probecc", sink);
+	free(img);
+	free(abin);
+	free(bbin);
 }
 
 static void parse_version(const char *s, struct target *t)
@@ -177,7 +200,7 @@ int main(int argc, char **argv)
 	enum { OPT_CMDLINE = 256, OPT_PLAN, OPT_EXPLAIN, OPT_ARCH, OPT_KVER,
 	       OPT_VIA, OPT_CMAX, OPT_TARGET, OPT_VMLINUX, OPT_SYSMAP,
 	       OPT_KCONFIG, OPT_MODULES, OPT_SYSROOT, OPT_STACK, OPT_VARS,
-	       OPT_AGENT };
+	       OPT_AGENT, OPT_INITRD, OPT_BASE_INITRD };
 	static const struct option longopts[] = {
 		{ "cmdline", no_argument, NULL, OPT_CMDLINE },
 		{ "plan", required_argument, NULL, OPT_PLAN },
@@ -195,6 +218,8 @@ int main(int argc, char **argv)
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 		{ "vars", required_argument, NULL, OPT_VARS },
 		{ "agent-path", required_argument, NULL, OPT_AGENT },
+		{ "initrd", required_argument, NULL, OPT_INITRD },
+		{ "base-initrd", required_argument, NULL, OPT_BASE_INITRD },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -204,6 +229,7 @@ int main(int argc, char **argv)
 	const char *tpath = NULL, *vmlinux = NULL, *sysmap = NULL;
 	const char *kconfig = NULL, *modules = NULL, *sysroot = NULL;
 	const char *vars = NULL, *agent_arch = NULL;
+	const char *initrd = NULL, *base_initrd = NULL;
 	struct strbuf checks = { 0 };
 	struct errmsg e;
 	struct kernel *k = kernel_new();
@@ -215,6 +241,7 @@ int main(int argc, char **argv)
 	struct program *prog;
 	struct token *toks;
 	struct source *src;
+	char *bctext = NULL;
 	int c, nerr, nkernel;
 
 	if (argc > 1 && !strcmp(argv[1], "report"))
@@ -288,6 +315,12 @@ int main(int argc, char **argv)
 		case OPT_AGENT:
 			agent_arch = optarg;
 			break;
+		case OPT_INITRD:
+			initrd = optarg;
+			break;
+		case OPT_BASE_INITRD:
+			base_initrd = optarg;
+			break;
 		case 'V':
 			printf("probecc %s\n", PROBECC_VERSION);
 			stdout_flush();
@@ -342,6 +375,9 @@ int main(int argc, char **argv)
 		input_error("--via wants cmdline or bootconfig, not '%s'", via);
 	if (bcpath && t.via != VIA_BOOTCONFIG)
 		input_error("-o writes a bootconfig file, but --via cmdline puts nothing in it");
+	if (base_initrd && !initrd)
+		input_error("--base-initrd is the initrd --initrd OUT starts with; give --initrd");
+	t.overlay = initrd != NULL;
 	if (!bcpath && !planpath && !want_explain)
 		want_cmdline = true;
 	if (vars) {
@@ -395,7 +431,7 @@ int main(int argc, char **argv)
 	}
 
 	/* emit: outputs all staged, then all renamed, or none */
-	if (bcpath) {
+	if (bcpath || (initrd && pl->bootconfig && pl->bootconfig->head)) {
 		char *text = NULL;
 		size_t len = 0;
 
@@ -408,11 +444,11 @@ int main(int argc, char **argv)
 			      argv[optind], bcpath);
 		if (emit_bootconfig(pl, &text, &len, &e))
 			fatal("%s", e.msg);
-		if (out_stage(bcpath, text, len, &e))
+		if (bcpath && out_stage(bcpath, text, len, &e))
 			output_error("%s", e.msg);
-		free(text);
+		bctext = text;
 	}
-	if (planpath) {
+	if (planpath || initrd) {
 		size_t len;
 		char *text = emit_plan(prog, &t, pl, &len);
 
@@ -421,10 +457,14 @@ int main(int argc, char **argv)
 			fatal("the plan is %zu bytes; the agent reads at most %d (AGENT_PLAN_MAX, initramfs/agent.h): fewer probes, or more of them on the command line or in bootconfig",
 			      len, PLAN_MAX);
 
-		if (out_stage(planpath, text, len, &e))
+		if (planpath && out_stage(planpath, text, len, &e))
 			output_error("%s", e.msg);
+		if (initrd)
+			write_initrd(initrd, base_initrd, &t, text, len, bctext,
+				     prog->sink);
 		free(text);
 	}
+	free(bctext);
 	if (out_commit(&e))
 		output_error("%s", e.msg);
 	if (want_cmdline) {

@@ -817,7 +817,8 @@ static struct expectation *expectation(const struct pos *start)
 		tok = tok->next;
 		expect("has", "after 'stack'");
 		e->func = symbol("a function name");
-	} else if (strchr(e->target, '.') && !strchr(e->target, ':')) {
+	} else if (strchr(e->target, '.')) {
+		/* PROBE.FIELD or GROUP:EVENT.FIELD: no group has a '.' */
 		char *dot = strchr(e->target, '.');
 
 		e->kind = E_FIELD;

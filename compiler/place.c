@@ -644,6 +644,12 @@ static struct placement *place_once(const struct program *prog,
 			t->boot_config ? "y" : "n", t->boottime_tracing ? "y" : "n",
 			t->hist_triggers ? "y (stacks as bootconfig actions)" : "n (stacks as the agent's triggers)");
 
+	/* first: the budget cuts from the end, and without it nothing runs */
+	if (t->overlay) {
+		cmdline(&c, "rdinit=", OVERLAY_INIT);
+		explain(&c, "initrd: the agent is %s in the overlay; rdinit= starts it, and it execs the initrd's own /init",
+			OVERLAY_INIT);
+	}
 	tracer(&c);
 	settings(&c);
 	probes(&c, nkprobes);

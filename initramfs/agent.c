@@ -2,7 +2,9 @@
 /*
  * probecc-agent: the early-init agent of probecc.
  *
- * Runs from the initramfs as /init (rdinit=/init) before the real init:
+ * Runs from the initramfs as /init (rdinit=/init) before the real init,
+ * or, appended to a user's own initrd (probecc --initrd), as
+ * /probecc/init with rdinit=/probecc/init ("overlay mode", below):
  *
  *   1. mounts proc on /proc, sysfs on /sys, devtmpfs on /dev (then opens
  *      /dev/console as fds 0, 1, 2 if they are closed: the initramfs has
@@ -19,6 +21,25 @@
  *      with the agent's own arguments (those the kernel passed) after
  *      argv[0].
  *
+ * Overlay mode (PID 1 started as anything but /init): the user's image
+ * has its own /init (initramfs-tools, dracut, Buildroot), which mounts
+ * /proc, /sys and /dev itself, moves them to the real root and
+ * switch_root's (klibc run-init, systemd's switch-root).  So the agent
+ * mounts nothing where that init looks: its root is /.probecc, a tmpfs
+ * on a new top-level directory, with its proc, sysfs, devtmpfs and
+ * tracefs inside.  Top-level because switch_root deletes the initramfs's
+ * files without crossing into other file systems and fails on a
+ * directory it cannot empty: run-init stopped the boot with "nuking
+ * initramfs contents: Directory not empty" when the mounts were under
+ * /probecc/ (measured, Debian bookworm's initramfs-tools).  Nobody moves
+ * or unmounts /.probecc, so the window child, whose root stays the
+ * initramfs, still reads it after the switch, and lazily unmounts it
+ * when done.  /init is tried before the kernel's list.  The window child
+ * marks itself with argv[0][0] = '@', which systemd's switch-root and
+ * shutdown honour as "a process of the initrd, do not kill" (systemd's
+ * docs/ROOT_STORAGE_DAEMONS.md).  A dump to a file lands in /.probecc,
+ * which is gone with the initramfs: the agent notes it.
+ *
  * Nothing stops the boot: every failure is a "note" or an "item ...
  * failed" line of the dump.  Only if no init at all can be exec'd does
  * the agent exit, and the kernel panics as it would without an init.
@@ -34,6 +55,7 @@
  *                  tracing, else none)
  *   --plan FILE    the plan (default: ROOT/probecc/plan)
  *   --sink PATH    dump here instead of the plan's sink (a host path)
+ *   --overlay      act as overlay mode does for inits: /init first
  *   --no-exec      do not exec an init: print "would exec PATH" on
  *                  stderr, and wait for the window child before exiting
  *   -- ARGS        arguments passed to the real init
@@ -62,7 +84,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: agent [--root DIR] [--tracefs DIR] [--plan FILE] [--sink PATH]\n"
-		"             [--no-exec] [-- INIT-ARGS...]\n"
+		"             [--overlay] [--no-exec] [-- INIT-ARGS...]\n"
 		"As PID 1 (rdinit=/init) it takes no options; see initramfs/README.md.\n");
 }
 
@@ -79,8 +101,14 @@ static int is_dir(const char *path)
  * Returns 0 or -errno, and notes the failure ("note mount DIR: ...").
  * EBUSY (already mounted, e.g. CONFIG_DEVTMPFS_MOUNT) counts as success.
  */
-static int do_mount(struct agent *a, const char *type, const char *dir)
+static int do_mount(struct agent *a, const char *type, const char *rel)
 {
+	char dir[AGENT_PATH_MAX];
+
+	if (rooted(a, dir, sizeof(dir), rel)) {
+		agent_note(a, "mount", "%s: path too long", rel);
+		return -ENAMETOOLONG;
+	}
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		agent_note(a, "mount", "mkdir %s: %s", dir, strerror(errno));
 		return -errno;
@@ -97,19 +125,23 @@ static int do_mount(struct agent *a, const char *type, const char *dir)
 }
 
 /*
- * fix_stdio() - open /dev/console as each of fds 0, 1, 2 that is closed
+ * fix_stdio() - open /dev/console (under the root: the agent's own
+ * devtmpfs) as each of fds 0, 1, 2 that is closed
  * (O_RDWR, as init/main.c:console_on_rootfs does), /dev/null if the
  * console cannot be opened.  Must run before any other open() so that no
  * file lands on 0..2 and leaks into the real init as its stdin.
  */
 static void fix_stdio(struct agent *a)
 {
+	char console[AGENT_PATH_MAX];
 	int fd, i;
 
+	if (rooted(a, console, sizeof(console), "/dev/console"))
+		return;
 	for (i = 0; i < 3; i++) {
 		if (fcntl(i, F_GETFD) >= 0)
 			continue;
-		fd = open("/dev/console", O_RDWR);
+		fd = open(console, O_RDWR);
 		if (fd < 0) {
 			agent_note(a, "mount", "/dev/console: %s",
 				   strerror(errno));
@@ -124,20 +156,36 @@ static void fix_stdio(struct agent *a)
 	}
 }
 
-/* PID 1: mount what the agent needs and find tracefs. */
+/*
+ * PID 1: mount what the agent needs (under the root: "" or, in overlay
+ * mode, /probecc) and find tracefs.
+ */
 static void mounts(struct agent *a)
 {
+	char dir[AGENT_PATH_MAX];
+
+	if (a->overlay) {
+		if (mkdir(a->root, 0755) && errno != EEXIST)
+			agent_note(a, "mount", "mkdir %s: %s", a->root,
+				   strerror(errno));
+		else if (mount("tmpfs", a->root, "tmpfs",
+			       MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0755"))
+			agent_note(a, "mount", "tmpfs on %s: %s", a->root,
+				   strerror(errno));
+	}
 	do_mount(a, "proc", "/proc");
 	do_mount(a, "sysfs", "/sys");
 	do_mount(a, "devtmpfs", "/dev");
 	fix_stdio(a);
-	if (!do_mount(a, "tracefs", "/sys/kernel/tracing")) {
-		strcpy(a->tracefs, "/sys/kernel/tracing");
+	if (!do_mount(a, "tracefs", "/sys/kernel/tracing") &&
+	    !rooted(a, dir, sizeof(dir), "/sys/kernel/tracing")) {
+		strcpy(a->tracefs, dir);
 		return;
 	}
 	if (!do_mount(a, "debugfs", "/sys/kernel/debug") &&
-	    is_dir("/sys/kernel/debug/tracing")) {
-		strcpy(a->tracefs, "/sys/kernel/debug/tracing");
+	    !rooted(a, dir, sizeof(dir), "/sys/kernel/debug/tracing") &&
+	    is_dir(dir)) {
+		strcpy(a->tracefs, dir);
 		return;
 	}
 	agent_note(a, "tracefs", "none: nothing can be armed or dumped");
@@ -197,6 +245,8 @@ static int parse_args(struct agent *a, int argc, char **argv)
 		else if (!strcmp(o, "--sink"))
 			opt_copy(a->sink_override, sizeof(a->sink_override), o,
 				 argv[++i]);
+		else if (!strcmp(o, "--overlay"))
+			a->overlay = 1;
 		else if (!strcmp(o, "--no-exec"))
 			a->no_exec = 1;
 		else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
@@ -237,6 +287,17 @@ static void mark_done(struct agent *a)
 }
 
 /*
+ * unmount_overlay() - in overlay mode, lazily unmount /.probecc and all
+ * under it once the last dump is out, so the initramfs keeps no mounts
+ * of ours.  As PID 1 only; errors are ignored (nobody left to tell).
+ */
+static void unmount_overlay(struct agent *a)
+{
+	if (a->pid1 && a->overlay)
+		umount2(a->root, MNT_DETACH);
+}
+
+/*
  * window_child() - the forked child of "window N": detach from the
  * console session (setsid, stdio on /dev/null), ignore the job-control
  * and hangup signals init or a shell may send, keep SIGTERM/SIGKILL so a
@@ -255,6 +316,9 @@ static void window_child(struct agent *a)
 	int fd;
 
 	setsid();
+	/* argv[0][0] == '@': systemd leaves an initrd's process alive */
+	if (a->pid1 && a->overlay && a->argv0 && a->argv0[0])
+		a->argv0[0] = '@';
 	for (i = 0; i < sizeof(ign) / sizeof(ign[0]); i++)
 		signal(ign[i], SIG_IGN);
 	if (!rooted(a, path, sizeof(path), "/dev/null")) {
@@ -282,12 +346,15 @@ static void window_child(struct agent *a)
 			;
 	dump(a, "window");
 	mark_done(a);
+	unmount_overlay(a);
 	_exit(0);
 }
 
 /*
- * exec_init() - exec the first init that works: the plan's, then the
- * kernel's order.  argv[0] is the init's path as the plan names it;
+ * exec_init() - exec the first init that works: the plan's, then (overlay
+ * mode) the image's own /init, then the kernel's order.  As PID 1 the
+ * paths are the real ones (not under the overlay's /probecc root).
+ * argv[0] is the init's path as the plan names it;
  * @args (NULL-terminated) follow.  In test mode the paths are looked up
  * under --root, and with --no-exec the first executable one is only
  * printed ("would exec PATH" on stderr) and 0 returned.  SIGPIPE, ignored
@@ -296,12 +363,14 @@ static void window_child(struct agent *a)
  */
 static int exec_init(struct agent *a, char **args, int nargs)
 {
-	const char *list[AGENT_MAX_INITS + 4];
+	const char *list[AGENT_MAX_INITS + 5];
 	char path[AGENT_PATH_MAX], **av;
 	int n = 0, i;
 
 	for (i = 0; i < a->n_inits; i++)
 		list[n++] = a->inits[i];
+	if (a->overlay)
+		list[n++] = "/init";
 	for (i = 0; i < 4; i++)
 		list[n++] = default_inits[i];
 	signal(SIGPIPE, SIG_DFL);
@@ -311,8 +380,11 @@ static int exec_init(struct agent *a, char **args, int nargs)
 	for (i = 0; i < nargs; i++)
 		av[i + 1] = args[i];
 	for (i = 0; i < n; i++) {
-		if (rooted(a, path, sizeof(path), list[i]))
+		if (a->pid1 ? strlen(list[i]) >= sizeof(path) :
+		    rooted(a, path, sizeof(path), list[i]) != 0)
 			continue;
+		if (a->pid1)
+			strcpy(path, list[i]);
 		if (a->no_exec) {
 			if (!access(path, X_OK)) {
 				fprintf(stderr, "agent: would exec %s\n",
@@ -343,10 +415,16 @@ int main(int argc, char **argv)
 	a.sink_fd = -1;
 	strcpy(a.sink, "console");
 	signal(SIGPIPE, SIG_IGN);	/* a sink write error is reported */
+	a.argv0 = argv[0];
 	if (!a.pid1)
 		first = parse_args(&a, argc, argv);
-	if (!a.plan_path[0] &&
-	    rooted(&a, a.plan_path, sizeof(a.plan_path), "/probecc/plan"))
+	else if (argv[0] && strcmp(argv[0], "/init")) {
+		a.overlay = 1;
+		strcpy(a.root, AGENT_OVERLAY_ROOT);
+	}
+	/* the plan is in the image, not under the overlay's mounts */
+	if (!a.plan_path[0] && (a.pid1 ||
+	    rooted(&a, a.plan_path, sizeof(a.plan_path), "/probecc/plan")))
 		strcpy(a.plan_path, "/probecc/plan");
 	if (a.pid1)
 		mounts(&a);
@@ -377,6 +455,7 @@ int main(int argc, char **argv)
 	} else {
 		/* No window: the last dump is out, say so to early userspace. */
 		mark_done(&a);
+		unmount_overlay(&a);
 	}
 	rc = exec_init(&a, argv + first, argc - first);
 	if (child > 0 && a.no_exec)

@@ -15,6 +15,11 @@
 #include <time.h>
 
 #define AGENT_PATH_MAX		4096
+/*
+ * Overlay mode's root: a tmpfs on a top-level directory of the initramfs,
+ * holding the agent's own mounts (agent.c says why a top-level one).
+ */
+#define AGENT_OVERLAY_ROOT	"/.probecc"
 #define AGENT_MAX_INITS		16
 #define AGENT_MAX_ITEMS		4096
 #define AGENT_MAX_NOTES		256
@@ -50,6 +55,14 @@ struct item {
 
 struct agent {
 	int pid1;		/* running as PID 1: mount, exec */
+	/*
+	 * Overlay mode: started as something other than /init (rdinit=
+	 * /probecc/init, appended to a user's initrd).  The agent's own
+	 * mounts go under root AGENT_OVERLAY_ROOT, where the real /init
+	 * never looks, and /init is the first init tried.
+	 */
+	int overlay;
+	char *argv0;		/* our argv[0], for the window child's '@' */
 	int no_exec;		/* test mode: do not exec an init */
 	char root[AGENT_PATH_MAX];	/* prefix of /proc, /dev, /run, inits */
 	char tracefs[AGENT_PATH_MAX];	/* "" when there is none */

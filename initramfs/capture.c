@@ -141,9 +141,14 @@ int capture(struct agent *a)
 	struct utsname u;
 	size_t i;
 
-	if (a->pid1 && access("/sys/kernel/debug/kprobes", F_OK)) {
-		mkdir("/sys/kernel/debug", 0755);
-		if (mount("debugfs", "/sys/kernel/debug", "debugfs",
+	char dbg[AGENT_PATH_MAX], kp[AGENT_PATH_MAX];
+
+	if (a->pid1 &&
+	    !rooted(a, dbg, sizeof(dbg), "/sys/kernel/debug") &&
+	    !rooted(a, kp, sizeof(kp), "/sys/kernel/debug/kprobes") &&
+	    access(kp, F_OK)) {
+		mkdir(dbg, 0755);
+		if (mount("debugfs", dbg, "debugfs",
 			  MS_NOSUID | MS_NOEXEC, NULL) && errno != EBUSY)
 			agent_note(a, "capture", "debugfs: %s",
 				   strerror(errno));

@@ -71,6 +71,9 @@ void sink_open(struct agent *a)
 		else if (rooted(a, path, sizeof(path), want))
 			path[0] = '\0';
 		fd = path[0] ? open(path, flags, 0644) : -1;
+		if (fd >= 0 && a->overlay && !under_dev(want))
+			agent_note(a, "sink", "%s is %s in the initramfs, which the real init frees at switch_root: copy it out before, or dump to a device",
+				   want, path);
 		if (fd < 0) {
 			agent_note(a, "sink", "%s: %s; using console", want,
 				   path[0] ? strerror(errno) :

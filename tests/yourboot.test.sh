@@ -1,0 +1,169 @@
+# Your own boot (issue 15): probecc's agent as an overlay on an initrd
+# probecc did not build.
+#   cpio-*       probecc --initrd OUT --base-initrd IN: OUT is IN byte for
+#                byte, zero padding to 4 bytes, then a newc cpio with
+#                exactly probecc/, probecc/init (the agent, byte-identical)
+#                and probecc/plan (the --plan text); the command line
+#                starts with rdinit=/probecc/init
+#   bc-*         bootconfig last: probecc's own (probecc-bootconfig reads
+#                it back from OUT), a base's own kept last, both refused
+#   agent-*      the agent in overlay mode (test mode --overlay) execs the
+#                image's /init before the kernel's list; the plan's init
+#                lines still come first
+#   boot-*       the real thing: Debian bookworm from debootstrap
+#                (systemd-sysv, udev, initramfs-tools; qemu-images/rootfs),
+#                its own initramfs-tools initrd made by mkinitramfs in the
+#                chroot, Debian's amd64 kernel, the root on a virtio disk;
+#                the overlay appended; QEMU boots it to systemd's
+#                multi-user.target; both dumps (the init one, and the
+#                window one from beyond run-init's switch_root) arrive and
+#                probecc report holds examples/yourboot.probes.
+# The rootfs needs root (debootstrap, chroot); CI runs as root.
+
+yb=$T_OUT/yourboot
+mkdir -p "$yb"
+
+yb_grep() { # NAME FILE REGEX [WHY]
+	if grep -a -Eq -- "$3" "$2"; then
+		t_pass "$1"
+	else
+		t_fail "$1" "${4:-no line matches /$3/ in $2}"
+	fi
+}
+
+# --- the overlay, on a small base initrd (a real cpio of 3 bytes' text) ---
+mkdir -p "$yb/base/etc"
+printf 'hi\n' > "$yb/base/etc/motd"
+(cd "$yb/base" && printf 'etc\netc/motd\n' | cpio -o -H newc --quiet) > "$yb/base.cpio"
+gzip -9 -n -c "$yb/base.cpio" > "$yb/base.img"
+rm -f "$yb/final.img"
+if ./probecc examples/yourboot.probes --arch x86_64 --initrd "$yb/final.img" \
+	--base-initrd "$yb/base.img" --plan "$yb/plan" --cmdline \
+	> "$yb/cmdline" 2> "$yb/initrd.err"; then
+	t_pass yourboot/cpio-exit
+else
+	t_fail yourboot/cpio-exit "probecc --initrd exited non-zero" "$yb/initrd.err"
+fi
+blen=$(stat -c %s "$yb/base.img")
+pad=$(( (4 - blen % 4) % 4 ))
+if [ -f "$yb/final.img" ] && cmp -s -n "$blen" "$yb/base.img" "$yb/final.img" &&
+   [ "$(tail -c +$((blen + 1)) "$yb/final.img" | head -c $pad | od -An -tx1 | tr -d ' \n')" = "$(printf '00%.0s' $(seq $pad))" ]; then
+	t_pass yourboot/cpio-base-kept
+else
+	t_fail yourboot/cpio-base-kept "OUT does not start with the base initrd and zero padding to 4 bytes"
+fi
+rm -rf "$yb/x" && mkdir -p "$yb/x"
+tail -c +$((blen + pad + 1)) "$yb/final.img" > "$yb/overlay.cpio"
+(cd "$yb/x" && cpio -i -d --quiet < "$yb/overlay.cpio") 2> "$yb/cpio.err"
+cpio -t --quiet < "$yb/overlay.cpio" > "$yb/overlay.list" 2>> "$yb/cpio.err"
+printf 'probecc\nprobecc/init\nprobecc/plan\n' > "$yb/overlay.want"
+t_check yourboot/cpio-entries "$yb/overlay.want" "$yb/overlay.list"
+if cmp -s "$yb/x/probecc/init" initramfs/agent-x86_64 && [ -x "$yb/x/probecc/init" ] &&
+   cmp -s "$yb/x/probecc/plan" "$yb/plan"; then
+	t_pass yourboot/cpio-agent-plan
+else
+	t_fail yourboot/cpio-agent-plan "probecc/init is not initramfs/agent-x86_64 (mode 0755) or probecc/plan not the --plan text" "$yb/cpio.err"
+fi
+yb_grep yourboot/cpio-rdinit "$yb/cmdline" '^rdinit=/probecc/init ' "the command line does not start with rdinit=/probecc/init"
+yb_grep yourboot/cpio-says-order "$yb/initrd.err" 'as it was, then the overlay .*rdinit=/probecc/init'
+
+# --- bootconfig last ---
+printf 'kprobe k kernel_execve { f = +0(arg1):string }\ndump console\n' > "$yb/bc.probes"
+rm -f "$yb/bc.img"
+if ./probecc "$yb/bc.probes" --arch x86_64 --via bootconfig --initrd "$yb/bc.img" \
+	--base-initrd "$yb/base.img" > "$yb/bc.cmdline" 2> "$yb/bc.err" &&
+   bootconfig/probecc-bootconfig "$yb/bc.img" > "$yb/bc.list" 2>> "$yb/bc.err" &&
+   grep -q 'kernel_execve' "$yb/bc.list" && grep -q ' bootconfig' "$yb/bc.cmdline" &&
+   [ "$(tail -c 12 "$yb/bc.img")" = "#BOOTCONFIG" ]; then
+	t_pass yourboot/bc-own-last
+else
+	t_fail yourboot/bc-own-last "the bootconfig is not at the end of OUT, or does not read back" "$yb/bc.err" "$yb/bc.list"
+fi
+cp "$yb/base.img" "$yb/base-bc.img"
+printf 'kernel.foo = bar\n' > "$yb/user.bconf"
+bootconfig/probecc-bootconfig -a "$yb/user.bconf" "$yb/base-bc.img" > /dev/null 2>&1
+rm -f "$yb/kept.img"
+if ./probecc examples/yourboot.probes --arch x86_64 --initrd "$yb/kept.img" \
+	--base-initrd "$yb/base-bc.img" > /dev/null 2> "$yb/kept.err" &&
+   bootconfig/probecc-bootconfig "$yb/kept.img" > "$yb/kept.list" 2>> "$yb/kept.err" &&
+   grep -q 'foo' "$yb/kept.list" &&
+   cmp -s -n "$blen" "$yb/base.img" "$yb/kept.img"; then
+	t_pass yourboot/bc-base-kept-last
+else
+	t_fail yourboot/bc-base-kept-last "the base's own bootconfig is not kept at the end" "$yb/kept.err"
+fi
+rm -f "$yb/clash.img"
+if ./probecc "$yb/bc.probes" --arch x86_64 --via bootconfig --initrd "$yb/clash.img" \
+	--base-initrd "$yb/base-bc.img" > /dev/null 2> "$yb/clash.err"; then
+	t_fail yourboot/bc-both-refused "a bootconfig in both the base and the probe file was accepted"
+elif [ -e "$yb/clash.img" ]; then
+	t_fail yourboot/bc-both-refused "refused, but $yb/clash.img was written"
+else
+	yb_grep yourboot/bc-both-refused "$yb/clash.err" 'ends with a bootconfig of [0-9]+ bytes'
+fi
+
+# --- the agent's overlay mode, in test mode ---
+mkdir -p "$yb/root/sbin" "$yb/root/probecc"
+printf '#!/bin/sh\n' > "$yb/root/init"
+printf '#!/bin/sh\n' > "$yb/root/sbin/init"
+chmod +x "$yb/root/init" "$yb/root/sbin/init"
+printf 'probecc-plan\t1\narch\tx86_64\nkernel\t6.1\nsink\tconsole\n' > "$yb/root/probecc/plan"
+agent=initramfs/agent-$(uname -m)
+if [ -x "$agent" ]; then
+	"$agent" --root "$yb/root" --sink "$yb/agent.dump" --overlay --no-exec > /dev/null 2> "$yb/agent-ov.err"
+	yb_grep yourboot/agent-overlay-execs-init "$yb/agent-ov.err" '^agent: would exec /init$'
+	"$agent" --root "$yb/root" --sink "$yb/agent.dump" --no-exec > /dev/null 2> "$yb/agent-plain.err"
+	yb_grep yourboot/agent-plain-kernel-order "$yb/agent-plain.err" '^agent: would exec /sbin/init$'
+	printf 'init\t/sbin/init\n' >> "$yb/root/probecc/plan"
+	"$agent" --root "$yb/root" --sink "$yb/agent.dump" --overlay --no-exec > /dev/null 2> "$yb/agent-plan.err"
+	yb_grep yourboot/agent-plan-init-first "$yb/agent-plan.err" '^agent: would exec /sbin/init$'
+else
+	t_skip yourboot/agent "no $agent for this host"
+fi
+
+# --- the real boot ---
+yb_boot() {
+	if [ "$(id -u)" != 0 ]; then
+		t_skip yourboot/boot "qemu-images/rootfs needs root (debootstrap, chroot)"
+		return
+	fi
+	if ! command -v qemu-system-x86_64 > /dev/null || ! command -v debootstrap > /dev/null; then
+		t_skip yourboot/boot "needs qemu-system-x86_64 and debootstrap (qemu-images/deps.sh)"
+		return
+	fi
+	if ! qemu-images/rootfs x86_64 > "$yb/rootfs.env" 2> "$yb/rootfs.err"; then
+		t_fail yourboot/boot-rootfs "qemu-images/rootfs x86_64 failed" "$yb/rootfs.err"
+		return
+	fi
+	t_pass yourboot/boot-rootfs
+	(
+		eval "$(cat "$yb/rootfs.env")"
+		./probecc examples/yourboot.probes --arch x86_64 --initrd "$yb/boot.img" \
+			--base-initrd "$INITRD" --cmdline > "$yb/boot.cmdline" 2> "$yb/boot.probecc.err" &&
+		qemu-images/boot x86_64 --kernel "$VMLINUZ" --initrd "$yb/boot.img" \
+			--disk "$DISK" --append "console=ttyS0 root=/dev/vda rw panic=-1 $(cat "$yb/boot.cmdline")" \
+			--dump "$yb/boot.dump" --console-log "$yb/boot.console" --quiet \
+			--until 'probecc dump 2 end' --timeout 600
+	) > "$yb/boot.out" 2> "$yb/boot.err"
+	rc=$?
+	if [ $rc = 0 ]; then
+		t_pass yourboot/boot-dumped
+	else
+		t_fail yourboot/boot-dumped "no window dump (exit $rc)" "$yb/boot.err"
+		return
+	fi
+	yb_grep yourboot/boot-initramfs-tools "$yb/boot.console" 'Begin: Running /scripts/init-bottom' "initramfs-tools' /init did not run to init-bottom"
+	yb_grep yourboot/boot-systemd "$yb/boot.console" 'Reached target.*multi-user\.target' "systemd did not reach multi-user.target"
+	if grep -a -q 'run-init: ' "$yb/boot.console"; then
+		t_fail yourboot/boot-switch-root "run-init complained" "$yb/boot.console"
+	else
+		t_pass yourboot/boot-switch-root
+	fi
+	if ./probecc report "$yb/boot.dump" --probes examples/yourboot.probes \
+		--json "$yb/boot.json" > "$yb/boot.report" 2>&1; then
+		t_pass yourboot/boot-report
+	else
+		t_fail yourboot/boot-report "probecc report: an expectation failed" "$yb/boot.report"
+	fi
+}
+yb_boot
