@@ -178,6 +178,7 @@ struct program {
 	struct probe *probes;
 	char *sink;		/* NULL: console */
 	unsigned window_ms;	/* 0: no second dump */
+	bool capture;		/* "capture": the agent writes a target frame */
 	struct name *inits;
 	struct expectation *expects;
 };

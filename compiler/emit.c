@@ -63,6 +63,8 @@ char *emit_plan(const struct program *prog, const struct target *t,
 	sb_addf(&sb, "sink\t%s\n", prog->sink ? prog->sink : "console");
 	if (prog->window_ms)
 		sb_addf(&sb, "window\t%u\n", (prog->window_ms + 999) / 1000);
+	if (prog->capture)
+		sb_addf(&sb, "capture\n");
 	for (n = prog->inits; n; n = n->next)
 		sb_addf(&sb, "init\t%s\n", n->s);
 	for (l = pl->plan; l; l = l->next) {

@@ -934,6 +934,11 @@ static bool statement(struct program *prog)
 			syntax_error(&tok->pos, "expected 'console' or an absolute path (/dev/ttyS1, /probecc.dump) after 'dump'");
 		tok = tok->next;
 		end_statement("the dump sink");
+	} else if (is("capture")) {
+		/* docs/plan.md "Target": what the running kernel says of itself */
+		tok = tok->next;
+		prog->capture = true;
+		end_statement("capture");
 	} else if (is("window")) {
 		tok = tok->next;
 		if (prog->window_ms)
@@ -958,7 +963,7 @@ static bool statement(struct program *prog)
 		}
 		end_statement("the init list");
 	} else {
-		syntax_error(&tok->pos, "unknown statement '%s' (known: function, notrace, graph, kprobe, kretprobe, uprobe, uretprobe, event, buffer, clock, option, dump, window, init, expect)",
+		syntax_error(&tok->pos, "unknown statement '%s' (known: function, notrace, graph, kprobe, kretprobe, uprobe, uretprobe, event, buffer, clock, option, dump, window, init, capture, expect)",
 			 tok->text);
 	}
 	return true;

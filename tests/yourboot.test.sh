@@ -10,6 +10,11 @@
 #   agent-*      the agent in overlay mode (test mode --overlay) execs the
 #                image's /init before the kernel's list; the plan's init
 #                lines still come first
+#   capture-*    a board's capture from its serial console log
+#                (qemu-images/capture --from-log): the real x86_64 capture
+#                (qemu-images/target) with the real kernel messages of the
+#                boot below put between its lines and inside them, as a
+#                console interleaves them, comes back byte for byte
 #   boot-*       the real thing: Debian bookworm from debootstrap
 #                (systemd-sysv, udev, initramfs-tools; qemu-images/rootfs),
 #                its own initramfs-tools initrd made by mkinitramfs in the
@@ -47,10 +52,21 @@ fi
 blen=$(stat -c %s "$yb/base.img")
 pad=$(( (4 - blen % 4) % 4 ))
 if [ -f "$yb/final.img" ] && cmp -s -n "$blen" "$yb/base.img" "$yb/final.img" &&
-   [ "$(tail -c +$((blen + 1)) "$yb/final.img" | head -c $pad | od -An -tx1 | tr -d ' \n')" = "$(printf '00%.0s' $(seq $pad))" ]; then
+   [ "$(tail -c +$((blen + 1)) "$yb/final.img" | head -c $pad | tr -d '\0' | wc -c)" = 0 ] &&
+   [ "$(tail -c +$((blen + pad + 1)) "$yb/final.img" | head -c 6)" = 070701 ]; then
 	t_pass yourboot/cpio-base-kept
 else
 	t_fail yourboot/cpio-base-kept "OUT does not start with the base initrd and zero padding to 4 bytes"
+fi
+printf 'hello' > "$yb/odd.img"	# 5 bytes: 3 of padding
+rm -f "$yb/odd-final.img"
+./probecc examples/yourboot.probes --arch x86_64 --initrd "$yb/odd-final.img" \
+	--base-initrd "$yb/odd.img" > /dev/null 2>&1
+if [ "$(head -c 8 "$yb/odd-final.img" 2>/dev/null | od -An -c | tr -s ' ')" = " h e l l o \0 \0 \0" ] &&
+   [ "$(tail -c +9 "$yb/odd-final.img" | head -c 6)" = 070701 ]; then
+	t_pass yourboot/cpio-padding
+else
+	t_fail yourboot/cpio-padding "a 5-byte base is not followed by 3 zero bytes and the cpio"
 fi
 rm -rf "$yb/x" && mkdir -p "$yb/x"
 tail -c +$((blen + pad + 1)) "$yb/final.img" > "$yb/overlay.cpio"
@@ -121,6 +137,52 @@ else
 	t_skip yourboot/agent "no $agent for this host"
 fi
 
+# --- a capture from a console log (needs the boot's console for real
+# kernel messages) ---
+yb_capture() {
+	local tgt
+	if ! tgt=$(qemu-images/target x86_64 2> "$yb/target.err"); then
+		t_fail yourboot/capture-target "qemu-images/target x86_64 failed" "$yb/target.err"
+		return
+	fi
+	grep -a -E '^\[ *[0-9]+\.[0-9]+\] ' "$yb/boot.console" | tr -d '\r' > "$yb/kmsg"
+	if [ "$(wc -l < "$yb/kmsg")" -lt 100 ]; then
+		t_fail yourboot/capture-kmsg "fewer than 100 kernel messages in the console log"
+		return
+	fi
+	# a message before the frame on its line, one between lines every
+	# 997 lines, one inside a line every 1499 lines
+	awk -v km="$yb/kmsg" '
+		BEGIN { while ((getline l < km) > 0) msg[n++] = l
+			printf "%s", msg[0]; print "=== probecc target begin ===" }
+		{ if (NR % 997 == 0) print msg[NR % n]
+		  if (NR % 1499 == 0 && length($0) > 4) {
+			print substr($0, 1, 3) msg[(NR + 1) % n]
+			print substr($0, 4)
+		  } else print }
+		END { print "=== probecc target end ==="; print msg[1] }' "$tgt" > "$yb/console-capture.log"
+	if qemu-images/capture --from-log "$yb/console-capture.log" -o "$yb/from-log.target" 2> "$yb/from-log.err" &&
+	   cmp -s "$tgt" "$yb/from-log.target"; then
+		t_pass yourboot/capture-from-log
+	else
+		t_fail yourboot/capture-from-log "the capture from the console log differs from $tgt" "$yb/from-log.err"
+	fi
+	if ./probecc examples/yourboot.probes --arch x86_64 --target "$yb/from-log.target" \
+		--cmdline > /dev/null 2> "$yb/from-log.probecc.err"; then
+		t_pass yourboot/capture-from-log-usable
+	else
+		t_fail yourboot/capture-from-log-usable "probecc --target refused it" "$yb/from-log.probecc.err"
+	fi
+	head -c 100000 "$yb/console-capture.log" > "$yb/cut.log"
+	if qemu-images/capture --from-log "$yb/cut.log" -o "$yb/cut.target" 2> "$yb/cut.err"; then
+		t_fail yourboot/capture-from-log-cut "a log cut inside the frame was taken"
+	elif [ -e "$yb/cut.target" ]; then
+		t_fail yourboot/capture-from-log-cut "refused, but $yb/cut.target was written"
+	else
+		yb_grep yourboot/capture-from-log-cut "$yb/cut.err" 'no complete target frame'
+	fi
+}
+
 # --- the real boot ---
 yb_boot() {
 	if [ "$(id -u)" != 0 ]; then
@@ -143,7 +205,8 @@ yb_boot() {
 		qemu-images/boot x86_64 --kernel "$VMLINUZ" --initrd "$yb/boot.img" \
 			--disk "$DISK" --append "console=ttyS0 root=/dev/vda rw panic=-1 $(cat "$yb/boot.cmdline")" \
 			--dump "$yb/boot.dump" --console-log "$yb/boot.console" --quiet \
-			--until 'probecc dump 2 end' --timeout 600
+			--until 'probecc dump 2 end' --until-console 'Reached target.*multi-user' \
+			--timeout 600
 	) > "$yb/boot.out" 2> "$yb/boot.err"
 	rc=$?
 	if [ $rc = 0 ]; then
@@ -159,6 +222,7 @@ yb_boot() {
 	else
 		t_pass yourboot/boot-switch-root
 	fi
+	yb_capture
 	if ./probecc report "$yb/boot.dump" --probes examples/yourboot.probes \
 		--json "$yb/boot.json" > "$yb/boot.report" 2>&1; then
 		t_pass yourboot/boot-report
