@@ -15,6 +15,12 @@
 #                (qemu-images/target) with the real kernel messages of the
 #                boot below put between its lines and inside them, as a
 #                console interleaves them, comes back byte for byte
+#   workload     a new user's own tool and module through run-probes on
+#                Debian's Malta kernel: tests/yourboot/mktap.c (a tap
+#                device through tun.ko; compiled here, --add), --module
+#                tun, the user's --rc, --sysroot for the uprobe offset; the
+#                uprobe's five o32 arguments (the fifth from the stack) and
+#                register_netdevice's "tap%d" hold in the report
 #   boot-*       the real thing: Debian bookworm from debootstrap
 #                (systemd-sysv, udev, initramfs-tools; qemu-images/rootfs),
 #                its own initramfs-tools initrd made by mkinitramfs in the
@@ -182,6 +188,20 @@ yb_capture() {
 		yb_grep yourboot/capture-from-log-cut "$yb/cut.err" 'no complete target frame'
 	fi
 }
+
+# --- a user's workload through run-probes ---
+if command -v mipsel-linux-gnu-gcc > /dev/null && command -v qemu-system-mipsel > /dev/null; then
+	mkdir -p "$yb/sysroot/bin"
+	if mipsel-linux-gnu-gcc -static -O2 -g -o "$yb/sysroot/bin/mktap" tests/yourboot/mktap.c 2> "$yb/mktap.err"; then
+		run_probes_oops yourboot/workload "$yb/mktap" --arch mipsel --module tun \
+			--add "$yb/sysroot/bin/mktap:/bin/mktap" --rc tests/yourboot/rc-mktap \
+			--sysroot "$yb/sysroot" --report tests/yourboot/mktap.probes
+	else
+		t_fail yourboot/workload "mipsel-linux-gnu-gcc failed" "$yb/mktap.err"
+	fi
+else
+	t_skip yourboot/workload "needs mipsel-linux-gnu-gcc and qemu-system-mipsel (qemu-images/deps.sh)"
+fi
 
 # --- the real boot ---
 yb_boot() {
