@@ -63,6 +63,13 @@ DOCDIR   = $(DESTDIR)$(PREFIX)/share/doc/probecc
 INSTALL_PROGRAMS = probecc bootconfig/probecc-bootconfig
 MAN1 = docs/man/probecc.1 docs/man/probecc-bootconfig.1
 MAN5 = docs/man/probecc.probes.5
+# The QEMU helpers, run from PKGLIBDIR/qemu-images (qemu-images/paths.sh
+# finds probecc and the agents from there); build-kernel is not among
+# them: it needs the source tree (kernel-patches/).
+QEMU_HELPERS = fetch machines.sh paths.sh mkimage boot run-probes capture target \
+	       extract-dump rootfs deps.sh
+# PREFIX/bin names for the helpers a user calls
+QEMU_LINKS = run-probes capture extract-dump
 
 install: all
 	$(INSTALL) -d $(BINDIR) $(PKGLIBDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(DOCDIR)/examples
@@ -74,12 +81,19 @@ install: all
 		echo "$(INSTALL) -D -m 755 $$a $(PKGLIBDIR)/$$arch/agent"; \
 		$(INSTALL) -D -m 755 "$$a" "$(PKGLIBDIR)/$$arch/agent" || exit 1; \
 	done
+	$(INSTALL) -d $(PKGLIBDIR)/qemu-images/rc $(PKGLIBDIR)/initramfs
+	$(INSTALL) -m 755 $(addprefix qemu-images/,$(QEMU_HELPERS)) $(PKGLIBDIR)/qemu-images/
+	$(INSTALL) -m 755 qemu-images/rc/* $(PKGLIBDIR)/qemu-images/rc/
+	$(INSTALL) -m 755 initramfs/mkinitramfs $(PKGLIBDIR)/initramfs/
+	for h in $(QEMU_LINKS); do \
+		ln -sf ../lib/probecc/qemu-images/$$h $(BINDIR)/probecc-$$h || exit 1; \
+	done
 	$(INSTALL) -m 644 $(MAN1) $(MANDIR)/man1/
 	$(INSTALL) -m 644 $(MAN5) $(MANDIR)/man5/
 	$(INSTALL) -m 644 docs/*.md $(DOCDIR)/
 	$(INSTALL) -m 644 examples/* $(DOCDIR)/examples/
 
 uninstall:
-	rm -f $(addprefix $(BINDIR)/,$(notdir $(INSTALL_PROGRAMS)))
+	rm -f $(addprefix $(BINDIR)/,$(notdir $(INSTALL_PROGRAMS))) $(addprefix $(BINDIR)/probecc-,$(QEMU_LINKS))
 	rm -f $(addprefix $(MANDIR)/man1/,$(notdir $(MAN1))) $(addprefix $(MANDIR)/man5/,$(notdir $(MAN5)))
 	rm -rf $(PKGLIBDIR) $(DOCDIR)
