@@ -1270,9 +1270,13 @@ int cname_resolve(struct program *prog, const struct kernel *k,
 	bool any = false;
 
 	for (p = prog->probes; p; p = p->next) {
-		struct res r = { .t = t, .k = k };
+		/* a uprobe's registers and stack slots are its file's ABI's */
+		struct target pt = *t;
+		struct res r = { .t = &pt, .k = k };
 		struct site s;
 		struct field *f;
+
+		pt.abi = probe_abi(p, t);
 
 		if (!has_cvar(p))
 			continue;
