@@ -401,6 +401,32 @@ static bool narrow_stack_arg(const struct probe *p, const struct target *t,
 	       abi_arg_on_stack(a, (int)f->n);
 }
 
+/*
+ * @f, followed as a pointer by probe @p, was itself read from memory by
+ * a 64-bit kernel for a program of 4-byte pointers (o32, n32: the ABI
+ * has an arg_type): the kernel reads the pointer as a long, 8 bytes
+ * (process_fetch_insn_bottom()), half of it another field or slot.  In
+ * a register (argN of the registers, %REG) a 32-bit pointer is whole,
+ * sign-extended; n32's 8-byte stack slots hold it whole too.
+ */
+static bool ptr32_in_memory(const struct probe *p, const struct target *t,
+			    const struct fetcharg *f)
+{
+	const struct abi *a = probe_abi(p, t);
+
+	return a->arg_type && (f->kind == F_DEREF ||
+			       (f->kind == F_STACKN && abi_narrow_slots(a)));
+}
+
+static void ptr32_error(struct checker *c, const struct pos *pos,
+			const struct probe *p, const struct target *t)
+{
+	const struct abi *a = probe_abi(p, t);
+
+	check_error(c, pos, "%s's %s code keeps 4-byte pointers in memory, and the %s kernel reads every pointer it follows as a long, 8 bytes (kernel/trace/trace_probe_tmpl.h): only a pointer in a register can be followed (arg1-%d, %%REG)",
+		    p->target, a->abi, t->abi->arch, a->nregs);
+}
+
 static void narrow_error(struct checker *c, const struct pos *pos,
 			 const struct probe *p, const struct target *t,
 			 const struct fetcharg *f, const char *why)
@@ -452,6 +478,8 @@ static int check_fetcharg(struct checker *c, const struct fetcharg *f,
 		else if (narrow_stack_arg(p, t, f->inner))
 			narrow_error(c, &f->pos, p, t, f->inner,
 				     "a dereference first reads the pointer as a long, 8 bytes, two slots");
+		else if (ptr32_in_memory(p, t, f->inner))
+			ptr32_error(c, &f->pos, p, t);
 		else
 			check_fetcharg(c, f->inner, p);
 		break;
@@ -494,6 +522,10 @@ static void check_field(struct checker *c, const struct field *f,
 		narrow_error(c, &f->type_pos, p, c->t, f->fetcharg,
 			     strstr(f->type, "64") ? "a 64-bit type reads two slots" :
 			     "a string is fetched through its pointer, read as a long, 8 bytes, two slots");
+	else if (c->d->n == before && f->type && !f->string_at &&
+		 (!strcmp(f->type, "string") || !strcmp(f->type, "ustring")) &&
+		 f->fetcharg->kind != F_DEREF && ptr32_in_memory(p, c->t, f->fetcharg))
+		ptr32_error(c, &f->type_pos, p, c->t);
 	if (c->d->n != before)
 		return;
 	text = fetch_field(f, p, c->t);

@@ -1379,7 +1379,8 @@ int cname_list_vars(const char *where, const struct kernel *k,
 	static struct source src = { .name = "--vars" };
 	struct probe p = { 0 };
 	struct field dummy = { 0 };
-	struct res r = { .t = t, .k = k, .terse = true };
+	struct target pt = *t;
+	struct res r = { .t = &pt, .k = k, .terse = true };
 	struct site s;
 	char *w = xstrdup(where), *plus, *colon;
 	const char *file;
@@ -1406,6 +1407,16 @@ int cname_list_vars(const char *where, const struct kernel *k,
 		p.target = w;
 		p.usym = colon + 1;
 		p.usym_off = p.offset;
+		if (sysroot) {
+			/* the program's own ABI, as resolve_uprobes() gives a uprobe */
+			char *path = xasprintf("%s%s", sysroot, p.target);
+			const char *uabi = NULL;
+
+			if (!uelf_check_arch(path, t->abi->arch, &uabi, NULL) &&
+			    abi_user(t->abi, uabi))
+				pt.abi = abi_user(t->abi, uabi);
+			free(path);
+		}
 	} else {
 		p.kind = P_KPROBE;
 		p.target = w;
