@@ -85,6 +85,13 @@ for t in ${B64_TARGETS:-loongson3 loongson3-o32 malta64el arm64}; do
 		continue
 	fi
 
+	# an o32 userland needs the 64-bit kernel's o32 compat layer: the
+	# fetched package's own config says so
+	if [ $t = loongson3-o32 ]; then
+		eval "$(qemu-images/fetch $t)"
+		b64_grep "boot64/$t/config-MIPS32_O32" "$CONFIG" '^CONFIG_MIPS32_O32=y$'
+	fi
+
 	# --- ci: bond0, expectations, the stack of the netdev hit ---
 	if b64_run $t ci examples/ci-bond0.probes --report; then
 		d=$b64_dir/$t-ci
