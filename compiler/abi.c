@@ -55,24 +55,62 @@ static const char *const riscv_regs[] = {
 
 #define O32_SRC "SysV ABI MIPS RISC Processor Supplement 3rd ed., ch. 3: a0-a3 ($4-$7), 16-byte home area; arch/mips/kernel/ptrace.c"
 #define N64_SRC "MIPSpro N32/N64 ABI Handbook (007-2816-005), ch. 2: $4-$11, no home area; arch/mips/kernel/ptrace.c"
+#define N32_SRC "MIPSpro N32/N64 ABI Handbook (007-2816-005), ch. 2: $4-$11, 64-bit slots, 32-bit int and pointer; arch/mips/kernel/ptrace.c"
 
 static const struct abi abis[] = {
 	/* o32: 4 argument words in $4-$7; the caller reserves 16 bytes for them, arg5 at 16(sp). */
-	{ "mips", "o32", 4, 4, mips_args, 4, mips_regs, 4096, O32_SRC },
-	{ "mipsel", "o32", 4, 4, mips_args, 4, mips_regs, 4096, O32_SRC },
+	{ "mips", "o32", 4, 4, mips_args, 4, mips_regs, 4096, O32_SRC, 0, NULL },
+	{ "mipsel", "o32", 4, 4, mips_args, 4, mips_regs, 4096, O32_SRC, 0, NULL },
 	/* n64: 8 argument registers $4-$11, arg9 at 0(sp). */
-	{ "mips64", "n64", 8, 8, mips_args, 0, mips_regs, 4096, N64_SRC },
-	{ "mips64el", "n64", 8, 8, mips_args, 0, mips_regs, 4096, N64_SRC },
+	{ "mips64", "n64", 8, 8, mips_args, 0, mips_regs, 4096, N64_SRC, 0, NULL },
+	{ "mips64el", "n64", 8, 8, mips_args, 0, mips_regs, 4096, N64_SRC, 0, NULL },
 	/* SysV: at entry 0(sp) is the return address, arg7 at 8(sp). */
 	{ "x86_64", "sysv", 8, 6, x86_64_args, 1, x86_64_regs, 2048,
-	  "System V AMD64 psABI 1.0, 3.2.3 Parameter Passing; arch/x86/kernel/ptrace.c" },
+	  "System V AMD64 psABI 1.0, 3.2.3 Parameter Passing; arch/x86/kernel/ptrace.c", 0, NULL },
 	/* AAPCS64: x0-x7, then the stack, arg9 at 0(sp). */
 	{ "arm64", "aapcs64", 8, 8, arm64_args, 0, arm64_regs, 2048,
-	  "Arm AAPCS64 (IHI 0055), 6.8.2 Parameter passing rules; arch/arm64/kernel/ptrace.c" },
+	  "Arm AAPCS64 (IHI 0055), 6.8.2 Parameter passing rules; arch/arm64/kernel/ptrace.c", 0, NULL },
 	/* LP64: a0-a7, then the stack, arg9 at 0(sp). */
 	{ "riscv64", "lp64", 8, 8, riscv_args, 0, riscv_regs, 1024,
-	  "RISC-V psABI, Integer Calling Convention; arch/riscv/kernel/ptrace.c" },
+	  "RISC-V psABI, Integer Calling Convention; arch/riscv/kernel/ptrace.c", 0, NULL },
 };
+
+/*
+ * User ABIs a 64-bit MIPS kernel also runs (MIPS32_O32, MIPS32_N32:
+ * arch/mips/Kconfig), for a uprobe on such a program.  The registers
+ * are the same pt_regs, but the kernel's long is 8 bytes: $stackN
+ * (trace_uprobe.c get_user_stack_nth(), sizeof(unsigned long) per N)
+ * cannot name o32's 4-byte slots, so they are "+OFF($stack)"; and a
+ * 32-bit int or pointer arrives sign-extended in a 64-bit register, so
+ * an argument without a type is read as x32, not the kernel's default
+ * x64 (DEFAULT_FETCH_TYPE, kernel/trace/trace_probe.h).
+ */
+static const struct abi user_abis[] = {
+	/* o32: $4-$7, then 4-byte slots from 16(sp) (the home area): arg5 at +16($stack). */
+	{ "mips64", "o32", 8, 4, mips_args, 4, mips_regs, 4096, O32_SRC, 4, "x32" },
+	{ "mips64el", "o32", 8, 4, mips_args, 4, mips_regs, 4096, O32_SRC, 4, "x32" },
+	/* n32: $4-$11, then 8-byte slots from 0(sp), each holding a 32-bit value. */
+	{ "mips64", "n32", 8, 8, mips_args, 0, mips_regs, 4096, N32_SRC, 8, "x32" },
+	{ "mips64el", "n32", 8, 8, mips_args, 0, mips_regs, 4096, N32_SRC, 8, "x32" },
+};
+
+const struct abi *abi_user(const struct abi *kernel, const char *uabi)
+{
+	size_t i;
+
+	if (!uabi || !strcmp(uabi, kernel->abi))
+		return kernel;
+	for (i = 0; i < sizeof(user_abis) / sizeof(user_abis[0]); i++)
+		if (!strcmp(user_abis[i].arch, kernel->arch) &&
+		    !strcmp(user_abis[i].abi, uabi))
+			return &user_abis[i];
+	return NULL;
+}
+
+const struct abi *probe_abi(const struct probe *p, const struct target *t)
+{
+	return p->abi ? p->abi : t->abi;
+}
 
 const struct abi *abi_find(const char *name)
 {
@@ -91,17 +129,34 @@ const char *abi_names(void)
 
 const char *abi_arg(const struct abi *a, int n)
 {
-	/* Interned "$stackN" strings: N < 128 + 8 (MAX_TRACE_ARGS). */
-	static char stack[160][12];
+	/* Interned "$stackN" and "+OFF($stack)" strings: N < 128 + 8 (MAX_TRACE_ARGS). */
+	static char stack[160][12], stack_off[160][16];
 	int slot;
 
+	if (n < 1)
+		return NULL;
 	if (n <= a->nregs)
 		return a->argregs[n - 1];
 	slot = a->stack_first + (n - a->nregs - 1);
 	if (slot < 0 || slot >= 160)
 		return NULL;
+	if (abi_narrow_slots(a)) {
+		snprintf(stack_off[slot], sizeof(stack_off[slot]), "+%d($stack)",
+			 slot * a->slot_bytes);
+		return stack_off[slot];
+	}
 	snprintf(stack[slot], sizeof(stack[slot]), "$stack%d", slot);
 	return stack[slot];
+}
+
+bool abi_narrow_slots(const struct abi *a)
+{
+	return a->slot_bytes && a->slot_bytes < a->long_bytes;
+}
+
+bool abi_arg_on_stack(const struct abi *a, int n)
+{
+	return n > a->nregs;
 }
 
 bool abi_has_reg(const struct abi *a, const char *reg)

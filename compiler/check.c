@@ -278,7 +278,7 @@ static void need_config(struct checker *c, const struct pos *p,
  * file that cannot run under --arch @arch (uelf_check_arch()).
  */
 int resolve_uprobes(struct program *prog, const char *sysroot,
-		    const char *arch, struct diags *d)
+		    const struct abi *kabi, struct diags *d)
 {
 	struct probe *p;
 	int errors = 0;
@@ -286,7 +286,8 @@ int resolve_uprobes(struct program *prog, const char *sysroot,
 	for (p = prog->probes; p; p = p->next) {
 		unsigned long long foff;
 		struct errmsg why;
-		char *path;
+		const char *uabi = NULL;
+		char *path, desc[160];
 
 		if (p->kind != P_UPROBE && p->kind != P_URETPROBE)
 			continue;
@@ -300,10 +301,19 @@ int resolve_uprobes(struct program *prog, const char *sysroot,
 			continue;
 		}
 		path = xasprintf("%s%s", sysroot, p->target);
-		if (uelf_check_arch(path, arch, NULL, &why)) {
+		if (uelf_check_arch_desc(path, kabi->arch, &uabi, desc,
+					 sizeof(desc), &why)) {
 			diag_add(d, p->usym ? &p->usym_pos : &p->target_pos, "%s", why.msg);
 			errors++;
-		} else if (p->usym) {
+			free(path);
+			continue;
+		}
+		/* The one place a uprobe's ABI is decided: probe_abi() reads it. */
+		p->abi = abi_user(kabi, uabi);
+		if (!p->abi)	/* uelf_check_arch() let through a pair abi.c lacks */
+			internal_error("no %s table under a %s kernel", uabi, kabi->arch);
+		p->abi_why = xstrdup(desc);
+		if (p->usym) {
 			if (uelf_resolve(path, p->usym, (unsigned long long)p->offset,
 					 &foff, &why)) {
 				diag_add(d, &p->usym_pos, "%s", why.msg);
@@ -375,6 +385,58 @@ static void bad_register(struct checker *c, const struct fetcharg *f)
 	free(names.s);
 }
 
+/*
+ * Argument @f of @p is one of o32's 4-byte stack slots under a 64-bit
+ * kernel (abi_narrow_slots()): "+OFF($stack)" is read whole only as the
+ * last fetch, with a type of 4 bytes or less (FETCH_OP_ST_MEM reads the
+ * type's size); a dereference of it first reads a long, 8 bytes, two
+ * slots (process_fetch_insn_bottom(), kernel/trace/trace_probe_tmpl.h).
+ */
+static bool narrow_stack_arg(const struct probe *p, const struct target *t,
+			     const struct fetcharg *f)
+{
+	const struct abi *a = probe_abi(p, t);
+
+	return f->kind == F_ARG && abi_narrow_slots(a) &&
+	       abi_arg_on_stack(a, (int)f->n);
+}
+
+/*
+ * @f, followed as a pointer by probe @p, was itself read from memory by
+ * a 64-bit kernel for a program of 4-byte pointers (o32, n32: the ABI
+ * has an arg_type): the kernel reads the pointer as a long, 8 bytes
+ * (process_fetch_insn_bottom()), half of it another field or slot.  In
+ * a register (argN of the registers, %REG) a 32-bit pointer is whole,
+ * sign-extended; n32's 8-byte stack slots hold it whole too.
+ */
+static bool ptr32_in_memory(const struct probe *p, const struct target *t,
+			    const struct fetcharg *f)
+{
+	const struct abi *a = probe_abi(p, t);
+
+	return a->arg_type && (f->kind == F_DEREF ||
+			       (f->kind == F_STACKN && abi_narrow_slots(a)));
+}
+
+static void ptr32_error(struct checker *c, const struct pos *pos,
+			const struct probe *p, const struct target *t)
+{
+	const struct abi *a = probe_abi(p, t);
+
+	check_error(c, pos, "%s's %s code keeps 4-byte pointers in memory, and the %s kernel reads every pointer it follows as a long, 8 bytes (kernel/trace/trace_probe_tmpl.h): only a pointer in a register can be followed (arg1-%d, %%REG)",
+		    p->target, a->abi, t->abi->arch, a->nregs);
+}
+
+static void narrow_error(struct checker *c, const struct pos *pos,
+			 const struct probe *p, const struct target *t,
+			 const struct fetcharg *f, const char *why)
+{
+	const struct abi *a = probe_abi(p, t);
+
+	check_error(c, pos, "arg%lld of %s's %s code is the 4-byte stack slot %s: %s; read it as a value of 4 bytes or less (:x32, :s32, :u32)",
+		    f->n, p->target, a->abi, abi_arg(a, (int)f->n), why);
+}
+
 /* One fetcharg of probe @p; returns the number of problems found. */
 static int check_fetcharg(struct checker *c, const struct fetcharg *f,
 			  const struct probe *p)
@@ -393,9 +455,9 @@ static int check_fetcharg(struct checker *c, const struct fetcharg *f,
 		else if (p->usym && p->usym_off)
 			check_error(c, &f->pos, "arg%lld is only known at function entry, and this probe is at %s+%lld; use %%REG or $stackN",
 				    f->n, p->usym, p->usym_off);
-		else if (!abi_arg(t->abi, (int)f->n))
+		else if (!abi_arg(probe_abi(p, t), (int)f->n))
 			check_error(c, &f->pos, "arg%lld is beyond what the %s ABI table covers",
-				    f->n, t->abi->abi);
+				    f->n, probe_abi(p, t)->abi);
 		break;
 	case F_RETVAL:
 		if (!is_return(p))
@@ -413,6 +475,11 @@ static int check_fetcharg(struct checker *c, const struct fetcharg *f,
 	case F_DEREF:
 		if (f->inner->kind == F_COMM)
 			check_error(c, &f->pos, "$comm is a string; it cannot be dereferenced");
+		else if (narrow_stack_arg(p, t, f->inner))
+			narrow_error(c, &f->pos, p, t, f->inner,
+				     "a dereference first reads the pointer as a long, 8 bytes, two slots");
+		else if (ptr32_in_memory(p, t, f->inner))
+			ptr32_error(c, &f->pos, p, t);
 		else
 			check_fetcharg(c, f->inner, p);
 		break;
@@ -449,6 +516,16 @@ static void check_field(struct checker *c, const struct field *f,
 	if (f->type && !strcmp(f->type, "ustring") && !kernel_at_least(c->t, 5, 5))
 		check_error(c, &f->type_pos, "type 'ustring' needs kernel 5.5 or later");
 	check_fetcharg(c, f->fetcharg, p);
+	if (c->d->n == before && f->type && narrow_stack_arg(p, c->t, f->fetcharg) &&
+	    (!strcmp(f->type, "string") || !strcmp(f->type, "ustring") ||
+	     !strcmp(f->type, "symstr") || strstr(f->type, "64")))
+		narrow_error(c, &f->type_pos, p, c->t, f->fetcharg,
+			     strstr(f->type, "64") ? "a 64-bit type reads two slots" :
+			     "a string is fetched through its pointer, read as a long, 8 bytes, two slots");
+	else if (c->d->n == before && f->type && !f->string_at &&
+		 (!strcmp(f->type, "string") || !strcmp(f->type, "ustring")) &&
+		 f->fetcharg->kind != F_DEREF && ptr32_in_memory(p, c->t, f->fetcharg))
+		ptr32_error(c, &f->type_pos, p, c->t);
 	if (c->d->n != before)
 		return;
 	text = fetch_field(f, p, c->t);

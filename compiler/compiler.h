@@ -125,6 +125,8 @@ struct probe {
 	bool has_offset;	/* uprobe: offset is the file offset */
 	char *usym;		/* uprobe PATH:SYMBOL: resolved with --sysroot */
 	long long usym_off;	/* the +OFF of PATH:SYMBOL+OFF, kept once resolved */
+	const struct abi *abi;	/* uprobe: its file's ABI (resolve_uprobes()); NULL: the kernel's (probe_abi()) */
+	char *abi_why;		/* uprobe: what the file's header said, for --explain */
 	struct pos target_pos, usym_pos;
 	struct field *fields;
 	bool stack;
@@ -205,10 +207,44 @@ struct abi {
 	const char *const *regnames;	/* every name regs_query_register_offset() accepts, NULL-terminated */
 	int cmdline_size;	/* COMMAND_LINE_SIZE */
 	const char *source;	/* where the table comes from */
+	/*
+	 * A user ABI under a 64-bit kernel (abi_user()): the bytes of one
+	 * stack slot (0: long_bytes), and the type an argument without one
+	 * is read as (NULL: the kernel's default, x32 or x64 by its long).
+	 */
+	int slot_bytes;
+	const char *arg_type;
 };
 
 /* The ABI of --arch @name, or NULL if unknown. */
 const struct abi *abi_find(const char *name);
+/*
+ * abi_user() - the ABI a program of user ABI @uabi ("o32", "n32",
+ * "n64"... as uelf_check_arch() names it, target/uelf.h) follows under
+ * a kernel of ABI @kernel: @kernel itself when they are the same (or
+ * @uabi is NULL), an o32 or n32 table under a 64-bit MIPS kernel, NULL
+ * for a pair probecc has no table for.  Static result.  Sources:
+ * o32 SysV MIPS psABI ch. 3, n32 MIPSpro N32/N64 ABI Handbook ch. 2.
+ */
+const struct abi *abi_user(const struct abi *kernel, const char *uabi);
+struct probe;
+struct target;
+/*
+ * probe_abi() - the one answer to "which ABI do @p's arguments follow":
+ * a uprobe's file's (p->abi, set by resolve_uprobes() from the ELF
+ * header), else the kernel's (t->abi; kprobes, and uprobes without
+ * --sysroot).  Static result, never NULL.
+ */
+const struct abi *probe_abi(const struct probe *p, const struct target *t);
+/*
+ * Whether @a's stack slots are narrower than the kernel's long (o32
+ * under a 64-bit kernel): its stack arguments are "+OFF($stack)", read
+ * whole only with a 4-byte type, and cannot be dereferenced (the
+ * kernel's inner dereference reads a long: trace_probe_tmpl.h).
+ */
+bool abi_narrow_slots(const struct abi *a);
+/* Whether argument @n (1-based) of @a is passed on the stack. */
+bool abi_arg_on_stack(const struct abi *a, int n);
 /* The list of known --arch names, for error messages. */
 const char *abi_names(void);
 /*
@@ -265,12 +301,13 @@ struct kernel;
 /*
  * resolve_uprobes() - every uprobe PATH:SYMBOL[+OFF] to the file offset
  * uprobe_events wants, every PATH:OFFSET checked, against the ELF files
- * under @sysroot (NULL: none given), each file fitting --arch @arch.
- * Problems go to @d; returns their
- * number.
+ * under @sysroot (NULL: none given), each file fitting the kernel of
+ * ABI @kabi (--arch).  Sets each such uprobe's p->abi to its file's ABI
+ * (abi_user() of uelf_check_arch_desc()'s answer) and p->abi_why to
+ * what the ELF header said.  Problems go to @d; returns their number.
  */
 int resolve_uprobes(struct program *prog, const char *sysroot,
-		    const char *arch, struct diags *d);
+		    const struct abi *kabi, struct diags *d);
 
 /*
  * check_program() - every rule of the target a checked program must

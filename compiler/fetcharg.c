@@ -28,7 +28,7 @@ static void fetcharg_text(struct strbuf *sb, const struct fetcharg *f,
 
 	switch (f->kind) {
 	case F_ARG:
-		s = abi_arg(t->abi, (int)f->n);
+		s = abi_arg(probe_abi(p, t), (int)f->n);
 		if (s)
 			sb_addf(sb, "%s", s);
 		else
@@ -108,6 +108,9 @@ char *fetch_field(const struct field *f, const struct probe *p,
 	}
 	if (f->type)
 		sb_addf(&body, ":%s", f->type);
+	else if ((k == F_ARG || k == F_RETVAL) && probe_abi(p, t)->arg_type)
+		/* a 32-bit ABI under a 64-bit kernel: see abi.c user_abis[] */
+		sb_addf(&body, ":%s", probe_abi(p, t)->arg_type);
 	r = xasprintf("%s=%s", f->name, body.s);
 	free(body.s);
 	return r;

@@ -402,7 +402,7 @@ int main(int argc, char **argv)
 		diag_print(&diags);
 		return 1;
 	}
-	nerr = resolve_uprobes(prog, sysroot, t.abi->arch, &diags);
+	nerr = resolve_uprobes(prog, sysroot, t.abi, &diags);
 	if (nerr) {
 		diag_print(&diags);
 		fprintf(stderr, "probecc: %d error%s in uprobes against %s\n",

@@ -366,6 +366,53 @@ static bool stack_in_bootconfig(const struct ctx *c, const struct probe *p,
 	}
 }
 
+static bool uses_arg(const struct fetcharg *f)
+{
+	return f->kind == F_ARG || (f->kind == F_DEREF && uses_arg(f->inner));
+}
+
+/*
+ * --explain: which ABI @p's arguments follow and why (probe_abi()): a
+ * uprobe's file's when --sysroot let resolve_uprobes() read it, else
+ * the kernel's.  Said for a uprobe whose file was read, and for any
+ * probe with an argN.
+ */
+static void explain_abi(struct ctx *c, const struct probe *p)
+{
+	const struct abi *a = probe_abi(p, c->t);
+	const struct field *f;
+	const char *what = p->kind == P_KPROBE ? "kprobe" :
+			   p->kind == P_KRETPROBE ? "kretprobe" :
+			   p->kind == P_UPROBE ? "uprobe" : "uretprobe";
+	bool args = false;
+	char *why;
+
+	for (f = p->fields; f; f = f->next)
+		args |= uses_arg(f->fetcharg);
+	if (!args && !p->abi)
+		return;
+	if (p->abi)
+		why = xasprintf("the %s ABI of %s, a %s program, under the %s kernel",
+				a->abi, p->target, p->abi_why, c->t->abi->arch);
+	else if (p->kind == P_UPROBE || p->kind == P_URETPROBE)
+		why = xasprintf("the kernel's %s ABI, assumed: without --sysroot %s's ELF header was not read",
+				a->abi, p->target);
+	else
+		why = xasprintf("the kernel's %s ABI (a kprobe runs kernel code)", a->abi);
+	if (is_return(p))
+		explain(c, "%s %s: %s%s%s", what, p->name, why,
+			a->arg_type ? "; $retval without a type is read as " : "",
+			a->arg_type ? a->arg_type : "");
+	else
+		explain(c, "%s %s arguments: %s: arg1-%d in %s-%s, arg%d at %s%s%s",
+			what, p->name, why, a->nregs, a->argregs[0],
+			a->argregs[a->nregs - 1], a->nregs + 1,
+			abi_arg(a, a->nregs + 1),
+			a->arg_type ? "; one without a type is read as " : "",
+			a->arg_type ? a->arg_type : "");
+	free(why);
+}
+
 static void kprobe(struct ctx *c, const struct probe *p, int *order,
 		   bool global_stack)
 {
@@ -438,6 +485,7 @@ static void kprobe(struct ctx *c, const struct probe *p, int *order,
 			  "available_events", event, def, "kprobe_events");
 		expect(c, p->name, "set_event", event, event);
 	}
+	explain_abi(c, p);
 	free(body);
 	free(def);
 	free(event);
@@ -454,6 +502,7 @@ static void uprobe(struct ctx *c, const struct probe *p)
 	arm(c, p->name, "set_event", enable);
 	explain(c, "%s %s: agent (the kernel has no command-line or bootconfig form for uprobes; %s must exist when the agent runs)",
 		is_return(p) ? "uretprobe" : "uprobe", p->name, p->target);
+	explain_abi(c, p);
 	free(body);
 	free(def);
 	free(enable);

@@ -30,6 +30,13 @@ machine() {
 	loongson3) M_AGENT=mips64el M_ARCH=mips64el M_ROOM=237
 		M_QEMU=(qemu-system-mips64el -M loongson3-virt -m 512)
 		M_PREFIX="rd_start=0xffffffff80000000 rd_size=123456789 " ;;
+	loongson3-o32)
+		# the same 64-bit kernel from Debian's mipsel archive, with
+		# an o32 userland (busybox-static:mipsel, agent-mipsel) run
+		# by its MIPS32_O32 compat layer, as on mipsel Loongson-3 installs
+		M_AGENT=mipsel M_ARCH=mips64el M_ROOM=237
+		M_QEMU=(qemu-system-mips64el -M loongson3-virt -m 512)
+		M_PREFIX="rd_start=0xffffffff80000000 rd_size=123456789 " ;;
 	x86_64) M_AGENT=x86_64 M_ARCH=x86_64 M_ROOM=2047
 		M_QEMU=(qemu-system-x86_64 -m 512) ;;
 	arm64) M_AGENT=arm64 M_ARCH=arm64 M_ROOM=2047 M_CONSOLE=ttyAMA0
@@ -59,4 +66,4 @@ machine_dump_opts() {
 	*) M_DUMP_OPTS=(-serial stdio -serial "file:$1") ;;
 	esac
 }
-MACHINES="mipsel x86_64 loongson3 malta64el arm64"
+MACHINES="mipsel x86_64 loongson3 loongson3-o32 malta64el arm64"

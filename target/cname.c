@@ -1270,9 +1270,13 @@ int cname_resolve(struct program *prog, const struct kernel *k,
 	bool any = false;
 
 	for (p = prog->probes; p; p = p->next) {
-		struct res r = { .t = t, .k = k };
+		/* a uprobe's registers and stack slots are its file's ABI's */
+		struct target pt = *t;
+		struct res r = { .t = &pt, .k = k };
 		struct site s;
 		struct field *f;
+
+		pt.abi = probe_abi(p, t);
 
 		if (!has_cvar(p))
 			continue;
@@ -1375,7 +1379,8 @@ int cname_list_vars(const char *where, const struct kernel *k,
 	static struct source src = { .name = "--vars" };
 	struct probe p = { 0 };
 	struct field dummy = { 0 };
-	struct res r = { .t = t, .k = k, .terse = true };
+	struct target pt = *t;
+	struct res r = { .t = &pt, .k = k, .terse = true };
 	struct site s;
 	char *w = xstrdup(where), *plus, *colon;
 	const char *file;
@@ -1402,6 +1407,16 @@ int cname_list_vars(const char *where, const struct kernel *k,
 		p.target = w;
 		p.usym = colon + 1;
 		p.usym_off = p.offset;
+		if (sysroot) {
+			/* the program's own ABI, as resolve_uprobes() gives a uprobe */
+			char *path = xasprintf("%s%s", sysroot, p.target);
+			const char *uabi = NULL;
+
+			if (!uelf_check_arch(path, t->abi->arch, &uabi, NULL) &&
+			    abi_user(t->abi, uabi))
+				pt.abi = abi_user(t->abi, uabi);
+			free(path);
+		}
 	} else {
 		p.kind = P_KPROBE;
 		p.target = w;

@@ -592,12 +592,20 @@ int uelf_resolve_sym(const char *path, const char *symbol, unsigned long long of
 int uelf_check_arch(const char *path, const char *arch, const char **abi,
 		    struct errmsg *err)
 {
+	return uelf_check_arch_desc(path, arch, abi, NULL, 0, err);
+}
+
+int uelf_check_arch_desc(const char *path, const char *arch, const char **abi,
+			 char *desc, size_t desclen, struct errmsg *err)
+{
 	struct uelf u;
 	int ret;
 
 	if (uelf_open(&u, path, err))
 		return -1;
 	ret = check_arch(&u, arch, abi);
+	if (!ret && desc && desclen)
+		describe(&u.eh, desc, desclen);
 	uelf_close(&u);
 	return ret;
 }

@@ -88,6 +88,14 @@ int uelf_resolve_sym(const char *path, const char *symbol, unsigned long long of
  */
 int uelf_check_arch(const char *path, const char *arch, const char **abi,
 		    struct errmsg *err);
+/*
+ * uelf_check_arch() that also writes, on success, what the header says
+ * into DESC (at most DESCLEN bytes with the NUL; NULL: not wanted), as
+ * in the error: "little-endian MIPS o32 (ELFCLASS32, ELFDATA2LSB,
+ * EM_MIPS)".  For --explain's "which ABI and why".
+ */
+int uelf_check_arch_desc(const char *path, const char *arch, const char **abi,
+			 char *desc, size_t desclen, struct errmsg *err);
 
 /*
  * Check that a raw file OFFSET (bytes) lies in the file-backed part of

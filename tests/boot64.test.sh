@@ -10,10 +10,24 @@
 #            arguments 1-3 and 5-8
 #            of perf_event_alloc (n64 $8-$11, arm64 x4-x7) against the
 #            values sys_perf_event_open passes
+#   retval   tests/boot64/retval64.probes with --report: kretprobe $retval
+#            of path_mount, 0 for the agent's mounts and -EBUSY (-16) for
+#            the real init's second devtmpfs mount on /dev; the filtered
+#            sched_process_exec event
+#   uprobe   tests/boot64/uprobe10.probes with --report: tests/boot64/args10.c
+#            built static for the target's userland (o32, n64, arm64)
+#            into a sysroot (run-probes --sysroot), ten() of ten
+#            arguments probed by symbol: probecc reads the ABI from the
+#            file (o32's arg5-10 at +16($stack).. under the 64-bit
+#            kernel, n64's arg5-8 in %r8-%r11), every value expected
 #   room     the command line the firmware passes (measure-room.sh): the
 #            length run-probes assumes (machines.sh M_ROOM) is the one
 #            measured; the ci and args boots pass run-probes' cut check
 #            (exit 8 when /proc/cmdline does not end with the -append text)
+# loongson3-o32 is Loongson-3 with an o32 userland: the same 64-bit
+# kernel (from Debian's mipsel archive, MIPS32_O32=y), busybox-static:mipsel
+# and agent-mipsel, as Debian mipsel installs on Loongson-3 run: the
+# same scenarios but room (the machine is loongson3's).
 # Everything is fetched here (qemu-images/fetch TARGET); under CI=true
 # nothing is skipped.
 
@@ -39,8 +53,23 @@ b64_grep() { # NAME FILE REGEX [WHY]
 	fi
 }
 
+# b64_sysroot AGENT: a sysroot with /bin/args10 built static for the
+# userland of agent-AGENT (mipsel: o32, mips64el: n64, arm64); prints
+# its directory, or nothing when the cross compiler failed.
+b64_sysroot() {
+	local cc sr=$b64_dir/sysroot-$1
+	case $1 in
+	mipsel) cc=mipsel-linux-gnu-gcc ;;
+	mips64el) cc=mips64el-linux-gnuabi64-gcc ;;
+	arm64) cc=aarch64-linux-gnu-gcc ;;
+	esac
+	rm -rf "$sr" && mkdir -p "$sr/bin"
+	"$cc" -O2 -static -o "$sr/bin/args10" tests/boot64/args10.c > "$sr.log" 2>&1 &&
+		echo "$sr"
+}
+
 # B64_TARGETS: a subset, for a developer's run
-for t in ${B64_TARGETS:-loongson3 malta64el arm64}; do
+for t in ${B64_TARGETS:-loongson3 loongson3-o32 malta64el arm64}; do
 	machine $t
 	if ! command -v "${M_QEMU[0]}" > /dev/null; then
 		t_skip "boot64/$t" "needs ${M_QEMU[0]} (qemu-images/deps.sh boot)"
@@ -54,6 +83,13 @@ for t in ${B64_TARGETS:-loongson3 malta64el arm64}; do
 	if ! qemu-images/fetch $t > "$b64_dir/$t.fetch" 2> "$b64_dir/$t.fetch.err"; then
 		t_skip "boot64/$t" "qemu-images/fetch $t: $(tail -1 "$b64_dir/$t.fetch.err") (qemu-images/deps.sh boot)"
 		continue
+	fi
+
+	# an o32 userland needs the 64-bit kernel's o32 compat layer: the
+	# fetched package's own config says so
+	if [ $t = loongson3-o32 ]; then
+		eval "$(qemu-images/fetch $t)"
+		b64_grep "boot64/$t/config-MIPS32_O32" "$CONFIG" '^CONFIG_MIPS32_O32=y$'
 	fi
 
 	# --- ci: bond0, expectations, the stack of the netdev hit ---
@@ -124,7 +160,47 @@ for t in ${B64_TARGETS:-loongson3 malta64el arm64}; do
 			'init-1 .* palloc: \(perf_event_alloc\+0x0/0x[0-9a-f]+\) type=2 cpu=0 task=0x0 parent=0x0 handler=0x0 context=0x0 cgroup_fd=-1$'
 	fi
 
+	# --- retval: kretprobe $retval, 0 and -EBUSY ---
+	if b64_run $t retval tests/boot64/retval64.probes --report; then
+		d=$b64_dir/$t-retval
+		b64_grep "boot64/$t-retval/expectations-hold" "$d/junit.xml" \
+			'<testsuite name="probecc" tests="4" failures="0">'
+		# the real init's "mount -t devtmpfs dev /dev" (qemu-images/rc/bond0)
+		# returns -EBUSY: the kretprobe hit of the same task says so
+		who=$(sed -n 's/^ *\([^ ]*-[0-9]*\) .* mount_entry: .* dev="dev" type="devtmpfs"$/\1/p' "$d/dump2" | head -1)
+		b64_grep "boot64/$t-retval/devtmpfs-ebusy" "$d/dump2" \
+			"^ *${who:-no-such-task} .* mount_ret: \\(.*<- path_mount\\) ret=-16\$"
+		if grep -q 'sched_process_exec: filename=/sbin/init pid=1 ' "$d/dump2"; then
+			t_fail "boot64/$t-retval/event-filter" "the filter let PID 1's exec of /sbin/init through"
+		else
+			b64_grep "boot64/$t-retval/event-filter" "$d/dump2" \
+				'sched_process_exec: filename=/bin/mountpoint pid=([2-9]|[1-9][0-9]+) '
+		fi
+	fi
+
+	# --- uprobe: ten arguments by the program's own ABI ---
+	if ! sr=$(b64_sysroot $M_AGENT) || [ -z "$sr" ]; then
+		t_fail "boot64/$t-uprobe" "cannot build tests/boot64/args10.c for $M_AGENT" "$b64_dir/sysroot-$M_AGENT.log"
+	elif b64_run $t uprobe tests/boot64/uprobe10.probes --sysroot "$sr" \
+		--rc tests/boot64/rc-args10 --report; then
+		d=$b64_dir/$t-uprobe
+		b64_grep "boot64/$t-uprobe/expectations-hold" "$d/junit.xml" \
+			'<testsuite name="probecc" tests="13" failures="0">'
+		case $M_AGENT in
+		mipsel) abi=o32 regs='a4=%r7:x32 a5=\+16\(\$stack\):x32 a6=\+20\(\$stack\):x32 a7=\+24\(\$stack\):x32 a8=\+28\(\$stack\):x32 a9=\+32\(\$stack\):x32 a10=\+36\(\$stack\):s32' ;;
+		mips64el) abi=n64 regs='a4=%r7 a5=%r8 a6=%r9 a7=%r10 a8=%r11 a9=\$stack0 a10=\$stack1:s32' ;;
+		arm64) abi=aapcs64 regs='a4=%x3 a5=%x4 a6=%x5 a7=%x6 a8=%x7 a9=\$stack0 a10=\$stack1:s32' ;;
+		esac
+		b64_grep "boot64/$t-uprobe/$abi-fetchargs" "$d/plan" \
+			"p:uprobes/ten /bin/args10:0x[0-9a-f]+ .* $regs("$'\t'"|\$)"
+		b64_grep "boot64/$t-uprobe/explain-$abi" "$d/explain" \
+			"^uprobe ten arguments: the $abi ABI of /bin/args10, "
+		b64_grep "boot64/$t-uprobe/ran" "$d/console.log" 'rc: args10: ten = 842'
+	fi
+
 	# --- room: the command line the firmware passes whole ---
+	# (loongson3-o32 is loongson3's machine: measured there)
+	[ $t != loongson3-o32 ] || continue
 	d=$b64_dir/$t-room
 	rm -rf "$d"
 	if tests/boot64/measure-room.sh $t "$d" > "$d.out" 2>&1; then

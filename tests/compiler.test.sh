@@ -164,3 +164,54 @@ elif grep -q 'goes into bootconfig .*"Empty config"' "$T_OUT/compiler/empty.err"
 else
 	t_fail compiler/empty-bootconfig-refused "" "$T_OUT/compiler/empty.err"
 fi
+
+# One ABI per probe (issue 16): tests/compiler/abi/ cases against small
+# programs built here from tests/compiler/abi/ten.c with Debian's cross
+# compilers (no libc: -nostdlib, so n32 needs no n32 C library): o32 by
+# mipsel-linux-gnu-gcc, n32 and n64 by mips64el-linux-gnuabi64-gcc, each
+# little- and big-endian (-EB).  "# args:" names @SYSROOT@; a good case
+# must give its .plan and .explain, a bad one its .err, once the sysroot
+# path and the file offsets (which follow the cross toolchain's layout;
+# tests/usym.test.sh checks offsets) are taken out.
+abi_norm() {
+	sed -E "s|$ABI_SR|SYSROOT|g; s|(/bin/[a-z0-9]+):0x[0-9a-f]+ |\1:OFFSET |" "$1"
+}
+ABI_SR=$T_OUT/compiler/abi/sysroot
+rm -rf "$T_OUT/compiler/abi" && mkdir -p "$ABI_SR/bin"
+abi_cc() {	# OUT CC [FLAGS...]
+	local out=$1
+	shift
+	"$@" -O2 -nostdlib -static tests/compiler/abi/ten.c -o "$ABI_SR/bin/$out" \
+		>> "$T_OUT/compiler/abi/cc.log" 2>&1
+}
+if ! command -v mipsel-linux-gnu-gcc > /dev/null ||
+   ! command -v mips64el-linux-gnuabi64-gcc > /dev/null; then
+	t_skip compiler/abi "no mipsel-linux-gnu-gcc or mips64el-linux-gnuabi64-gcc (qemu-images/deps.sh build)"
+elif ! { abi_cc o32el mipsel-linux-gnu-gcc && abi_cc o32be mipsel-linux-gnu-gcc -EB &&
+	 abi_cc n32el mips64el-linux-gnuabi64-gcc -mabi=n32 &&
+	 abi_cc n32be mips64el-linux-gnuabi64-gcc -mabi=n32 -EB &&
+	 abi_cc n64el mips64el-linux-gnuabi64-gcc &&
+	 abi_cc n64be mips64el-linux-gnuabi64-gcc -EB; }; then
+	t_fail compiler/abi/build "the cross compilers failed" "$T_OUT/compiler/abi/cc.log"
+else
+	for bin in ./probecc ./probecc-asan; do
+		tag=$(basename "$bin")/abi
+		[ -x "$bin" ] || continue
+		for f in tests/compiler/abi/good-*.probes; do
+			base=${f%.probes} name=$tag/$(basename "$base")
+			d=$T_OUT/compiler/$name && mkdir -p "$d"
+			args=$(case_args "$f" | sed "s|@SYSROOT@|$ABI_SR|g")
+			if ! "$bin" $args "$f" --plan "$d/plan.raw" 2> "$d/stderr" ||
+			   ! "$bin" $args "$f" --explain > "$d/explain.raw" 2>> "$d/stderr"; then
+				t_fail "$name" "refused" "$d/stderr"
+				continue
+			fi
+			abi_norm "$d/plan.raw" > "$d/plan"
+			abi_norm "$d/explain.raw" > "$d/explain"
+			t_check "$name.plan" "$base.plan" "$d/plan"
+			t_check "$name.explain" "$base.explain" "$d/explain"
+		done
+		abi_args() { case_args "$1" | sed "s|@SYSROOT@|$ABI_SR|g"; }
+		t_bad_cases "$tag" "$bin" abi_args abi_norm tests/compiler/abi/bad-*.probes
+	done
+fi

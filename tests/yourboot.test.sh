@@ -194,7 +194,7 @@ if command -v mipsel-linux-gnu-gcc > /dev/null && command -v qemu-system-mipsel 
 	mkdir -p "$yb/sysroot/bin"
 	if mipsel-linux-gnu-gcc -static -O2 -g -o "$yb/sysroot/bin/mktap" tests/yourboot/mktap.c 2> "$yb/mktap.err"; then
 		run_probes_oops yourboot/workload "$yb/mktap" --arch mipsel --module tun \
-			--add "$yb/sysroot/bin/mktap:/bin/mktap" --rc tests/yourboot/rc-mktap \
+			--rc tests/yourboot/rc-mktap \
 			--sysroot "$yb/sysroot" --report tests/yourboot/mktap.probes
 	else
 		t_fail yourboot/workload "mipsel-linux-gnu-gcc failed" "$yb/mktap.err"
