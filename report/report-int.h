@@ -83,6 +83,8 @@ struct report {
 	/* the command line */
 	const char *dumppath, *probes, *json, *folded, *svg, *junit;
 	const char *sysmap, *target, *vmlinux, *modules_dir;
+	const char *sysroot;		/* --sysroot: user ELF files; NULL: none */
+	bool all_hits;			/* --hits: every hit's arguments */
 
 	struct kernel *k;		/* NULL: no kernel symbols */
 	unsigned long long kaslr;	/* the boot's _stext minus the symbols' */

@@ -61,11 +61,14 @@ static void not_armed(FILE *out, const struct dump *d)
 	}
 }
 
+/* Hits with arguments printed per probe without --hits: a screenful. */
+#define TEXT_HITS	8
+
 static void probe_hits(FILE *out, const struct report *r, const char *name)
 {
 	const struct dump *d = &r->d;
 	struct node root = { 0 };
-	int j, n = 0, before = 0;
+	int j, n = 0, before = 0, shown = 0, more = 0;
 	double first = -1;
 
 	for (j = 0; j < d->nhits; j++) {
@@ -85,10 +88,21 @@ static void probe_hits(FILE *out, const struct report *r, const char *name)
 	}
 	fprintf(out, "  %-24s %5d hit(s), first at %.6f s, %d before userspace\n",
 		name, n, first, before);
-	for (j = 0; j < d->nhits && n <= 8; j++)
-		if (!strcmp(d->hits[j].probe, name) && d->hits[j].args[0])
-			fprintf(out, "      %.6f %s: %s\n", d->hits[j].ts, d->hits[j].task,
-				d->hits[j].args);
+	for (j = 0; j < d->nhits; j++) {
+		const struct hit *h = &d->hits[j];
+
+		if (strcmp(h->probe, name) || !h->args[0])
+			continue;
+		if (shown == TEXT_HITS && !r->all_hits) {
+			more++;
+			continue;
+		}
+		fprintf(out, "      %.6f %s: %s\n", h->ts, h->task, h->args);
+		shown++;
+	}
+	if (more)
+		fprintf(out, "      ... %d more: --hits prints them all, --json has every hit\n",
+			more);
 	if (root.child) {
 		fprintf(out, "    callers (innermost first, with counts):\n");
 		tree_print(out, root.child, 0);
