@@ -72,3 +72,30 @@ if [ -w /dev/full ]; then
 else
 	t_fail report/stdout-dev-full "no writable /dev/full on this machine"
 fi
+
+# "-" reads the dump from standard input: the same report as from the
+# file (but for the name it prints), the same exit status.
+d=$T_OUT/report/stdin && rm -rf "$d" && mkdir -p "$d"
+c=tests/report/cases/mipsel-ci-pass
+./probecc report $(grep -v '^#' "$c/args" | sed 's|tests/report/mipsel-ci/ttyS1.raw|-|') \
+	< tests/report/mipsel-ci/ttyS1.raw > "$d/stdout" 2> "$d/stderr"
+rc=$?
+sed 's|^probecc report: -:|probecc report: tests/report/mipsel-ci/ttyS1.raw:|' "$d/stdout" > "$d/stdout.named"
+if [ $rc = "$(cat "$c/status")" ] && cmp -s "$d/stdout.named" "$c/stdout" && [ ! -s "$d/stderr" ]; then
+	t_pass report/stdin
+else
+	t_fail report/stdin "exit $rc" "$d/stderr" "$d/stdout"
+fi
+
+# --json - writes the JSON, and only it, to standard output: it parses
+# as JSON and equals the --json file of the same case; the exit status
+# is the verdicts' (1: the failing case).
+c=tests/report/cases/mipsel-ci-expect-fail
+./probecc report $(grep -v '^#' "$c/args") --json - > "$d/json" 2> "$d/json.err"
+rc=$?
+if [ $rc = 1 ] && cmp -s "$d/json" "$c/report.json" &&
+   python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$d/json" 2>> "$d/json.err"; then
+	t_pass report/json-stdout
+else
+	t_fail report/json-stdout "exit $rc" "$d/json.err" "$d/json"
+fi
