@@ -293,13 +293,15 @@ int resolve_uprobes(struct program *prog, const char *sysroot,
  * what the kernel would refuse or could never
  * match (with did-you-mean candidates).  Every problem goes to @d (in
  * any order: diag_print() sorts them); *@kernel_errors counts those
- * against @k.  What could not be checked is noted into @explain.
+ * against @k.  What could not be checked is noted into @explain; what
+ * is allowed but will not do what it says (a uprobe's "stack" where the
+ * kernel keeps no user stack) goes to @warn, which does not count.
  * Returns the number of problems: 0 means place() cannot fail (the
  * command-line budget is checked on place()'s result: budget_check()).
  */
 int check_program(const struct program *prog, const struct kernel *k,
 		  const struct target *t, struct strbuf *explain,
-		  struct diags *d, int *kernel_errors);
+		  struct diags *d, struct diags *warn, int *kernel_errors);
 
 /* ---- placement (place.c) ---- */
 
@@ -326,6 +328,7 @@ struct target {
 	signed char boot_config;	/* CONFIG_BOOT_CONFIG: reads the initrd's bootconfig */
 	signed char boottime_tracing;	/* CONFIG_BOOTTIME_TRACING: ftrace.* keys */
 	signed char hist_triggers;	/* CONFIG_HIST_TRIGGERS: ftrace.event.*.actions */
+	const char *vmlinux;	/* --vmlinux: its DWARF tells inlined functions; NULL: none */
 };
 
 /*

@@ -210,7 +210,7 @@ int main(int argc, char **argv)
 	struct target t = { .kmajor = 6, .kminor = 1, .arch_default = true,
 			    .version_default = true, .cmdline_max = -1 };
 	bool want_cmdline = false, want_explain = false;
-	struct diags diags = { 0 };
+	struct diags diags = { 0 }, warnings = { 0 };
 	struct placement *pl;
 	struct program *prog;
 	struct token *toks;
@@ -380,7 +380,10 @@ int main(int argc, char **argv)
 			nerr, nerr == 1 ? "" : "s");
 		return 1;
 	}
-	if (check_program(prog, k, &t, &checks, &diags, &nkernel)) {
+	t.vmlinux = vmlinux;
+	nerr = check_program(prog, k, &t, &checks, &diags, &warnings, &nkernel);
+	diag_print_as(&warnings, "warning");
+	if (nerr) {
 		diag_print(&diags);
 		if (nkernel)
 			fprintf(stderr, "probecc: %d error%s against the target kernel%s%s\n",

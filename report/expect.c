@@ -54,12 +54,18 @@ static char *frame_func(const char *frame)
  * @func names @frame's function: the same name, or an ftrace glob
  * (*, ?, [...]) matching it as set_ftrace_filter would
  * (kernel/trace/ftrace.c: ftrace_match(), glob_match()), so that
- * "*sys_ioctl" is __x64_sys_ioctl on x86_64 and sys_ioctl on MIPS.
+ * "*sys_ioctl" is __x64_sys_ioctl on x86_64 and sys_ioctl on MIPS.  A
+ * plain name also names its GCC clones ("foo" is "foo.isra.0").
  */
 static bool frame_is(const char *frame, const char *func)
 {
-	char *name = frame_func(frame);
-	bool yes = strpbrk(func, "*?[") ? !fnmatch(func, name, 0) : !strcmp(name, func);
+	char *name = frame_func(frame), *dot = strchr(name, '.');
+	bool yes;
+
+	/* a GCC clone (name.isra.0, name.constprop.0) is the function */
+	if (dot && !strchr(func, '.') && !strpbrk(func, "*?["))
+		*dot = '\0';
+	yes = strpbrk(func, "*?[") ? !fnmatch(func, name, 0) : !strcmp(name, func);
 
 	free(name);
 	return yes;

@@ -51,4 +51,17 @@ int cname_list_vars(const char *where, const struct kernel *k,
 		    const char *vmlinux, const char *sysroot,
 		    const struct target *t, struct strbuf *out);
 
+/*
+ * cname_inlined() - whether the DWARF of @vmlinux knows a function
+ * @func only as an inline abstract instance (DW_TAG_subprogram with
+ * DW_AT_inline, DWARF 4 3.3.8.1): asked for a name the kernel has no
+ * symbol of, it tells "every call was inlined, no stack shows it" from
+ * "no such function".  1 yes, with *@where "FILE:LINE" of its
+ * declaration (malloc'd, the caller's; NULL when DWARF does not say);
+ * 0 no; -1 when @vmlinux cannot be opened or has no DWARF (nothing to
+ * tell).  Reads every CU's subprograms: about a second for a vmlinux
+ * with full DWARF, so only on the error path.
+ */
+int cname_inlined(const char *vmlinux, const char *func, char **where);
+
 #endif
