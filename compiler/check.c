@@ -277,10 +277,11 @@ static void need_config(struct checker *c, const struct pos *p,
  * ELF files under @sysroot (uelf.c; NULL: none given).  A symbol with
  * no sysroot, an unknown symbol, a stripped file or an offset that is
  * really an nm address is an error at its position, into @d; so is a
- * file that cannot run under --arch @arch (uelf_check_arch()).
+ * file that cannot run under --arch @arch (uelf_check_arch()).  With no
+ * sysroot, an offset that looks like an address is a warning (@warn).
  */
 int resolve_uprobes(struct program *prog, const char *sysroot,
-		    const char *arch, struct diags *d)
+		    const char *arch, struct diags *d, struct diags *warn)
 {
 	struct probe *p;
 	int errors = 0;
@@ -298,6 +299,10 @@ int resolve_uprobes(struct program *prog, const char *sysroot,
 					 "%s:%s needs --sysroot DIR (the target's root file system) to find its file offset",
 					 p->target, p->usym);
 				errors++;
+			} else if ((unsigned long long)p->offset >= UELF_VADDR_HINT) {
+				diag_add(warn, &p->target_pos,
+					 "0x%llx looks like a virtual address (what nm and readelf -s print), not a file offset: the kernel refuses an offset past the file's end when the event is enabled (set_event: Invalid argument); --sysroot DIR checks it against the file",
+					 (unsigned long long)p->offset);
 			}
 			continue;
 		}

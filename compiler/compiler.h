@@ -280,11 +280,12 @@ struct kernel;
  * resolve_uprobes() - every uprobe PATH:SYMBOL[+OFF] to the file offset
  * uprobe_events wants, every PATH:OFFSET checked, against the ELF files
  * under @sysroot (NULL: none given), each file fitting --arch @arch.
- * Problems go to @d; returns their
- * number.
+ * Problems go to @d; returns their number.  Without @sysroot, an
+ * offset that looks like a virtual address (UELF_VADDR_HINT) is a
+ * warning into @warn.
  */
 int resolve_uprobes(struct program *prog, const char *sysroot,
-		    const char *arch, struct diags *d);
+		    const char *arch, struct diags *d, struct diags *warn);
 
 /*
  * check_program() - every rule of the target a checked program must

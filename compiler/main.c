@@ -366,8 +366,9 @@ int main(int argc, char **argv)
 		diag_print(&diags);
 		return 1;
 	}
-	nerr = resolve_uprobes(prog, sysroot, t.abi->arch, &diags);
+	nerr = resolve_uprobes(prog, sysroot, t.abi->arch, &diags, &warnings);
 	if (nerr) {
+		diag_print_as(&warnings, "warning");
 		diag_print(&diags);
 		fprintf(stderr, "probecc: %d error%s in uprobes against %s\n",
 			nerr, nerr == 1 ? "" : "s", sysroot ? sysroot : "no --sysroot");
@@ -375,6 +376,7 @@ int main(int argc, char **argv)
 	}
 	nerr = cname_resolve(prog, k, vmlinux, sysroot, &t, &checks, &diags);
 	if (nerr) {
+		diag_print_as(&warnings, "warning");
 		diag_print(&diags);
 		fprintf(stderr, "probecc: %d error%s in C names against the debug info\n",
 			nerr, nerr == 1 ? "" : "s");

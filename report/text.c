@@ -4,9 +4,11 @@
  * armed, the ring buffer's counts, per probe its hits, arguments and the
  * callers merged into a tree, then the expectations' verdicts.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "report-int.h"
+#include "uelf.h"
 
 /* ---- the caller tree: stacks merged, innermost frame first ---- */
 
@@ -46,18 +48,96 @@ static void tree_print(FILE *out, const struct node *n, int depth)
 	}
 }
 
+/*
+ * The uprobe @name's file and offset: from the "uprobe_events" item the
+ * agent wrote ("p:uprobes/NAME PATH:0xOFF ..."), else from the probe
+ * file.  *@path is malloc'd; false when neither says.
+ */
+static bool uprobe_def(const struct report *r, const char *name, char **path,
+		       unsigned long long *off)
+{
+	const char *p, *want = "\tuprobe_events\t";
+	const struct probe *pr;
+	size_t n = strlen(name);
+
+	for (p = r->d.items.s; *p; p = strchr(p, '\n') + 1) {
+		const char *nl = strchr(p, '\n'), *def, *sp, *colon;
+
+		if (strncmp(p, name, n) || p[n] != '\t' ||
+		    !(def = strstr(p, want)) || def > nl ||
+		    !(def = strchr(def + strlen(want), '\t')) || def > nl ||
+		    !(sp = strchr(def, ' ')) || sp > nl ||
+		    !(colon = strchr(sp, ':')) || colon > nl)
+			continue;
+		*path = xstrndup(sp + 1, colon - sp - 1);
+		*off = strtoull(colon + 1, NULL, 0);
+		return true;
+	}
+	for (pr = r->prog ? r->prog->probes : NULL; pr; pr = pr->next)
+		if ((pr->kind == P_UPROBE || pr->kind == P_URETPROBE) &&
+		    !strcmp(pr->name, name) && !pr->usym) {
+			*path = xstrdup(pr->target);
+			*off = (unsigned long long)pr->offset;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * Why a uprobe's set_event failed with EINVAL: uprobe_register() refuses
+ * an offset past the file's end only when the event is enabled
+ * (kernel/events/uprobes.c, __uprobe_register(): "offset >
+ * i_size_read(inode)"), and an nm/readelf address written for the file
+ * offset is the usual cause.  With --sysroot the file says
+ * (uelf_check_offset()); without, an offset that looks like an address.
+ */
+static void uprobe_refused(FILE *out, const struct report *r, const char *item,
+			   const char *nl)
+{
+	char *name, *path;
+	unsigned long long off;
+	struct errmsg e;
+
+	if (!strstr(item, "\tset_event\tInvalid argument") ||
+	    strstr(item, "\tset_event\tInvalid argument") > nl)
+		return;
+	name = xstrndup(item, strcspn(item, "\t"));
+	if (!uprobe_def(r, name, &path, &off)) {
+		free(name);
+		return;
+	}
+	if (r->sysroot) {
+		char *file = xasprintf("%s%s", r->sysroot, path);
+
+		if (uelf_check_offset(file, off, &e))
+			fprintf(out, "    %s: the kernel enables a uprobe only inside its file: %s\n",
+				name, e.msg);
+		free(file);
+	} else if (off >= UELF_VADDR_HINT) {
+		fprintf(out, "    %s: %s:0x%llx looks like a virtual address (nm, readelf -s), not a file offset; the kernel refuses an offset past the file's end when the event is enabled (--sysroot DIR checks it)\n",
+			name, path, off);
+	} else {
+		fprintf(out, "    %s: is 0x%llx inside %s? the kernel refuses an offset past the file's end when the event is enabled (--sysroot DIR checks it)\n",
+			name, off, path);
+	}
+	free(path);
+	free(name);
+}
+
 /* The item lines that failed or are missing. */
-static void not_armed(FILE *out, const struct dump *d)
+static void not_armed(FILE *out, const struct report *r)
 {
 	const char *p;
 
 	fprintf(out, "not armed:\n");
-	for (p = d->items.s; *p; p = strchr(p, '\n') + 1) {
+	for (p = r->d.items.s; *p; p = strchr(p, '\n') + 1) {
 		const char *nl = strchr(p, '\n'), *f = strstr(p, "\tfailed\t");
 		const char *m = strstr(p, "\tmissing\t");
 
 		if ((f && f < nl) || (m && m < nl))
 			fprintf(out, "  %.*s\n", (int)(nl - p), p);
+		if (f && f < nl)
+			uprobe_refused(out, r, p, nl);
 	}
 }
 
@@ -127,7 +207,7 @@ void text_write(FILE *out, const struct report *r)
 	if (d->init_time >= 0)
 		fprintf(out, "userspace started at %.3f s\n", d->init_time);
 	if (d->items.s)
-		not_armed(out, d);
+		not_armed(out, r);
 	if (d->cpus.s)
 		fprintf(out, "ring buffer:\n%s", d->cpus.s);
 	if (d->nsamples)

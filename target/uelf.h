@@ -103,6 +103,17 @@ int uelf_check_arch(const char *path, const char *arch, const char **abi,
  */
 int uelf_check_offset(const char *path, unsigned long long offset, struct errmsg *err);
 
+/*
+ * Without the file: a uprobe OFFSET at or above 0x400000, where the
+ * toolchains link non-PIE programs (GNU ld's default text-segment for
+ * x86-64, MIPS and AArch64), is more likely an nm/readelf address than
+ * an offset into a file of over 4 MiB.  The kernel takes any offset in
+ * uprobe_events and refuses one past the file's end only when the event
+ * is enabled (uprobe_register(): EINVAL, "set_event Invalid argument").
+ * A hint for a message, never a rule.
+ */
+#define UELF_VADDR_HINT	0x400000ULL
+
 /* One site of an SDT probe, from uelf_resolve_sdt(). */
 struct uelf_sdt {
 	unsigned long long foff;	/* file offset of the probe site */

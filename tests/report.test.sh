@@ -99,3 +99,22 @@ if [ $rc = 1 ] && cmp -s "$d/json" "$c/report.json" &&
 else
 	t_fail report/json-stdout "exit $rc" "$d/json.err" "$d/json"
 fi
+
+# The same refused uprobe with --sysroot: the file itself says that
+# 0x4005e0 is busybox's virtual address and which file offset it is at
+# (target/uelf.c on Debian's mipsel busybox, fetched by qemu-images/fetch).
+if eval "$(qemu-images/fetch mipsel 2> "$d/fetch.err")" && [ -f "$BUSYBOX" ]; then
+	mkdir -p "$d/root/bin" && cp "$BUSYBOX" "$d/root/bin/busybox"
+	./probecc report tests/report/derived/uprobe-vaddr.raw \
+		--probes tests/report/derived/uprobe-vaddr.probes --sysroot "$d/root" \
+		> "$d/vaddr.out" 2>&1
+	rc=$?
+	off=$(tests/uprobe-offset.sh "$BUSYBOX")
+	if [ $rc = 1 ] && grep -q "bbstart: the kernel enables a uprobe only inside its file: 0x4005e0 is a virtual address .*; the file offset is $off\$" "$d/vaddr.out"; then
+		t_pass report/uprobe-vaddr-sysroot
+	else
+		t_fail report/uprobe-vaddr-sysroot "exit $rc (file offset $off)" "$d/vaddr.out"
+	fi
+else
+	t_fail report/uprobe-vaddr-sysroot "qemu-images/fetch mipsel failed" "$d/fetch.err"
+fi
