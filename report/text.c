@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The report for a person: the dump's kernel and timing, what was not
- * armed, the ring buffer's counts, per probe its hits, arguments and the
- * callers merged into a tree, then the expectations' verdicts.
+ * armed (and why, for a uprobe the kernel would not enable), the ring
+ * buffer's counts, per probe its hits, arguments (up to TEXT_HITS, all
+ * with --hits) and the kernel and user callers merged into trees, then
+ * the expectations' verdicts.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,41 +48,6 @@ static void tree_print(FILE *out, const struct node *n, int depth)
 		fprintf(out, "%*s%d %s\n", 6 + 2 * depth, "", n->count, n->name);
 		tree_print(out, n->child, depth + 1);
 	}
-}
-
-/*
- * The uprobe @name's file and offset: from the "uprobe_events" item the
- * agent wrote ("p:uprobes/NAME PATH:0xOFF ..."), else from the probe
- * file.  *@path is malloc'd; false when neither says.
- */
-static bool uprobe_def(const struct report *r, const char *name, char **path,
-		       unsigned long long *off)
-{
-	const char *p, *want = "\tuprobe_events\t";
-	const struct probe *pr;
-	size_t n = strlen(name);
-
-	for (p = r->d.items.s; *p; p = strchr(p, '\n') + 1) {
-		const char *nl = strchr(p, '\n'), *def, *sp, *colon;
-
-		if (strncmp(p, name, n) || p[n] != '\t' ||
-		    !(def = strstr(p, want)) || def > nl ||
-		    !(def = strchr(def + strlen(want), '\t')) || def > nl ||
-		    !(sp = strchr(def, ' ')) || sp > nl ||
-		    !(colon = strchr(sp, ':')) || colon > nl)
-			continue;
-		*path = xstrndup(sp + 1, colon - sp - 1);
-		*off = strtoull(colon + 1, NULL, 0);
-		return true;
-	}
-	for (pr = r->prog ? r->prog->probes : NULL; pr; pr = pr->next)
-		if ((pr->kind == P_UPROBE || pr->kind == P_URETPROBE) &&
-		    !strcmp(pr->name, name) && !pr->usym) {
-			*path = xstrdup(pr->target);
-			*off = (unsigned long long)pr->offset;
-			return true;
-		}
-	return false;
 }
 
 /*
@@ -147,7 +114,7 @@ static void not_armed(FILE *out, const struct report *r)
 static void probe_hits(FILE *out, const struct report *r, const char *name)
 {
 	const struct dump *d = &r->d;
-	struct node root = { 0 };
+	struct node root = { 0 }, uroot = { 0 };
 	int j, n = 0, before = 0, shown = 0, more = 0;
 	double first = -1;
 
@@ -165,6 +132,8 @@ static void probe_hits(FILE *out, const struct report *r, const char *name)
 			tree_add(&root, h->frames, h->nframes);
 		else if (h->parent)
 			tree_add(&root, &h->parent, 1);
+		if (h->nuframes)
+			tree_add(&uroot, h->uframes, h->nuframes);
 	}
 	fprintf(out, "  %-24s %5d hit(s), first at %.6f s, %d before userspace\n",
 		name, n, first, before);
@@ -186,6 +155,11 @@ static void probe_hits(FILE *out, const struct report *r, const char *name)
 	if (root.child) {
 		fprintf(out, "    callers (innermost first, with counts):\n");
 		tree_print(out, root.child, 0);
+	}
+	if (uroot.child) {
+		fprintf(out, "    user callers (innermost first, with counts%s):\n",
+			r->sysroot ? "" : "; --sysroot names them");
+		tree_print(out, uroot.child, 0);
 	}
 }
 
