@@ -262,18 +262,19 @@ static bool compare(const char *got, const char *want, enum value_kind vk,
 	unsigned long long g, w;
 	bool gneg, wneg;
 
-	if (vk == VK_UNKNOWN)
-		vk = got[0] == '"' ? VK_STRING : read_number(got, &gneg, &g) &&
-		     (gneg || strncmp(got, "0x", 2)) ? VK_SIGNED : VK_UNSIGNED;
-	if (vk == VK_STRING || !read_number(got, &gneg, &g) ||
-	    !read_number(want, &wneg, &w)) {
+	if (vk == VK_UNKNOWN)	/* as it looks: a number, else a string */
+		vk = !read_number(got, &gneg, &g) ? VK_STRING :
+		     gneg || strncmp(got, "0x", 2) ? VK_SIGNED : VK_UNSIGNED;
+	if (vk == VK_STRING) {
 		char *a = unquoted(got), *b = unquoted(want);
 
 		*cmp = strcmp(a, b);
 		free(a);
 		free(b);
-		return vk == VK_STRING;
+		return true;
 	}
+	if (!read_number(got, &gneg, &g) || !read_number(want, &wneg, &w))
+		return false;
 	if (vk == VK_SIGNED) {	/* both at the type's width: 0xfffffffe is -2 in s32 */
 		long long gs = as_signed(gneg, g, bits), ws = as_signed(wneg, w, bits);
 
