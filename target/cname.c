@@ -14,7 +14,9 @@
  *    rule that a string type takes the address the last dereference
  *    would have read (trace_probe.c, FETCH_OP_ST_STRING);
  *  - bitfields: "b<width>@<offset>/<container>" (kprobetrace.rst), bit
- *    offsets from DW_AT_data_bit_offset, or DWARF 2/3 DW_AT_bit_offset.
+ *    offsets from DW_AT_data_bit_offset, or DWARF 2/3 DW_AT_bit_offset;
+ *  - a function that exists only inlined: an abstract instance
+ *    (DW_AT_inline, DWARF 4 3.3.8.1) and no symbol (cname_inlined()).
  */
 #include <dwarf.h>
 #include <elfutils/known-dwarf.h>

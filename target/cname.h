@@ -2,7 +2,8 @@
 /*
  * target/cname.c: C names (dev->name, a.b, p->q[2]) of probe fields
  * resolved to fetchargs from the DWARF of a vmlinux or a user program
- * (elfutils libdw), and the variables at a probe point (--vars).
+ * (elfutils libdw), the variables at a probe point (--vars), and
+ * functions that exist only inlined (cname_inlined()).
  * Named cname_* (not dwarf_*), out of libdw's namespace.
  */
 #ifndef PROBECC_CNAME_H

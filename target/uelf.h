@@ -6,7 +6,8 @@
  * nm or readelf -s print.  The conversion is the System V gABI's
  * (ch. 5, Program Header): a virtual address ADDR inside the PT_LOAD
  * segment with p_vaddr <= ADDR < p_vaddr + p_filesz is at file offset
- * ADDR - p_vaddr + p_offset.  Read with libelf (elfutils).
+ * ADDR - p_vaddr + p_offset.  Read with libelf (elfutils).  The same
+ * rule backwards names the frames of a user stack (uelf_name_addr()).
  */
 #ifndef UELF_H
 #define UELF_H
