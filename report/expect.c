@@ -170,7 +170,7 @@ static bool expect_stack(const struct expectation *e, const struct dump *d,
 			continue;
 		hits++;
 		raw |= d->hits[i].nuframes && d->hits[i].uframes[0][0] == '<';
-		if (d->hits[i].stack || d->hits[i].ustack || d->hits[i].parent) {
+		if (d->hits[i].stack || d->hits[i].nuframes || d->hits[i].parent) {
 			count++;
 			if (has_frame(&d->hits[i], e->func)) {
 				snprintf(why, size, "in the stack of a hit at %.6f s",
