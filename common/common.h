@@ -41,8 +41,8 @@ struct pos {
 
 /*
  * Print "FILE:LINE:COL: KIND: MSG", the source line (control bytes as
- * '?') and a caret under the column to stderr; @kind is "error" or
- * "note".  Used by diag_print(); it never exits.
+ * '?') and a caret under the column to stderr; @kind is "error",
+ * "warning" or "note".  Used by diag_print(); it never exits.
  */
 void diag_at(const struct pos *p, const char *kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -52,7 +52,8 @@ void diag_at(const struct pos *p, const char *kind, const char *fmt, ...)
  * one (@p NULL: about the whole input, printed "probecc: error: MSG"),
  * diag_print() prints them all in source order (those without a
  * position first, then by line and column, ties in the order added)
- * and returns how many there were.
+ * and returns how many there were; diag_print_as() the same with
+ * another @kind ("warning": a list of warnings, which stop nothing).
  */
 struct diag {
 	struct pos pos;		/* pos.src NULL: no position */
@@ -66,6 +67,7 @@ struct diags {
 void diag_add(struct diags *d, const struct pos *p, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int diag_print(struct diags *d);
+int diag_print_as(struct diags *d, const char *kind);
 /*
  * "probecc: internal error: MSG", then abort(): for a stage that cannot
  * fail on checked input (place) finding that it was not.

@@ -95,7 +95,7 @@ static int cmp_diag(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-int diag_print(struct diags *d)
+int diag_print_as(struct diags *d, const char *kind)
 {
 	int i;
 
@@ -103,11 +103,16 @@ int diag_print(struct diags *d)
 		qsort(d->v, d->n, sizeof(*d->v), cmp_diag);
 	for (i = 0; i < d->n; i++) {
 		if (d->v[i].pos.src)
-			diag_at(&d->v[i].pos, "error", "%s", d->v[i].msg);
+			diag_at(&d->v[i].pos, kind, "%s", d->v[i].msg);
 		else
-			fprintf(stderr, "probecc: error: %s\n", d->v[i].msg);
+			fprintf(stderr, "probecc: %s: %s\n", kind, d->v[i].msg);
 	}
 	return d->n;
+}
+
+int diag_print(struct diags *d)
+{
+	return diag_print_as(d, "error");
 }
 
 void internal_error(const char *fmt, ...)

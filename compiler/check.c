@@ -19,12 +19,14 @@
 #include <string.h>
 
 #include "bootconfig.h"
+#include "cname.h"
 #include "compiler.h"
 #include "kernel.h"
 #include "uelf.h"
 
 struct checker {
 	const struct program *prog;
+	struct diags *warn;	/* what is allowed but does not do what it says */
 	const struct kernel *k;
 	const struct target *t;
 	struct strbuf *explain;
@@ -275,10 +277,11 @@ static void need_config(struct checker *c, const struct pos *p,
  * ELF files under @sysroot (uelf.c; NULL: none given).  A symbol with
  * no sysroot, an unknown symbol, a stripped file or an offset that is
  * really an nm address is an error at its position, into @d; so is a
- * file that cannot run under --arch @arch (uelf_check_arch()).
+ * file that cannot run under --arch @arch (uelf_check_arch()).  With no
+ * sysroot, an offset that looks like an address is a warning (@warn).
  */
 int resolve_uprobes(struct program *prog, const char *sysroot,
-		    const struct abi *kabi, struct diags *d)
+		    const struct abi *kabi, struct diags *d, struct diags *warn)
 {
 	struct probe *p;
 	int errors = 0;
@@ -297,6 +300,10 @@ int resolve_uprobes(struct program *prog, const char *sysroot,
 					 "%s:%s needs --sysroot DIR (the target's root file system) to find its file offset",
 					 p->target, p->usym);
 				errors++;
+			} else if ((unsigned long long)p->offset >= UELF_VADDR_HINT) {
+				diag_add(warn, &p->target_pos,
+					 "0x%llx looks like a virtual address (what nm and readelf -s print), not a file offset: the kernel refuses an offset past the file's end when the event is enabled (set_event: Invalid argument); --sysroot DIR checks it against the file",
+					 (unsigned long long)p->offset);
 			}
 			continue;
 		}
@@ -612,6 +619,110 @@ static void check_rules(struct checker *c)
 	}
 }
 
+/* ---- stacks ---- */
+
+/*
+ * The kernel records a user stack (the userstacktrace option, and so
+ * "stack" on a uprobe) only with USER_STACKTRACE_SUPPORT: in 6.1 x86
+ * and loongarch select it (arch/x86/Kconfig, arch/loongarch/Kconfig),
+ * MIPS, arm64 and riscv do not, and ftrace_trace_userstack()
+ * (kernel/trace/trace.c) records nothing there.  The config says so
+ * when known; else the arch.
+ */
+static bool user_stacks(const struct checker *c)
+{
+	if (c->k->config)
+		return kconfig_get(c->k, "CONFIG_USER_STACKTRACE_SUPPORT") != NULL;
+	return !strcmp(c->t->abi->arch, "x86_64");
+}
+
+static const struct probe *probe_named(const struct program *prog,
+				       const char *name)
+{
+	const struct probe *p;
+
+	for (p = prog->probes; p; p = p->next)
+		if (p->kind != P_EVENT && !strcmp(p->name, name))
+			return p;
+	return NULL;
+}
+
+/* "stack" on a uprobe, and "stack has" on one, where no user stack is kept. */
+static void check_user_stacks(struct checker *c)
+{
+	const struct program *prog = c->prog;
+	const struct expectation *e;
+	const struct probe *p;
+	const char *why = c->k->config ?
+		"its config has no CONFIG_USER_STACKTRACE_SUPPORT" :
+		"USER_STACKTRACE_SUPPORT is x86's and loongarch's only";
+
+	if (user_stacks(c))
+		return;
+	for (p = prog->probes; p; p = p->next)
+		if (is_uprobe(p) && p->stack)
+			diag_add(c->warn, &p->pos, "'stack' on uprobe '%s' records nothing: a %s kernel keeps no user stack (%s); its hits will have none",
+				 p->name, c->t->abi->arch, why);
+	for (e = prog->expects; e; e = e->next)
+		if (e->kind == E_STACK && (p = probe_named(prog, e->target)) &&
+		    is_uprobe(p))
+			check_error(c, &e->pos, "'%s' is a uprobe and a %s kernel keeps no user stack (%s): 'stack has' could only fail",
+				    e->target, c->t->abi->arch, why);
+}
+
+/* A GCC clone of @name ("name.isra.0", "name.constprop.0", "name.part.0"). */
+static bool has_clone(const struct kernel *k, const char *name)
+{
+	size_t i, n = strlen(name);
+
+	for (i = 0; i < k->nsyms; i++)
+		if (is_func(&k->syms[i]) && !strncmp(k->syms[i].name, name, n) &&
+		    k->syms[i].name[n] == '.')
+			return true;
+	return false;
+}
+
+/*
+ * "expect P stack has F": F (a name or an ftrace glob) must be a
+ * function a kernel stack can show: a symbol of the kernel or of a
+ * module, or a GCC clone of it.  A name DWARF knows only as inlined
+ * (with --vmlinux) has no frame of its own: the stack shows the
+ * function it was inlined into.  Uprobes' stacks are user stacks: not
+ * the kernel's names.
+ */
+static void check_stack_expect(struct checker *c, const struct expectation *e)
+{
+	const struct kernel *k = c->k;
+	const struct probe *p = probe_named(c->prog, e->target);
+	const struct pos *pos = e->func_pos.src ? &e->func_pos : &e->pos;
+	struct lookup l;
+	char *where;
+	size_t i;
+	int inl;
+
+	if (p && is_uprobe(p))
+		return;
+	if (is_glob(e->func)) {
+		for (i = 0; i < k->nsyms; i++)
+			if (is_func(&k->syms[i]) && !fnmatch(e->func, k->syms[i].name, 0))
+				return;
+		check_error(c, pos, "'%s' matches no function of the kernel%s", e->func,
+			    k->modules_known ? "" : " (a module's function? pass --modules DIR)");
+		return;
+	}
+	l = lookup(k, e->func);
+	if (l.func || l.mod || has_clone(k, e->func))
+		return;
+	if (!l.other && c->t->vmlinux &&
+	    (inl = cname_inlined(c->t->vmlinux, e->func, &where)) > 0) {
+		check_error(c, pos, "'%s' has no symbol of its own: it exists only inlined (DWARF of %s%s%s), so no stack shows a frame of it; name the function it is inlined into",
+			    e->func, c->t->vmlinux, where ? ": declared at " : "", where ? where : "");
+		free(where);
+		return;
+	}
+	no_function(c, pos, e->func, &l);
+}
+
 /* ---- against the kernel ---- */
 
 static void check_kernel(struct checker *c)
@@ -619,6 +730,7 @@ static void check_kernel(struct checker *c)
 	const struct program *prog = c->prog;
 	const struct kernel *k = c->k;
 	struct strbuf *explain = c->explain;
+	const struct expectation *e;
 	const struct ksym *s;
 	const struct probe *p;
 	const struct name *n;
@@ -663,6 +775,9 @@ static void check_kernel(struct checker *c)
 		for (p = prog->probes; p; p = p->next)
 			if (p->kind == P_KPROBE || p->kind == P_KRETPROBE)
 				check_kprobe(c, p);
+		for (e = prog->expects; e; e = e->next)
+			if (e->kind == E_STACK)
+				check_stack_expect(c, e);
 	}
 	for (p = prog->probes; p; p = p->next)
 		if (p->kind == P_EVENT)
@@ -671,13 +786,14 @@ static void check_kernel(struct checker *c)
 
 int check_program(const struct program *prog, const struct kernel *k,
 		  const struct target *t, struct strbuf *explain,
-		  struct diags *d, int *kernel_errors)
+		  struct diags *d, struct diags *warn, int *kernel_errors)
 {
 	struct checker c = { .prog = prog, .k = k, .t = t,
-			     .explain = explain, .d = d };
+			     .explain = explain, .d = d, .warn = warn };
 	int before = d->n, nk;
 
 	check_rules(&c);
+	check_user_stacks(&c);
 	nk = d->n;
 	check_kernel(&c);
 	*kernel_errors = d->n - nk;

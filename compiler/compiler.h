@@ -48,7 +48,7 @@ enum tok_kind {
 	TK_NUM,		/* decimal or 0x hex, with an optional alphabetic suffix */
 	TK_STR,		/* "..." on one line, no escapes; text excludes the quotes */
 	TK_PATH,	/* /[A-Za-z0-9_./+-]* */
-	TK_PUNCT,	/* one of { } ; : = + - ( ) % @ $ < > [ ] */
+	TK_PUNCT,	/* one of { } ; : = + - ( ) % @ $ < > [ ] ! */
 	TK_NL,		/* end of a line */
 	TK_EOF,
 };
@@ -145,8 +145,8 @@ struct name {
 /* "expect ..." lines: checked by probecc report against a dump. */
 enum expect_kind {
 	E_HITS,		/* TARGET hits OP N [before|after init] */
-	E_STACK,	/* TARGET stack has FUNC */
-	E_FIELD,	/* TARGET.FIELD == VALUE */
+	E_STACK,	/* TARGET stack has FUNC (an ftrace glob allowed) */
+	E_FIELD,	/* TARGET.FIELD OP VALUE, OP one of == != < <= > >= */
 	E_ARMED,	/* every plan item armed */
 	E_NOLOST,	/* no ring-buffer overrun or dropped event */
 };
@@ -156,11 +156,12 @@ enum expect_when { W_ANY, W_BEFORE_INIT, W_AFTER_INIT };
 struct expectation {
 	enum expect_kind kind;
 	char *target;		/* probe name, GROUP:EVENT or function name */
-	char *op;		/* E_HITS: ">=", "<=", "==" */
+	char *op;		/* E_HITS: ">=", "<=", "=="; E_FIELD: also "!=", "<", ">" */
 	long long n;		/* E_HITS count */
 	enum expect_when when;
-	char *func;		/* E_STACK */
-	char *field, *value;	/* E_FIELD; value as the trace prints it */
+	char *func;		/* E_STACK: a function name or an ftrace glob */
+	struct pos func_pos;
+	char *field, *value;	/* E_FIELD; a string value keeps its quotes */
 	char *text;		/* the line as written, for reports */
 	struct pos pos;
 	struct expectation *next;
@@ -284,6 +285,20 @@ struct target;
 char *fetch_field(const struct field *f, const struct probe *p,
 		  const struct target *t);
 
+/*
+ * How the kernel prints a field, for comparing what a hit took with an
+ * expectation's value (probecc report): VK_STRING for string, ustring,
+ * symbol and $comm ("..." or sym+off), VK_SIGNED for sN (decimal),
+ * VK_UNSIGNED for uN, xN, bitfields and the default type of every other
+ * fetcharg (xBITS_PER_LONG: "0x164"), VK_UNKNOWN for a C name without a
+ * ":TYPE" (its type comes from DWARF at compile time) and for a static
+ * event's own fields.  *@bits gets N of the type, 0 when the type does not
+ * say (the default's width is the target's long).  Source: the print
+ * formats of kernel/trace/trace_probe.c (probe_fetch_types).
+ */
+enum value_kind { VK_UNKNOWN, VK_STRING, VK_SIGNED, VK_UNSIGNED };
+enum value_kind field_value_kind(const struct field *f, int *bits);
+
 /* ---- trace options and clocks (options.c) ---- */
 
 struct target;
@@ -305,9 +320,11 @@ struct kernel;
  * ABI @kabi (--arch).  Sets each such uprobe's p->abi to its file's ABI
  * (abi_user() of uelf_check_arch_desc()'s answer) and p->abi_why to
  * what the ELF header said.  Problems go to @d; returns their number.
+ * Without @sysroot, an offset that looks like a virtual address
+ * (UELF_VADDR_HINT) is a warning into @warn.
  */
 int resolve_uprobes(struct program *prog, const char *sysroot,
-		    const struct abi *kabi, struct diags *d);
+		    const struct abi *kabi, struct diags *d, struct diags *warn);
 
 /*
  * check_program() - every rule of the target a checked program must
@@ -316,13 +333,15 @@ int resolve_uprobes(struct program *prog, const char *sysroot,
  * what the kernel would refuse or could never
  * match (with did-you-mean candidates).  Every problem goes to @d (in
  * any order: diag_print() sorts them); *@kernel_errors counts those
- * against @k.  What could not be checked is noted into @explain.
+ * against @k.  What could not be checked is noted into @explain; what
+ * is allowed but will not do what it says (a uprobe's "stack" where the
+ * kernel keeps no user stack) goes to @warn, which does not count.
  * Returns the number of problems: 0 means place() cannot fail (the
  * command-line budget is checked on place()'s result: budget_check()).
  */
 int check_program(const struct program *prog, const struct kernel *k,
 		  const struct target *t, struct strbuf *explain,
-		  struct diags *d, int *kernel_errors);
+		  struct diags *d, struct diags *warn, int *kernel_errors);
 
 /* ---- placement (place.c) ---- */
 
@@ -350,6 +369,7 @@ struct target {
 	signed char boottime_tracing;	/* CONFIG_BOOTTIME_TRACING: ftrace.* keys */
 	signed char hist_triggers;	/* CONFIG_HIST_TRIGGERS: ftrace.event.*.actions */
 	bool overlay;		/* --initrd: the agent is rdinit=OVERLAY_INIT */
+	const char *vmlinux;	/* --vmlinux: its DWARF tells inlined functions; NULL: none */
 };
 
 /* Where the overlay puts the agent (initrd.c, initramfs/agent.c). */

@@ -115,3 +115,21 @@ char *fetch_field(const struct field *f, const struct probe *p,
 	free(body.s);
 	return r;
 }
+
+enum value_kind field_value_kind(const struct field *f, int *bits)
+{
+	const char *t = f->type;
+
+	*bits = 0;
+	if (!t) {
+		if (f->fetcharg->kind == F_COMM)
+			return VK_STRING;
+		return f->fetcharg->kind == F_VAR ? VK_UNKNOWN : VK_UNSIGNED;
+	}
+	if (!strcmp(t, "string") || !strcmp(t, "ustring") || !strcmp(t, "symbol"))
+		return VK_STRING;
+	if (t[0] == 'b')	/* bitfield bWIDTH@OFF/SIZE: printed as hex */
+		return VK_UNSIGNED;
+	*bits = atoi(t + 1);
+	return t[0] == 's' ? VK_SIGNED : VK_UNSIGNED;
+}

@@ -167,7 +167,7 @@ struct token *tokenize(const struct source *src, struct diags *d)
 			p = q;
 			continue;
 		}
-		if (strchr("{};:=+-()%@$<>[]", *p)) {
+		if (strchr("{};:=+-()%@$<>[]!", *p)) {
 			cur = cur->next = new_token(TK_PUNCT, p, 1, &pos);
 			p++;
 			continue;

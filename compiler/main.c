@@ -236,7 +236,7 @@ int main(int argc, char **argv)
 	struct target t = { .kmajor = 6, .kminor = 1, .arch_default = true,
 			    .version_default = true, .cmdline_max = -1 };
 	bool want_cmdline = false, want_explain = false;
-	struct diags diags = { 0 };
+	struct diags diags = { 0 }, warnings = { 0 };
 	struct placement *pl;
 	struct program *prog;
 	struct token *toks;
@@ -402,8 +402,9 @@ int main(int argc, char **argv)
 		diag_print(&diags);
 		return 1;
 	}
-	nerr = resolve_uprobes(prog, sysroot, t.abi, &diags);
+	nerr = resolve_uprobes(prog, sysroot, t.abi, &diags, &warnings);
 	if (nerr) {
+		diag_print_as(&warnings, "warning");
 		diag_print(&diags);
 		fprintf(stderr, "probecc: %d error%s in uprobes against %s\n",
 			nerr, nerr == 1 ? "" : "s", sysroot ? sysroot : "no --sysroot");
@@ -411,12 +412,16 @@ int main(int argc, char **argv)
 	}
 	nerr = cname_resolve(prog, k, vmlinux, sysroot, &t, &checks, &diags);
 	if (nerr) {
+		diag_print_as(&warnings, "warning");
 		diag_print(&diags);
 		fprintf(stderr, "probecc: %d error%s in C names against the debug info\n",
 			nerr, nerr == 1 ? "" : "s");
 		return 1;
 	}
-	if (check_program(prog, k, &t, &checks, &diags, &nkernel)) {
+	t.vmlinux = vmlinux;
+	nerr = check_program(prog, k, &t, &checks, &diags, &warnings, &nkernel);
+	diag_print_as(&warnings, "warning");
+	if (nerr) {
 		diag_print(&diags);
 		if (nkernel)
 			fprintf(stderr, "probecc: %d error%s against the target kernel%s%s\n",

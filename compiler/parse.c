@@ -759,11 +759,30 @@ static char *compare_op(void)
 	return NULL;
 }
 
+/* FOP = "==" | "!=" | "<=" | ">=" | "<" | ">", written without a space */
+static char *field_op(void)
+{
+	const struct token *t = tok;
+
+	if (t->kind == TK_PUNCT && strchr("=!<>", t->text[0])) {
+		if (t->next->kind == TK_PUNCT && !strcmp(t->next->text, "=") &&
+		    t->next->pos.loc == t->pos.loc + 1) {
+			tok = t->next->next;
+			return xasprintf("%s=", t->text);
+		}
+		if (is("<") || is(">")) {
+			tok = t->next;
+			return xstrdup(t->text);
+		}
+	}
+	return NULL;
+}
+
 /*
  * expectation = "expect" ( "armed" | "no" "lost"
  *             | TARGET "hits" OP NUMBER [ ("before" | "after") "init" ]
- *             | TARGET "stack" "has" WORD
- *             | TARGET "." NAME "==" ( STRING | ["-"] NUMBER | WORD ) )
+ *             | TARGET "stack" "has" WORD      (WORD: a name or ftrace glob)
+ *             | TARGET "." NAME FOP ( STRING | ["-"] NUMBER | WORD ) )
  * TARGET      = WORD [ ":" WORD ]
  */
 static struct expectation *expectation(const struct pos *start)
@@ -816,7 +835,13 @@ static struct expectation *expectation(const struct pos *start)
 		e->kind = E_STACK;
 		tok = tok->next;
 		expect("has", "after 'stack'");
-		e->func = symbol("a function name");
+		/* a glob too, as ftrace matches it: one file for two arches */
+		if (tok->kind != TK_WORD)
+			syntax_error(&tok->pos, "expected a function name or glob after 'stack has', found '%s'",
+				     describe(tok));
+		e->func = xstrdup(tok->text);
+		e->func_pos = tok->pos;
+		tok = tok->next;
 	} else if (strchr(e->target, '.')) {
 		/* PROBE.FIELD or GROUP:EVENT.FIELD: no group has a '.' */
 		char *dot = strchr(e->target, '.');
@@ -824,9 +849,10 @@ static struct expectation *expectation(const struct pos *start)
 		e->kind = E_FIELD;
 		e->field = xstrdup(dot + 1);
 		*dot = '\0';
-		if (!is("=") || tok->next->kind != TK_PUNCT || strcmp(tok->next->text, "="))
-			syntax_error(&tok->pos, "expected '==' after %s.%s", e->target, e->field);
-		tok = tok->next->next;
+		e->op = field_op();
+		if (!e->op)
+			syntax_error(&tok->pos, "expected a comparison (==, !=, <, <=, >, >=) after %s.%s",
+				     e->target, e->field);
 		if (tok->kind == TK_STR) {
 			e->value = xasprintf("\"%s\"", tok->text);
 		} else if (is("-") && tok->next->kind == TK_NUM) {
@@ -839,7 +865,7 @@ static struct expectation *expectation(const struct pos *start)
 		}
 		tok = tok->next;
 	} else {
-		syntax_error(&tok->pos, "expected 'hits', 'stack has' or .FIELD == VALUE after '%s'", e->target);
+		syntax_error(&tok->pos, "expected 'hits', 'stack has' or .FIELD OP VALUE after '%s'", e->target);
 	}
 	return e;
 }
@@ -996,6 +1022,37 @@ static bool in_list(const struct name *n, const char *s)
 	return false;
 }
 
+/* @s is a whole number as strtoll/strtoull read it (0x hex, a sign). */
+static bool is_number(const char *s)
+{
+	char *end;
+
+	if (*s == '-')
+		s++;
+	strtoull(s, &end, 0);
+	return end != s && !*end;
+}
+
+/*
+ * An expectation's value against the field's type, as the report will
+ * compare them (field_value_kind()): a string has no order, a number
+ * is never a quoted string or a bare word.
+ */
+static void check_field_value(const struct expectation *e, const struct field *f)
+{
+	int bits;
+	enum value_kind vk = field_value_kind(f, &bits);
+	const char *type = f->type ? f->type : f->fetcharg->kind == F_COMM ?
+			   "string" : "the default, hex";
+
+	if (vk == VK_STRING && strcmp(e->op, "==") && strcmp(e->op, "!="))
+		parse_error(&e->pos, "'%s.%s' is a string (%s): it compares with == or != only, not %s",
+			    e->target, e->field, type, e->op);
+	else if ((vk == VK_SIGNED || vk == VK_UNSIGNED) && !is_number(e->value))
+		parse_error(&e->pos, "'%s.%s' is a number (%s): %s is not one (a decimal or 0x hex number)",
+			    e->target, e->field, type, e->value);
+}
+
 /* Every expectation names something the file traces, in a way it records. */
 static void check_expectations(const struct program *prog)
 {
@@ -1031,6 +1088,8 @@ static void check_expectations(const struct program *prog)
 					break;
 			if (!f)
 				parse_error(&e->pos, "probe '%s' has no field '%s'", e->target, e->field);
+			else
+				check_field_value(e, f);
 		}
 	}
 }

@@ -13,12 +13,15 @@
  * of the kernel's own (truncated on MIPS).  Frames printed as addresses
  * are named from the kernel's symbols (--system-map, --target,
  * --vmlinux) and the modules' (--modules); an address nothing names is
- * shown as such ("0x..." or "[module]+0x..."), never dropped.
+ * shown as such ("0x..." or "[module]+0x..."), never dropped.  A
+ * "<user stack trace>" (the userstacktrace option) is kept apart, its
+ * frames named from the uprobe's file under --sysroot.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "report-int.h"
+#include "uelf.h"
 
 /* realloc(@p) to @n elements of @size, or exit naming the count. */
 void *xrealloc_array(void *p, size_t n, size_t size)
@@ -160,11 +163,15 @@ static void trace_line(struct report *r, char *line)
 	if (!strncmp(line, " => ", 4)) {
 		struct hit *last = d->nhits ? &d->hits[d->nhits - 1] : NULL;
 
-		if (last && last->stack)
+		if (last && d->in_ustack && last->ustack)
+			push_str(&last->uframes, &last->nuframes, &last->capuframes,
+				 xstrdup(line + 4 + strspn(line + 4, " ")));
+		else if (last && last->stack)
 			push_str(&last->frames, &last->nframes, &last->capframes,
 				 symbolize(r, xstrdup(line + 4)));
 		return;
 	}
+	d->in_ustack = false;
 	if (line[0] == '#' || !cpu || !(colon = strstr(cpu, ": ")))
 		return;
 	task = line;
@@ -180,13 +187,17 @@ static void trace_line(struct report *r, char *line)
 	h.task = xstrndup(task, sp - task);
 	while (h.task[0] && h.task[strlen(h.task) - 1] == ' ')
 		h.task[strlen(h.task) - 1] = '\0';
-	if (!strcmp(body, "<stack trace>")) {
-		/* Belongs to the task's previous hit. */
+	if (!strcmp(body, "<stack trace>") || !strcmp(body, "<user stack trace>")) {
+		/* Belongs to the task's previous hit (kernel/trace/trace_output.c) */
+		bool user = body[1] == 'u';
 		int i;
 
 		for (i = d->nhits - 1; i >= 0; i--)
 			if (!strcmp(d->hits[i].task, h.task)) {
-				d->hits[i].stack = true;
+				if (user)
+					d->hits[i].ustack = d->in_ustack = true;
+				else
+					d->hits[i].stack = true;
 				/* keep the hit last so " => " lines attach to it */
 				if (i != d->nhits - 1) {
 					struct hit tmp = d->hits[i];
@@ -425,6 +436,88 @@ static void join_samples(struct report *r)
 }
 
 /*
+ * The uprobe @name's file and offset: from the "uprobe_events" item the
+ * agent wrote ("p:uprobes/NAME PATH:0xOFF ..."), else from the probe
+ * file.  *@path is malloc'd; false when neither says.
+ */
+bool uprobe_def(const struct report *r, const char *name, char **path,
+		       unsigned long long *off)
+{
+	const char *p, *want = "\tuprobe_events\t";
+	const struct probe *pr;
+	size_t n = strlen(name);
+
+	for (p = r->d.items.s ? r->d.items.s : ""; *p; p = strchr(p, '\n') + 1) {
+		const char *nl = strchr(p, '\n'), *def, *sp, *colon;
+
+		if (strncmp(p, name, n) || p[n] != '\t' ||
+		    !(def = strstr(p, want)) || def > nl ||
+		    !(sp = strchr(def + strlen(want), ' ')) || sp > nl ||
+		    !(colon = strchr(sp, ':')) || colon > nl)
+			continue;
+		*path = xstrndup(sp + 1, colon - sp - 1);
+		*off = strtoull(colon + 1, NULL, 0);
+		return true;
+	}
+	for (pr = r->prog ? r->prog->probes : NULL; pr; pr = pr->next)
+		if ((pr->kind == P_UPROBE || pr->kind == P_URETPROBE) &&
+		    !strcmp(pr->name, name) && !pr->usym) {
+			*path = xstrdup(pr->target);
+			*off = (unsigned long long)pr->offset;
+			return true;
+		}
+	return false;
+}
+
+/* The address a uprobe event printed: "(0x4005e0) ..." or "(RET <- 0xFUNC)". */
+static bool hit_ip(const struct hit *h, unsigned long long *ip)
+{
+	const char *a = strstr(h->args, " <- 0x");
+
+	a = a && a < strchr(h->args, ')') ? a + 4 : h->args + 1;
+	if (h->args[0] != '(' || strncmp(a, "0x", 2))
+		return false;
+	*ip = strtoull(a, NULL, 16);
+	return true;
+}
+
+/*
+ * Name the <user stack trace> frames of uprobe hits from the probed
+ * file under --sysroot (target/uelf.c): the kernel prints each as
+ * " <%016lx>" without the sym-userobj option (trace_output.c,
+ * seq_print_user_ip()); the load bias comes from the hit's own address
+ * and the probe's file offset.  A frame the file does not hold (libc
+ * of a dynamic program) or no symbol names stays as printed.
+ */
+static void name_user_frames(struct report *r)
+{
+	struct dump *d = &r->d;
+	char buf[320];
+	int i, j;
+
+	for (i = 0; r->sysroot && i < d->nhits; i++) {
+		struct hit *h = &d->hits[i];
+		unsigned long long off, ip;
+		char *path, *file;
+
+		if (!h->nuframes || !hit_ip(h, &ip) || !uprobe_def(r, h->probe, &path, &off))
+			continue;
+		file = xasprintf("%s%s", r->sysroot, path);
+		for (j = 0; j < h->nuframes; j++) {
+			const char *f = h->uframes[j];
+
+			if (*f != '<' || uelf_name_addr(file, off, ip, strtoull(f + 1, NULL, 16),
+							buf, sizeof(buf)))
+				continue;
+			free(h->uframes[j]);
+			h->uframes[j] = xasprintf("%s [%s]", buf, path);
+		}
+		free(file);
+		free(path);
+	}
+}
+
+/*
  * dump_read() - read the capture @text (modified in place) into r->d:
  * the last complete dump's lines and hits, perf callchains joined to
  * them and named with r->k (set r->k and r->modules_dir first).
@@ -439,4 +532,5 @@ void dump_read(struct report *r, char *text)
 			r->kaslr = r->d.stext - s->addr;
 	}
 	join_samples(r);
+	name_user_frames(r);
 }

@@ -3,6 +3,7 @@
  * Expectations: one verdict per "expect" line of the probe file
  * (docs/language.md), checked against the dump, with a one-line reason.
  */
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,17 +41,48 @@ static bool hit_is(const struct hit *h, const char *target)
 	return !strcmp(h->probe, colon ? colon + 1 : target);
 }
 
+/*
+ * The function a frame names: "func+0x10/0x20 [mod]", "func+0x10" or
+ * "func" -> "func" (a new string).  Addresses stay what they are.
+ */
+static char *frame_func(const char *frame)
+{
+	return xstrndup(frame, strcspn(frame, " +["));
+}
+
+/*
+ * @func names @frame's function: the same name, or an ftrace glob
+ * (*, ?, [...]) matching it as set_ftrace_filter would
+ * (kernel/trace/ftrace.c: ftrace_match(), glob_match()), so that
+ * "*sys_ioctl" is __x64_sys_ioctl on x86_64 and sys_ioctl on MIPS.  A
+ * plain name also names its GCC clones ("foo" is "foo.isra.0").
+ */
+static bool frame_is(const char *frame, const char *func)
+{
+	char *name = frame_func(frame), *dot = strchr(name, '.');
+	bool yes;
+
+	/* a GCC clone (name.isra.0, name.constprop.0) is the function */
+	if (dot && !strchr(func, '.') && !strpbrk(func, "*?["))
+		*dot = '\0';
+	yes = strpbrk(func, "*?[") ? !fnmatch(func, name, 0) : !strcmp(name, func);
+
+	free(name);
+	return yes;
+}
+
 /* @func is in the hit's stack, or is the caller the function tracer saw. */
 static bool has_frame(const struct hit *h, const char *func)
 {
-	size_t n = strlen(func);
 	int i;
 
-	if (h->parent && !strcmp(h->parent, func))
+	if (h->parent && frame_is(h->parent, func))
 		return true;
 	for (i = 0; i < h->nframes; i++)
-		if (!strncmp(h->frames[i], func, n) &&
-		    (!h->frames[i][n] || strchr(" +[", h->frames[i][n])))
+		if (frame_is(h->frames[i], func))
+			return true;
+	for (i = 0; i < h->nuframes; i++)
+		if (frame_is(h->uframes[i], func))
 			return true;
 	return false;
 }
@@ -129,12 +161,16 @@ static bool expect_hits(const struct expectation *e, const struct dump *d,
 static bool expect_stack(const struct expectation *e, const struct dump *d,
 			 char *why, size_t size)
 {
-	long long count = 0;
+	long long count = 0, hits = 0;
+	bool raw = false;	/* user frames the kernel printed as addresses */
 	int i;
 
-	for (i = 0; i < d->nhits; i++)
-		if (hit_is(&d->hits[i], e->target) &&
-		    (d->hits[i].stack || d->hits[i].parent)) {
+	for (i = 0; i < d->nhits; i++) {
+		if (!hit_is(&d->hits[i], e->target))
+			continue;
+		hits++;
+		raw |= d->hits[i].nuframes && d->hits[i].uframes[0][0] == '<';
+		if (d->hits[i].stack || d->hits[i].nuframes || d->hits[i].parent) {
 			count++;
 			if (has_frame(&d->hits[i], e->func)) {
 				snprintf(why, size, "in the stack of a hit at %.6f s",
@@ -142,38 +178,187 @@ static bool expect_stack(const struct expectation *e, const struct dump *d,
 				return true;
 			}
 		}
-	snprintf(why, size, "not in the stacks of %lld hit(s)", count);
+	}
+	if (!hits)
+		snprintf(why, size, "no hit, so no stack");
+	else if (!count)	/* not "0 stacks": the stacks are what is missing */
+		snprintf(why, size, "%lld hit(s), none with a stack", hits);
+	else if (count < hits)
+		snprintf(why, size, "not in the stacks of %lld hit(s) (%lld more without a stack)",
+			 count, hits - count);
+	else
+		snprintf(why, size, "not in the stacks of %lld hit(s)%s", count,
+			 raw ? "; user frames are addresses: --sysroot names them" : "");
 	return false;
 }
 
-static bool expect_field(const struct expectation *e, const struct dump *d,
+/* The field @e compares, as the probe file declares it; NULL: not known. */
+static const struct field *expect_field_decl(const struct program *prog,
+					     const struct expectation *e)
+{
+	const struct probe *p;
+	const struct field *f;
+
+	for (p = prog->probes; p; p = p->next)
+		if (p->kind != P_EVENT && !strcmp(p->name, e->target))
+			for (f = p->fields; f; f = f->next)
+				if (!strcmp(f->name, e->field))
+					return f;
+	return NULL;
+}
+
+/* @s without the quotes the trace or the probe file put around a string. */
+static char *unquoted(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n >= 2 && s[0] == '"' && s[n - 1] == '"')
+		return xstrndup(s + 1, n - 2);
+	return xstrdup(s);
+}
+
+/* A whole number as the kernel prints it (decimal, -decimal, 0x hex). */
+static bool read_number(const char *s, bool *neg, unsigned long long *mag)
+{
+	char *end;
+
+	*neg = *s == '-';
+	if (*neg)
+		s++;
+	if (!*s || *s == '-' || *s == '+')
+		return false;
+	*mag = strtoull(s, &end, 0);
+	return end != s && !*end;
+}
+
+/* @v (the magnitude @mag, negated when @neg) as a @bits-wide signed value. */
+static long long as_signed(bool neg, unsigned long long mag, int bits)
+{
+	unsigned long long u = neg ? -mag : mag;
+
+	if (bits > 0 && bits < 64) {
+		unsigned long long sign = 1ULL << (bits - 1);
+
+		u &= (sign << 1) - 1;
+		return (long long)((u ^ sign) - sign);
+	}
+	return (long long)u;
+}
+
+/*
+ * Compare the value a hit printed, @got, with the expectation's @want as
+ * the field's type says (field_value_kind(); unknown: as @got looks):
+ * strings without their quotes; sN as signed N-bit numbers; uN and xN
+ * (@typed) as unsigned, but against a negative @want as signed of their
+ * width; the default type (not @typed: the kernel's xBITS_PER_LONG says
+ * no sign) as signed of 32 bits when the value fits, else 64.  So an
+ * untyped $retval printed 0x164 is 356 and 0xfffffffe is -2, below 0.
+ * *@cmp gets <0, 0, >0; false: not comparable (a number field printed
+ * something else, "(fault)").
+ */
+static bool compare(const char *got, const char *want, enum value_kind vk,
+		    int bits, bool typed, int *cmp)
+{
+	unsigned long long g, w;
+	bool gneg, wneg;
+
+	if (vk == VK_UNKNOWN)	/* as it looks: a number, else a string */
+		vk = !read_number(got, &gneg, &g) ? VK_STRING :
+		     gneg || strncmp(got, "0x", 2) ? VK_SIGNED : VK_UNSIGNED;
+	if (vk == VK_STRING) {
+		char *a = unquoted(got), *b = unquoted(want);
+
+		*cmp = strcmp(a, b);
+		free(a);
+		free(b);
+		return true;
+	}
+	if (!read_number(got, &gneg, &g) || !read_number(want, &wneg, &w))
+		return false;
+	if (vk == VK_SIGNED) {	/* both at the type's width: 0xfffffffe is -2 in s32 */
+		long long gs = as_signed(gneg, g, bits), ws = as_signed(wneg, w, bits);
+
+		*cmp = gs < ws ? -1 : gs > ws;
+		return true;
+	}
+	if (wneg || !typed) {	/* @got read as signed of its width */
+		int width = bits ? bits : g > 0xffffffffULL ? 64 : 32;
+		long long gs = as_signed(gneg, g, gneg ? 64 : width);
+		long long ws = as_signed(wneg, w, 64);
+
+		*cmp = gs < ws ? -1 : gs > ws;
+		return true;
+	}
+	*cmp = g < w ? -1 : g > w;
+	return true;
+}
+
+static bool holds(const char *op, int cmp)
+{
+	if (!strcmp(op, "=="))
+		return cmp == 0;
+	if (!strcmp(op, "!="))
+		return cmp != 0;
+	if (!strcmp(op, "<"))
+		return cmp < 0;
+	if (!strcmp(op, "<="))
+		return cmp <= 0;
+	if (!strcmp(op, ">"))
+		return cmp > 0;
+	return cmp >= 0;
+}
+
+/* Some hit of the probe took a value with FIELD OP VALUE. */
+static bool expect_field(const struct expectation *e, const struct report *r,
 			 char *why, size_t size)
 {
-	long long count = 0;
-	int i;
+	const struct dump *d = &r->d;
+	const struct field *f = expect_field_decl(r->prog, e);
+	long long count = 0, with = 0;
+	enum value_kind vk = VK_UNKNOWN;
+	int i, bits = 0;
 
+	if (f)
+		vk = field_value_kind(f, &bits);
 	for (i = 0; i < d->nhits; i++) {
 		char *v;
+		int cmp;
 
 		if (!hit_is(&d->hits[i], e->target))
 			continue;
 		count++;
 		v = arg_value(d->hits[i].args, e->field);
-		if (v && !strcmp(v, e->value)) {
-			snprintf(why, size, "at %.6f s", d->hits[i].ts);
+		if (!v)
+			continue;
+		with++;
+		if (compare(v, e->value, vk, bits, f && f->type, &cmp) &&
+		    holds(e->op, cmp)) {
+			if (strcmp(v, e->value))
+				snprintf(why, size, "at %.6f s: %s=%s", d->hits[i].ts,
+					 e->field, v);
+			else
+				snprintf(why, size, "at %.6f s", d->hits[i].ts);
 			free(v);
 			return true;
 		}
 		free(v);
 	}
-	snprintf(why, size, "no hit of %lld took that value", count);
+	if (count && !with)
+		snprintf(why, size, "%lld hit(s), none with a field '%s'", count, e->field);
+	else if (!strcmp(e->op, "=="))
+		snprintf(why, size, "no hit of %lld took that value", count);
+	else
+		snprintf(why, size, "no hit of %lld had %s %s %s", count, e->field,
+			 e->op, e->value);
 	return false;
 }
 
 /* Evaluate @e; a one-line reason goes to @why. */
-static bool evaluate(const struct expectation *e, const struct dump *d,
+static bool evaluate(const struct expectation *e, const struct report *r,
 		     char *why, size_t size)
 {
+	const struct dump *d = &r->d;
+
 	switch (e->kind) {
 	case E_ARMED:
 		return expect_armed(d, why, size);
@@ -184,7 +369,7 @@ static bool evaluate(const struct expectation *e, const struct dump *d,
 	case E_STACK:
 		return expect_stack(e, d, why, size);
 	case E_FIELD:
-		return expect_field(e, d, why, size);
+		return expect_field(e, r, why, size);
 	}
 	return false;
 }
@@ -206,7 +391,7 @@ void expect_all(struct report *r)
 		struct verdict *v = &r->verdicts[i];
 
 		if (dump_evidence(&r->d))
-			v->ok = evaluate(e, &r->d, v->why, sizeof(v->why));
+			v->ok = evaluate(e, r, v->why, sizeof(v->why));
 		else	/* never a PASS without evidence (issue 18) */
 			snprintf(v->why, sizeof(v->why), "no complete dump to check it against");
 		r->failed += !v->ok;

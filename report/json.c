@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * --json: every hit (probe, time, task, args, parent, stack) and every
- * expectation's verdict.
+ * --json: every hit (probe, time, task, args, parent, stack, and the
+ * user stack when the kernel recorded one) and every expectation's
+ * verdict.
  */
 #include "report-int.h"
 
@@ -44,7 +45,16 @@ void json_write(FILE *f, const struct report *r)
 			fprintf(f, "%s", j ? ", " : "");
 			json_string(f, h->frames[j]);
 		}
-		fprintf(f, "]}");
+		fprintf(f, "]");
+		if (h->ustack) {
+			fprintf(f, ", \"user_stack\": [");
+			for (j = 0; j < h->nuframes; j++) {
+				fprintf(f, "%s", j ? ", " : "");
+				json_string(f, h->uframes[j]);
+			}
+			fprintf(f, "]");
+		}
+		fprintf(f, "}");
 	}
 	fprintf(f, "\n], \"expectations\": [");
 	for (i = 0, e = r->prog ? r->prog->expects : NULL; e; e = e->next, i++) {

@@ -3,7 +3,8 @@
  * report-int.h - the report's parts, shared among report/ only:
  *
  *   dump.c         the raw capture -> struct dump (frames, manifest lines,
- *                  trace hits, perf samples joined to hits, frames named)
+ *                  trace hits, perf samples joined to hits, frames named,
+ *                  user stacks named through --sysroot)
  *   expect.c       one verdict per "expect" line of the probe file
  *   text.c         the report for a person (stdout)
  *   json.c, folded.c, svg.c, junit.c
@@ -33,6 +34,9 @@ struct hit {
 	int nframes, capframes;
 	bool stack;		/* a <stack trace> followed */
 	bool perf;		/* frames are a perf callchain */
+	char **uframes;		/* the <user stack trace>, innermost first */
+	int nuframes, capuframes;
+	bool ustack;		/* a <user stack trace> followed */
 };
 
 /* A "perf" line: one sample of a probe with its kernel callchain. */
@@ -71,6 +75,7 @@ struct dump {
 	struct module *mods;
 	int nmods, capmods;
 	unsigned long long stext;	/* "stext": _stext in that boot; 0: unknown */
+	bool in_ustack;		/* parsing: " => " lines are a user stack's */
 };
 
 /* One verdict per expectation, computed once. */
@@ -83,6 +88,8 @@ struct report {
 	/* the command line */
 	const char *dumppath, *probes, *json, *folded, *svg, *junit;
 	const char *sysmap, *target, *vmlinux, *modules_dir;
+	const char *sysroot;		/* --sysroot: user ELF files; NULL: none */
+	bool all_hits;			/* --hits: every hit's arguments */
 
 	struct kernel *k;		/* NULL: no kernel symbols */
 	unsigned long long kaslr;	/* the boot's _stext minus the symbols' */
@@ -100,6 +107,14 @@ void *xrealloc_array(void *p, size_t n, size_t size);
 bool dump_evidence(const struct dump *d);
 bool dump_complete(const struct dump *d);
 void dump_read(struct report *r, char *text);
+
+/*
+ * The uprobe @name's file and offset: from the "uprobe_events" item the
+ * agent wrote, else from the probe file.  *@path is malloc'd; false
+ * when neither says.
+ */
+bool uprobe_def(const struct report *r, const char *name, char **path,
+		unsigned long long *off);
 
 /* expect.c */
 void expect_all(struct report *r);

@@ -16,16 +16,19 @@
 
 const char report_usage[] =
 	"usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT]\n"
-	"                      [--system-map FILE] [--target FILE] [--vmlinux FILE] [--modules DIR]\n";
+	"                      [--system-map FILE] [--target FILE] [--vmlinux FILE] [--modules DIR]\n"
+	"                      [--sysroot DIR] [--hits]\n";
 
 static const char help[] =
 	"\n"
-	"Reads the agent's dumps (DUMP: the raw capture of the dump channel),\n"
+	"Reads the agent's dumps (DUMP: the raw capture of the dump channel;\n"
+	"- reads it from standard input),\n"
 	"prints hits, arguments and callers per probe, checks the probe file's\n"
 	"expectations and writes the machine outputs asked for.\n"
 	"\n"
 	"  --probes FILE      the probe file: its \"expect\" lines are checked\n"
-	"  --json OUT         every hit and verdict as JSON\n"
+	"  --json OUT         every hit and verdict as JSON (- : standard output,\n"
+	"                     then the text report is not printed)\n"
 	"  --folded OUT       folded stacks (flamegraph.pl)\n"
 	"  --svg OUT          a timeline of the hits\n"
 	"  --junit OUT        one JUnit testcase per expectation\n"
@@ -33,12 +36,16 @@ static const char help[] =
 	"  --target FILE      kernel symbols: a capture (qemu-images/capture)\n"
 	"  --vmlinux FILE     kernel symbols: the ELF kernel\n"
 	"  --modules DIR      the image's /lib/modules/RELEASE, names module frames\n"
+	"  --sysroot DIR      the target's root file system: names user stack\n"
+	"                     frames, checks uprobe offsets the kernel refused\n"
+	"  --hits             every hit's arguments (without it, up to 8 a probe)\n"
 	"  -h, --help         this text\n"
 	"\n"
 	"Exit status: 0 every expectation holds; 1 an expectation failed; 2 the\n"
 	"dump is no complete evidence (cut short, or no dump at all: every\n"
-	"expectation fails), bad usage, an input that cannot be read or an\n"
-	"output that cannot be written.\n";
+	"expectation fails), bad usage, an input that cannot be read or is not\n"
+	"what its option says (a probe file with errors, a missing --target)\n"
+	"or an output that cannot be written.\n";
 
 static const struct option options[] = {
 	{ "probes", required_argument, NULL, 'p' },
@@ -50,6 +57,8 @@ static const struct option options[] = {
 	{ "target", required_argument, NULL, 't' },
 	{ "vmlinux", required_argument, NULL, 'v' },
 	{ "modules", required_argument, NULL, 'd' },
+	{ "sysroot", required_argument, NULL, 'r' },
+	{ "hits", no_argument, NULL, 'H' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -72,6 +81,8 @@ static int parse_args(struct report *r, int argc, char **argv)
 		case 't': r->target = optarg; break;
 		case 'v': r->vmlinux = optarg; break;
 		case 'd': r->modules_dir = optarg; break;
+		case 'r': r->sysroot = optarg; break;
+		case 'H': r->all_hits = true; break;
 		case 'h':
 			fputs(report_usage, stdout);
 			fputs(help, stdout);
@@ -98,14 +109,23 @@ static int parse_args(struct report *r, int argc, char **argv)
 }
 
 /*
- * All of @path (common/readfile.c), or NULL after a message naming it:
- * an unreadable input, exit status 2.  A directory fails on its read.
+ * All of @path (common/readfile.c; "-" is standard input), or NULL after
+ * a message naming it: an unreadable input, exit status 2.  A directory
+ * fails on its read.
  */
 static char *read_input(const char *path)
 {
 	struct errmsg e;
 	char *text;
+	int err;
 
+	if (!strcmp(path, "-")) {
+		err = file_read_stream(stdin, &text, NULL);
+		if (err)
+			fprintf(stderr, "probecc report: cannot read standard input: %s\n",
+				strerror(-err));
+		return err ? NULL : text;
+	}
 	if (file_read(path, &text, NULL, &e)) {
 		fprintf(stderr, "probecc report: %s\n", e.msg);
 		return NULL;
@@ -153,7 +173,7 @@ static int load_probes(struct report *r)
 	r->prog = toks ? parse(toks, &diags) : NULL;
 	if (!r->prog) {
 		diag_print(&diags);
-		return 1;	/* the probe file was refused */
+		return 2;	/* not a probe file: nothing to check against */
 	}
 	return 0;
 }
@@ -256,10 +276,17 @@ static int print_safe(const struct report *r,
 	return 0;
 }
 
+/* @path names standard output for common/output.c ("-", /dev/stdout). */
+static bool on_stdout(const char *path)
+{
+	return path && (!strcmp(path, "-") || !strcmp(path, "/dev/stdout"));
+}
+
 int report_main(int argc, char **argv)
 {
 	struct report r = { 0 };
 	char *text;
+	bool show;
 	int rc;
 
 	rc = parse_args(&r, argc, argv);
@@ -276,10 +303,13 @@ int report_main(int argc, char **argv)
 	probe_names(&r);
 	expect_all(&r);
 
-	rc = print_safe(&r, text_write);
+	/* a machine output on standard output is all it holds (--json -) */
+	show = !on_stdout(r.json) && !on_stdout(r.folded) && !on_stdout(r.svg) &&
+	       !on_stdout(r.junit);
+	rc = show ? print_safe(&r, text_write) : 0;
 	if (!rc)
 		rc = write_outputs(&r);
-	if (!rc)
+	if (!rc && show)
 		rc = print_safe(&r, text_summary);
 	if (rc)
 		return rc;

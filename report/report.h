@@ -10,8 +10,8 @@
 /*
  * "probecc report ..." with argv[0] = "report".  Returns the exit status:
  * 0 every expectation holds, 1 one does not, 2 the dump is no complete
- * evidence (cut short or none), bad usage, an unreadable input or an
- * unwritable output.
+ * evidence (cut short or none), bad usage, an unreadable input (a probe
+ * file with errors too) or an unwritable output.
  */
 int report_main(int argc, char **argv);
 

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The report for a person: the dump's kernel and timing, what was not
- * armed, the ring buffer's counts, per probe its hits, arguments and the
- * callers merged into a tree, then the expectations' verdicts.
+ * armed (and why, for a uprobe the kernel would not enable), the ring
+ * buffer's counts, per probe its hits, arguments (up to TEXT_HITS, all
+ * with --hits) and the kernel and user callers merged into trees, then
+ * the expectations' verdicts.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "report-int.h"
+#include "uelf.h"
 
 /* ---- the caller tree: stacks merged, innermost frame first ---- */
 
@@ -46,26 +50,72 @@ static void tree_print(FILE *out, const struct node *n, int depth)
 	}
 }
 
+/*
+ * Why a uprobe's set_event failed with EINVAL: uprobe_register() refuses
+ * an offset past the file's end only when the event is enabled
+ * (kernel/events/uprobes.c, __uprobe_register(): "offset >
+ * i_size_read(inode)"), and an nm/readelf address written for the file
+ * offset is the usual cause.  With --sysroot the file says
+ * (uelf_check_offset()); without, an offset that looks like an address.
+ */
+static void uprobe_refused(FILE *out, const struct report *r, const char *item,
+			   const char *nl)
+{
+	char *name, *path;
+	unsigned long long off;
+	struct errmsg e;
+
+	if (!strstr(item, "\tset_event\tInvalid argument") ||
+	    strstr(item, "\tset_event\tInvalid argument") > nl)
+		return;
+	name = xstrndup(item, strcspn(item, "\t"));
+	if (!uprobe_def(r, name, &path, &off)) {
+		free(name);
+		return;
+	}
+	if (r->sysroot) {
+		char *file = xasprintf("%s%s", r->sysroot, path);
+
+		if (uelf_check_offset(file, off, &e))
+			fprintf(out, "    %s: the kernel enables a uprobe only inside its file: %s\n",
+				name, e.msg);
+		free(file);
+	} else if (off >= UELF_VADDR_HINT) {
+		fprintf(out, "    %s: %s:0x%llx looks like a virtual address (nm, readelf -s), not a file offset; the kernel refuses an offset past the file's end when the event is enabled (--sysroot DIR checks it)\n",
+			name, path, off);
+	} else {
+		fprintf(out, "    %s: is 0x%llx inside %s? the kernel refuses an offset past the file's end when the event is enabled (--sysroot DIR checks it)\n",
+			name, off, path);
+	}
+	free(path);
+	free(name);
+}
+
 /* The item lines that failed or are missing. */
-static void not_armed(FILE *out, const struct dump *d)
+static void not_armed(FILE *out, const struct report *r)
 {
 	const char *p;
 
 	fprintf(out, "not armed:\n");
-	for (p = d->items.s; *p; p = strchr(p, '\n') + 1) {
+	for (p = r->d.items.s; *p; p = strchr(p, '\n') + 1) {
 		const char *nl = strchr(p, '\n'), *f = strstr(p, "\tfailed\t");
 		const char *m = strstr(p, "\tmissing\t");
 
 		if ((f && f < nl) || (m && m < nl))
 			fprintf(out, "  %.*s\n", (int)(nl - p), p);
+		if (f && f < nl)
+			uprobe_refused(out, r, p, nl);
 	}
 }
+
+/* Hits with arguments printed per probe without --hits: a screenful. */
+#define TEXT_HITS	8
 
 static void probe_hits(FILE *out, const struct report *r, const char *name)
 {
 	const struct dump *d = &r->d;
-	struct node root = { 0 };
-	int j, n = 0, before = 0;
+	struct node root = { 0 }, uroot = { 0 };
+	int j, n = 0, before = 0, shown = 0, more = 0;
 	double first = -1;
 
 	for (j = 0; j < d->nhits; j++) {
@@ -82,16 +132,34 @@ static void probe_hits(FILE *out, const struct report *r, const char *name)
 			tree_add(&root, h->frames, h->nframes);
 		else if (h->parent)
 			tree_add(&root, &h->parent, 1);
+		if (h->nuframes)
+			tree_add(&uroot, h->uframes, h->nuframes);
 	}
 	fprintf(out, "  %-24s %5d hit(s), first at %.6f s, %d before userspace\n",
 		name, n, first, before);
-	for (j = 0; j < d->nhits && n <= 8; j++)
-		if (!strcmp(d->hits[j].probe, name) && d->hits[j].args[0])
-			fprintf(out, "      %.6f %s: %s\n", d->hits[j].ts, d->hits[j].task,
-				d->hits[j].args);
+	for (j = 0; j < d->nhits; j++) {
+		const struct hit *h = &d->hits[j];
+
+		if (strcmp(h->probe, name) || !h->args[0])
+			continue;
+		if (shown == TEXT_HITS && !r->all_hits) {
+			more++;
+			continue;
+		}
+		fprintf(out, "      %.6f %s: %s\n", h->ts, h->task, h->args);
+		shown++;
+	}
+	if (more)
+		fprintf(out, "      ... %d more: --hits prints them all, --json has every hit\n",
+			more);
 	if (root.child) {
 		fprintf(out, "    callers (innermost first, with counts):\n");
 		tree_print(out, root.child, 0);
+	}
+	if (uroot.child) {
+		fprintf(out, "    user callers (innermost first, with counts%s):\n",
+			r->sysroot ? "" : "; --sysroot names them");
+		tree_print(out, uroot.child, 0);
 	}
 }
 
@@ -113,7 +181,7 @@ void text_write(FILE *out, const struct report *r)
 	if (d->init_time >= 0)
 		fprintf(out, "userspace started at %.3f s\n", d->init_time);
 	if (d->items.s)
-		not_armed(out, d);
+		not_armed(out, r);
 	if (d->cpus.s)
 		fprintf(out, "ring buffer:\n%s", d->cpus.s);
 	if (d->nsamples)

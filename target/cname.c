@@ -14,7 +14,9 @@
  *    rule that a string type takes the address the last dereference
  *    would have read (trace_probe.c, FETCH_OP_ST_STRING);
  *  - bitfields: "b<width>@<offset>/<container>" (kprobetrace.rst), bit
- *    offsets from DW_AT_data_bit_offset, or DWARF 2/3 DW_AT_bit_offset.
+ *    offsets from DW_AT_data_bit_offset, or DWARF 2/3 DW_AT_bit_offset;
+ *  - a function that exists only inlined: an abstract instance
+ *    (DW_AT_inline, DWARF 4 3.3.8.1) and no symbol (cname_inlined()).
  */
 #include <dwarf.h>
 #include <elfutils/known-dwarf.h>
@@ -1437,4 +1439,66 @@ int cname_list_vars(const char *where, const struct kernel *k,
 	free(s.scopes);
 	free(w);
 	return 0;
+}
+
+/* ---- functions that exist only inlined ---- */
+
+struct inl {
+	const char *name;
+	bool found;
+	char *where;
+};
+
+static int inl_func(Dwarf_Die *die, void *arg)
+{
+	struct inl *in = arg;
+	const char *n = dwarf_diename(die);
+	const char *file;
+	int line = 0;
+
+	if (!n || strcmp(n, in->name) || dwarf_func_inline(die) <= 0)
+		return DWARF_CB_OK;
+	in->found = true;
+	file = dwarf_decl_file(die);
+	dwarf_decl_line(die, &line);
+	if (file) {
+		/*
+		 * Relative to the source tree: what it shares with the CU's
+		 * own file (.../src/net/core/dev.c and
+		 * .../src/include/linux/netdevice.h: include/linux/...).
+		 */
+		Dwarf_Die cu;
+		const char *cuname = dwarf_diecu(die, &cu, NULL, NULL) ?
+				     dwarf_diename(&cu) : NULL;
+		size_t i, cut = 0;
+
+		for (i = 0; cuname && file[i] && file[i] == cuname[i]; i++)
+			if (file[i] == '/')
+				cut = i + 1;
+		in->where = xasprintf("%s:%d", file + cut, line);
+	}
+	return DWARF_CB_ABORT;
+}
+
+int cname_inlined(const char *vmlinux, const char *func, char **where)
+{
+	struct res r = { 0 };
+	struct dobj *o = dobj_open(&r, vmlinux, true);
+	struct inl in = { .name = func };
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	*where = NULL;
+	if (!o || !o->dw)
+		return -1;
+	while (!in.found &&
+	       !dwarf_nextcu(o->dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(o->dw, off + hsize, &cu))
+			dwarf_getfuncs(&cu, inl_func, &in, 0);
+		off = next;
+	}
+	*where = in.where;
+	return in.found;
 }

@@ -2,7 +2,8 @@
 /*
  * target/cname.c: C names (dev->name, a.b, p->q[2]) of probe fields
  * resolved to fetchargs from the DWARF of a vmlinux or a user program
- * (elfutils libdw), and the variables at a probe point (--vars).
+ * (elfutils libdw), the variables at a probe point (--vars), and
+ * functions that exist only inlined (cname_inlined()).
  * Named cname_* (not dwarf_*), out of libdw's namespace.
  */
 #ifndef PROBECC_CNAME_H
@@ -50,5 +51,18 @@ int cname_resolve(struct program *prog, const struct kernel *k,
 int cname_list_vars(const char *where, const struct kernel *k,
 		    const char *vmlinux, const char *sysroot,
 		    const struct target *t, struct strbuf *out);
+
+/*
+ * cname_inlined() - whether the DWARF of @vmlinux knows a function
+ * @func only as an inline abstract instance (DW_TAG_subprogram with
+ * DW_AT_inline, DWARF 4 3.3.8.1): asked for a name the kernel has no
+ * symbol of, it tells "every call was inlined, no stack shows it" from
+ * "no such function".  1 yes, with *@where "FILE:LINE" of its
+ * declaration (malloc'd, the caller's; NULL when DWARF does not say);
+ * 0 no; -1 when @vmlinux cannot be opened or has no DWARF (nothing to
+ * tell).  Reads every CU's subprograms: about a second for a vmlinux
+ * with full DWARF, so only on the error path.
+ */
+int cname_inlined(const char *vmlinux, const char *func, char **where);
 
 #endif

@@ -669,6 +669,33 @@ static void symbol_at(struct uelf *u, unsigned long long lo, unsigned long long 
 		snprintf(buf, len, "symbol %s+0x%llx", best, addr - best_a);
 }
 
+int uelf_name_addr(const char *path, unsigned long long probe_off,
+		   unsigned long long probe_ip, unsigned long long addr,
+		   char *buf, size_t len)
+{
+	char sym[320];
+	struct uelf u;
+	GElf_Phdr ph;
+	unsigned long long bias, a;
+	int ret = -1;
+
+	if (uelf_open(&u, path, NULL))
+		return -1;
+	if (seg_by_offset(&u, probe_off, &ph)) {
+		bias = probe_ip - (probe_off - ph.p_offset + ph.p_vaddr);
+		a = addr - bias;
+		if (seg_by_vaddr(&u, a, &ph) == 0 && (ph.p_flags & PF_X)) {
+			symbol_at(&u, ph.p_vaddr, a, sym, sizeof(sym));
+			if (!strncmp(sym, "symbol ", 7)) {
+				snprintf(buf, len, "%s", sym + 7);
+				ret = 0;
+			}
+		}
+	}
+	uelf_close(&u);
+	return ret;
+}
+
 int uelf_check_offset(const char *path, unsigned long long offset, struct errmsg *err)
 {
 	char what[64], sym[320];

@@ -6,7 +6,8 @@
  * nm or readelf -s print.  The conversion is the System V gABI's
  * (ch. 5, Program Header): a virtual address ADDR inside the PT_LOAD
  * segment with p_vaddr <= ADDR < p_vaddr + p_filesz is at file offset
- * ADDR - p_vaddr + p_offset.  Read with libelf (elfutils).
+ * ADDR - p_vaddr + p_offset.  Read with libelf (elfutils).  The same
+ * rule backwards names the frames of a user stack (uelf_name_addr()).
  */
 #ifndef UELF_H
 #define UELF_H
@@ -110,6 +111,32 @@ int uelf_check_arch_desc(const char *path, const char *arch, const char **abi,
  * Ownership: PATH is only read; nothing to free.
  */
 int uelf_check_offset(const char *path, unsigned long long offset, struct errmsg *err);
+
+/*
+ * Name a run-time address of a process running PATH, as the kernel's
+ * <user stack trace> gives it: ADDR minus the load bias (PROBE_IP, the
+ * address a uprobe at file offset PROBE_OFF was hit at, as the event
+ * prints it, minus the virtual address of PROBE_OFF: 0 for ET_EXEC)
+ * must lie in an executable PT_LOAD of PATH; its symbol (.symtab, then
+ * .dynsym; sized symbols first) goes to BUF as "NAME" or "NAME+0xN".
+ * Returns 0, or -1 when the file cannot be read, ADDR is not in its
+ * code (another object: libc of a dynamic program, the vDSO) or no
+ * symbol holds it (stripped).  Ownership: PATH only read.
+ */
+int uelf_name_addr(const char *path, unsigned long long probe_off,
+		   unsigned long long probe_ip, unsigned long long addr,
+		   char *buf, size_t len);
+
+/*
+ * Without the file: a uprobe OFFSET at or above 0x400000, where the
+ * toolchains link non-PIE programs (GNU ld's default text-segment for
+ * x86-64, MIPS and AArch64), is more likely an nm/readelf address than
+ * an offset into a file of over 4 MiB.  The kernel takes any offset in
+ * uprobe_events and refuses one past the file's end only when the event
+ * is enabled (uprobe_register(): EINVAL, "set_event Invalid argument").
+ * A hint for a message, never a rule.
+ */
+#define UELF_VADDR_HINT	0x400000ULL
 
 /* One site of an SDT probe, from uelf_resolve_sdt(). */
 struct uelf_sdt {

@@ -265,3 +265,80 @@ if [ -f "$img" ]; then
 else
 	t_fail "boot/mipsel-verdicts" "no image from the CI boot"
 fi
+
+# --- User stacks (x86_64): the kernel's <user stack trace>, named ---
+# "stack" on a uprobe sets the userstacktrace option; x86's kernel walks
+# the user frame pointers (arch_stack_walk_user()), MIPS records none
+# (the compiler says so: tests/target/bad-stack-expect).  tests/usym/prog.c
+# is built by the host's gcc with frame pointers, non-PIE and static PIE,
+# and run by tests/usym/rc; probecc report names the frames from the
+# binaries under --sysroot, which must agree with nm: at a function's
+# entry the caller's frame is not yet pushed, so the entry of
+# probecc_work shows probecc_work then __libc_start_call_main (the
+# direct caller main is skipped); after the prologue (probecc_work+P,
+# the instruction after "mov %rsp,%rbp") main is there, at each of its
+# four call sites (-O2 unrolls the loop).
+d=$boot_dir/x86_64-ustack && rm -rf "$d" && mkdir -p "$d/root/bin"
+if gcc -static -O2 -g -no-pie -fno-omit-frame-pointer -o "$d/root/bin/usym-nopie" \
+	tests/usym/prog.c 2> "$d/cc.err" &&
+   gcc -static-pie -fPIE -O2 -g -fno-omit-frame-pointer -o "$d/root/bin/usym-pie" \
+	tests/usym/prog.c 2>> "$d/cc.err"; then
+	# P: the offset of the instruction after the frame set-up
+	post=$(objdump -d --no-show-raw-insn "$d/root/bin/usym-nopie" |
+		awk '/<probecc_work>:/ { f = 1; next } f && /^$/ { exit }
+		     f && fp { sub(":", "", $1); print $1; exit }
+		     f && /mov +%rsp,%rbp/ { fp = 1 }')
+	start=$(nm "$d/root/bin/usym-nopie" | awk '$3 == "probecc_work" { print $1 }')
+	cat > "$d/ustack.probes" <<-PROBES
+		uprobe work /bin/usym-pie:probecc_work { a = arg1:s32; stack }
+		uprobe body /bin/usym-nopie:probecc_work+$((0x$post - 0x$start)) { stack }
+		dump /dev/ttyS1
+		window 4s
+		expect work hits == 4 after init
+		expect work stack has probecc_work
+		expect work stack has __libc_start*
+		expect body stack has main
+		expect body stack has *libc_start_call_main
+	PROBES
+	eval "$(qemu-images/fetch x86_64)"
+	if ./probecc "$d/ustack.probes" --arch x86_64 --sysroot "$d/root" --plan "$d/plan" \
+		--cmdline > "$d/cmdline" 2> "$d/compile.err" &&
+	   qemu-images/mkimage x86_64 -o "$d/initrd.gz" --plan "$d/plan" --rc tests/usym/rc \
+		--module none --add "$d/root/bin/usym-nopie:/bin/usym-nopie" \
+		--add "$d/root/bin/usym-pie:/bin/usym-pie" 2> "$d/mkimage.err" &&
+	   qemu-images/boot x86_64 --kernel "$VMLINUZ" --initrd "$d/initrd.gz" --quiet \
+		--append "console=ttyS0 rdinit=/init $(cat "$d/cmdline")" --dump "$d/ttyS1.raw" \
+		--console-log "$d/console.log" --timeout 180 2> "$d/boot.err"; then
+		t_pass boot/x86_64-ustack-boot
+		./probecc report "$d/ttyS1.raw" --probes "$d/ustack.probes" --sysroot "$d/root" \
+			--json "$d/report.json" > "$d/report.txt" 2>&1
+		rc=$?
+		# what nm says the return addresses are in
+		libc=$(nm "$d/root/bin/usym-nopie" | awk '$3 == "__libc_start_call_main" { print $3 }')
+		if [ $rc = 0 ] && [ -n "$libc" ] &&
+		   grep -q "^      4 probecc_work \[/bin/usym-pie\]$" "$d/report.txt" &&
+		   grep -q "^      4 probecc_work+0x[0-9a-f]* \[/bin/usym-nopie\]$" "$d/report.txt" &&
+		   [ "$(grep -c "^        1 main+0x[0-9a-f]* \[/bin/usym-nopie\]$" "$d/report.txt")" = 4 ] &&
+		   [ "$(grep -c "^          1 $libc+0x[0-9a-f]* \[/bin/usym-nopie\]$" "$d/report.txt")" = 4 ] &&
+		   grep -q '"user_stack": \["probecc_work \[/bin/usym-pie\]", "__libc_start_call_main+0x' "$d/report.json"; then
+			t_pass boot/x86_64-ustack-named
+		else
+			t_fail boot/x86_64-ustack-named "report exit $rc" "$d/report.txt"
+		fi
+		# without --sysroot the frames are the kernel's addresses, and
+		# the expectations on names fail
+		./probecc report "$d/ttyS1.raw" --probes "$d/ustack.probes" > "$d/report-raw.txt" 2>&1
+		rc=$?
+		if [ $rc = 1 ] && grep -q '^      4 <00007f[0-9a-f]*>$' "$d/report-raw.txt" &&
+		   grep -q 'user callers (innermost first, with counts; --sysroot names them)' "$d/report-raw.txt"; then
+			t_pass boot/x86_64-ustack-raw
+		else
+			t_fail boot/x86_64-ustack-raw "report exit $rc" "$d/report-raw.txt"
+		fi
+	else
+		t_fail boot/x86_64-ustack-boot "compile, image or boot failed" \
+			"$d/compile.err" "$d/mkimage.err" "$d/boot.err"
+	fi
+else
+	t_fail boot/x86_64-ustack-build "gcc -static/-static-pie failed" "$d/cc.err"
+fi

@@ -72,3 +72,49 @@ if [ -w /dev/full ]; then
 else
 	t_fail report/stdout-dev-full "no writable /dev/full on this machine"
 fi
+
+# "-" reads the dump from standard input: the same report as from the
+# file (but for the name it prints), the same exit status.
+d=$T_OUT/report/stdin && rm -rf "$d" && mkdir -p "$d"
+c=tests/report/cases/mipsel-ci-pass
+./probecc report $(grep -v '^#' "$c/args" | sed 's|tests/report/mipsel-ci/ttyS1.raw|-|') \
+	< tests/report/mipsel-ci/ttyS1.raw > "$d/stdout" 2> "$d/stderr"
+rc=$?
+sed 's|^probecc report: -:|probecc report: tests/report/mipsel-ci/ttyS1.raw:|' "$d/stdout" > "$d/stdout.named"
+if [ $rc = "$(cat "$c/status")" ] && cmp -s "$d/stdout.named" "$c/stdout" && [ ! -s "$d/stderr" ]; then
+	t_pass report/stdin
+else
+	t_fail report/stdin "exit $rc" "$d/stderr" "$d/stdout"
+fi
+
+# --json - writes the JSON, and only it, to standard output: it parses
+# as JSON and equals the --json file of the same case; the exit status
+# is the verdicts' (1: the failing case).
+c=tests/report/cases/mipsel-ci-expect-fail
+./probecc report $(grep -v '^#' "$c/args") --json - > "$d/json" 2> "$d/json.err"
+rc=$?
+if [ $rc = 1 ] && cmp -s "$d/json" "$c/report.json" &&
+   python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$d/json" 2>> "$d/json.err"; then
+	t_pass report/json-stdout
+else
+	t_fail report/json-stdout "exit $rc" "$d/json.err" "$d/json"
+fi
+
+# The same refused uprobe with --sysroot: the file itself says that
+# 0x4005e0 is busybox's virtual address and which file offset it is at
+# (target/uelf.c on Debian's mipsel busybox, fetched by qemu-images/fetch).
+if eval "$(qemu-images/fetch mipsel 2> "$d/fetch.err")" && [ -f "$BUSYBOX" ]; then
+	mkdir -p "$d/root/bin" && cp "$BUSYBOX" "$d/root/bin/busybox"
+	./probecc report tests/report/derived/uprobe-vaddr.raw \
+		--probes tests/report/derived/uprobe-vaddr.probes --sysroot "$d/root" \
+		> "$d/vaddr.out" 2>&1
+	rc=$?
+	off=$(tests/uprobe-offset.sh "$BUSYBOX")
+	if [ $rc = 1 ] && grep -q "bbstart: the kernel enables a uprobe only inside its file: 0x4005e0 is a virtual address .*; the file offset is $off\$" "$d/vaddr.out"; then
+		t_pass report/uprobe-vaddr-sysroot
+	else
+		t_fail report/uprobe-vaddr-sysroot "exit $rc (file offset $off)" "$d/vaddr.out"
+	fi
+else
+	t_fail report/uprobe-vaddr-sysroot "qemu-images/fetch mipsel failed" "$d/fetch.err"
+fi

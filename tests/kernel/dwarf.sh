@@ -3,7 +3,8 @@
 # kernel's vmlinux has DWARF 4 and no CFI perf can use: perf probe -D
 # stops with "Failed to get call frame", probecc translates.
 #  1. dev->name of register_netdevice from the vmlinux's DWARF, and the
-#     errors (no such member with did-you-mean, not a pointer).
+#     errors (no such member with did-you-mean, not a pointer); a
+#     'stack has' function that exists only inlined, named as such.
 #  2. One boot: the kprobe by C name on the command line shows built-in
 #     bonding's "bond%d" (and "lo"); a uprobe by C names on the -g -O2
 #     tests/dwarf/prog.c shows struct members, bitfields and strings.
@@ -53,6 +54,20 @@ if grep -q "struct net_device has no member 'nmae'; did you mean name" "$dd/bad.
 	t_pass kernel/dwarf-errors
 else
 	t_fail kernel/dwarf-errors "" "$dd/bad.err"
+fi
+# 'stack has' a function the kernel has no symbol of: netdev_priv exists
+# only inlined (DWARF: an abstract instance), and says so; a misspelt one
+# gets its did-you-mean
+printf 'kprobe n register_netdevice { stack }\nexpect n stack has netdev_priv\nexpect n stack has register_netdevce\n' \
+	> "$dd/inl.probes"
+./probecc "$dd/inl.probes" --vmlinux "$VMLINUX" > /dev/null 2> "$dd/inl.err"
+rc=$?
+if [ $rc = 1 ] &&
+   grep -q "'netdev_priv' has no symbol of its own: it exists only inlined (DWARF of .*: declared at include/linux/netdevice.h:[0-9]*)" "$dd/inl.err" &&
+   grep -q "no function 'register_netdevce'; did you mean register_netdevice" "$dd/inl.err"; then
+	t_pass kernel/dwarf-stack-has-inlined
+else
+	t_fail kernel/dwarf-stack-has-inlined "exit $rc" "$dd/inl.err"
 fi
 if command -v perf > /dev/null; then
 	perf probe -k "$VMLINUX" -D 'register_netdevice dev->name:string' > "$dd/perf.out" 2>&1
