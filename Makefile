@@ -35,7 +35,7 @@ include tests/Makefile.tests
 
 -include $(DEPFILES)
 
-.PHONY: all clean check check-kernel demo install uninstall
+.PHONY: all clean check check-kernel check-rootfs demo install uninstall
 clean:
 	rm -f $(CLEAN_FILES)
 

@@ -33,6 +33,7 @@
 
 yb=$T_OUT/yourboot
 mkdir -p "$yb"
+. qemu-images/machines.sh
 
 yb_grep() { # NAME FILE REGEX [WHY]
 	if grep -a -Eq -- "$3" "$2"; then
@@ -151,7 +152,7 @@ yb_capture() {
 		t_fail yourboot/capture-target "qemu-images/target x86_64 failed" "$yb/target.err"
 		return
 	fi
-	grep -a -E '^\[ *[0-9]+\.[0-9]+\] ' "$yb/run/console.log" | tr -d '\r' > "$yb/kmsg"
+	grep -a -E '^\[ *[0-9]+\.[0-9]+\] ' "$yb/run-x86_64/console.log" | tr -d '\r' > "$yb/kmsg"
 	if [ "$(wc -l < "$yb/kmsg")" -lt 100 ]; then
 		t_fail yourboot/capture-kmsg "fewer than 100 kernel messages in the console log"
 		return
@@ -203,51 +204,7 @@ else
 	t_skip yourboot/workload "needs mipsel-linux-gnu-gcc and qemu-system-mipsel (qemu-images/deps.sh)"
 fi
 
-# --- the real boot ---
-yb_boot() {
-	if [ "$(id -u)" != 0 ]; then
-		t_skip yourboot/boot "qemu-images/rootfs needs root (debootstrap, chroot)"
-		return
-	fi
-	if ! command -v qemu-system-x86_64 > /dev/null || ! command -v debootstrap > /dev/null; then
-		t_skip yourboot/boot "needs qemu-system-x86_64 and debootstrap (qemu-images/deps.sh)"
-		return
-	fi
-	if ! qemu-images/rootfs x86_64 > "$yb/rootfs.env" 2> "$yb/rootfs.err"; then
-		t_fail yourboot/boot-rootfs "qemu-images/rootfs x86_64 failed" "$yb/rootfs.err"
-		return
-	fi
-	t_pass yourboot/boot-rootfs
-	# the one command of a CI job: run-probes in overlay mode, with its
-	# checks (the kernel got the whole command line) and the report
-	(
-		eval "$(cat "$yb/rootfs.env")"
-		qemu-images/run-probes --arch x86_64 --out "$yb/run" \
-			--base-initrd "$INITRD" --disk "$DISK" \
-			--append "root=/dev/vda rw panic=-1" \
-			--until-console 'Reached target.*multi-user' \
-			--timeout 600 --report examples/yourboot.probes
-	) > "$yb/run.out" 2> "$yb/run.err"
-	rc=$?
-	if [ -s "$yb/run/dump1" ] && [ -s "$yb/run/dump2" ]; then
-		t_pass yourboot/boot-dumped
-	else
-		t_fail yourboot/boot-dumped "not both dumps (run-probes exit $rc)" "$yb/run.err"
-		return
-	fi
-	yb_grep yourboot/boot-initramfs-tools "$yb/run/console.log" 'Begin: Running /scripts/init-bottom' "initramfs-tools' /init did not run to init-bottom"
-	yb_grep yourboot/boot-systemd "$yb/run/console.log" 'Reached target.*multi-user\.target' "systemd did not reach multi-user.target"
-	if grep -a -q 'run-init: ' "$yb/run/console.log"; then
-		t_fail yourboot/boot-switch-root "run-init complained" "$yb/run/console.log"
-	else
-		t_pass yourboot/boot-switch-root
-	fi
-	yb_grep yourboot/boot-window-beyond-switch "$yb/run/dump2" 'sched_process_exec: filename=/sbin/init ' "the window dump has no exec of /sbin/init (systemd)"
-	yb_capture
-	if [ $rc = 0 ]; then
-		t_pass yourboot/boot-report
-	else
-		t_fail yourboot/boot-report "run-probes --report exited $rc" "$yb/run/report.txt" "$yb/run.err"
-	fi
-}
-yb_boot
+# --- the real boot: tests/yourboot/boot.sh (x86_64 here; mipsel in
+# make check-rootfs, tests/rootfs.sh) ---
+. tests/yourboot/boot.sh
+yb_boot x86_64 && yb_capture
