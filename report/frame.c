@@ -170,6 +170,30 @@ static const char *chunk_data(const char *p, const char *end, size_t want,
 }
 
 /*
+ * Past the @len data bytes of a chunk at @p (and the newline the writer
+ * adds when they do not end with one), counting lines into *@lineno; the
+ * end of the capture at most.  For a chunk whose bytes are not taken.
+ */
+static const char *skip_data(const char *p, const char *end, size_t len,
+			     bool crlf, int *lineno)
+{
+	char last = '\n';
+
+	while (len && p < end) {
+		if (crlf && *p == '\r' && p + 1 < end && p[1] == '\n')
+			p++;
+		last = *p++;
+		*lineno += last == '\n';
+		len--;
+	}
+	if (last != '\n' && p < end && *p == '\n') {
+		p++;
+		++*lineno;
+	}
+	return p;
+}
+
+/*
  * frames_read() - every dump framed in @text (@len bytes) into @f (zeroed
  * by the caller), in the order they begin.  Each gets its body (owned,
  * NUL-terminated; NUL bytes of the data are kept in body_len) and its
@@ -183,7 +207,7 @@ static const char *chunk_data(const char *p, const char *end, size_t want,
 void frames_read(const char *text, size_t len, struct frames *f)
 {
 	const char *p = text, *end = text + len;
-	struct framed *cur = NULL;
+	struct framed *cur = NULL, *dead = NULL;	/* dead: damaged, its frames skipped */
 	int lineno = 1;
 
 	while (p < end) {
@@ -203,12 +227,23 @@ void frames_read(const char *text, size_t len, struct frames *f)
 			stray(f, lineno++, "a frame line without a nonce or of another layout (an agent before frame format 2, or text imitating a frame)");
 			continue;
 		}
+		if (fl.kind != FL_BEGIN && dead && fl.n == dead->n &&
+		    !strcmp(fl.nonce, dead->nonce)) {
+			/* the rest of a damaged dump: its bytes skipped, not searched */
+			lineno++;
+			if (fl.kind == FL_CHUNK)
+				p = skip_data(p, end, fl.len, fl.crlf, &lineno);
+			else
+				dead = NULL;
+			continue;
+		}
 		if (fl.kind != FL_BEGIN && (!cur || fl.n != cur->n ||
 					    strcmp(fl.nonce, cur->nonce))) {
 			stray(f, lineno++, "a chunk or end line of no dump begun with its number and nonce");
 			continue;
 		}
 		lineno++;
+		dead = NULL;
 		if (fl.kind == FL_BEGIN) {
 			if (cur)
 				verdict(cur, FRAME_CUT, "dump %u begun again before its end line (chunk %u was the last)",
@@ -221,7 +256,9 @@ void frames_read(const char *text, size_t len, struct frames *f)
 			if (fl.seq != cur->chunks + 1) {
 				verdict(cur, FRAME_DAMAGED, "chunk %u of dump %u where chunk %u was due: a chunk lost on the way",
 					fl.seq, cur->n, cur->chunks + 1);
+				dead = cur;
 				cur = NULL;
+				p = skip_data(p, end, fl.len, fl.crlf, &lineno);
 				continue;
 			}
 			cur->body = xrealloc_array(cur->body, cur->body_len + fl.len + 1, 1);
@@ -238,9 +275,10 @@ void frames_read(const char *text, size_t len, struct frames *f)
 				cur->body[cur->body_len] = '\0';
 				verdict(cur, FRAME_DAMAGED, "chunk %u of dump %u (%zu bytes) fails its CRC-32: bytes changed or lost on the way, or other output mixed in (a console shares its line with the kernel's messages)",
 					fl.seq, cur->n, fl.len);
+				dead = cur;
 				cur = NULL;
 				/* its bytes are not searched for frames either */
-				p = after;
+				p = skip_data(p, end, fl.len, fl.crlf, &lineno);
 				continue;
 			}
 			for (; p < after; p++)
