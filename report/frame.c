@@ -11,9 +11,12 @@
  * "=== probecc dump 1 end ===" is data.  Outside chunks, a console log
  * has the kernel's own lines (ignored) and may have a frame line after
  * kernel text on the same line (taken: a frame is matched at line end).
- * A frame line with a nonce other than its dump's, none at all (the
- * agent's frames before this format) or a broken layout is not taken
- * and is counted in frames->stray.
+ * The boot's nonce is that of the first begin line: the agent, PID 1,
+ * writes before any other process exists, so a begin line of another
+ * nonce is another boot or an imitation, and is not taken; neither is a
+ * frame line with a nonce other than its dump's, none at all (the
+ * agent's frames before this format) or a broken layout.  They are
+ * counted in frames->stray.
  *
  * A chunk line ending in "\r\n" means the sink translated "\n" into
  * "\r\n" (a console with OPOST|ONLCR, as the kernel sets it): its data
@@ -194,8 +197,8 @@ static const char *skip_data(const char *p, const char *end, size_t len,
 }
 
 /*
- * frames_read() - every dump framed in @text (@len bytes) into @f (zeroed
- * by the caller), in the order they begin.  Each gets its body (owned,
+ * frames_read() - every dump of the boot framed in @text (@len bytes)
+ * into @f (zeroed by the caller), in the order they begin.  Each gets its body (owned,
  * NUL-terminated; NUL bytes of the data are kept in body_len) and its
  * state: FRAME_COMPLETE when its begin line, chunks 1..C (lengths and
  * CRC-32s right) and its end line (C chunks, the bytes counted) all came
@@ -208,6 +211,7 @@ void frames_read(const char *text, size_t len, struct frames *f)
 {
 	const char *p = text, *end = text + len;
 	struct framed *cur = NULL, *dead = NULL;	/* dead: damaged, its frames skipped */
+	char boot[DUMP_FRAME_NONCE_LEN + 1] = "";	/* the first begin line's nonce */
 	int lineno = 1;
 
 	while (p < end) {
@@ -227,6 +231,12 @@ void frames_read(const char *text, size_t len, struct frames *f)
 			stray(f, lineno++, "a frame line without a nonce or of another layout (an agent before frame format 2, or text imitating a frame)");
 			continue;
 		}
+		if (fl.kind == FL_BEGIN && boot[0] && strcmp(fl.nonce, boot)) {
+			stray(f, lineno++, "a begin line of another nonce than the boot's (the first begin line's): another boot, or text imitating a frame");
+			continue;
+		}
+		if (fl.kind == FL_BEGIN)
+			strcpy(boot, fl.nonce);
 		if (fl.kind != FL_BEGIN && dead && fl.n == dead->n &&
 		    !strcmp(fl.nonce, dead->nonce)) {
 			/* the rest of a damaged dump: its bytes skipped, not searched */

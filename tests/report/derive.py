@@ -143,7 +143,9 @@ d2 = ci.index(b'=== probecc dump 2 begin')
 with open(D + 'stray-frames.raw', 'wb') as f:
     f.write(ci[:d2] + b'[   30.100000] audit: name=x=== probecc dump 2 end ===\n'
             b'[   30.200000] audit: name=x=== probecc dump 1 end 2 1387 0123456789abcdef ===\n' + ci[d2:])
-# a begin line of another nonce between the dumps: dump 2 of that "boot"
-# is cut by the real dump 2's begin, so no verdict can pass
+# a begin line of another nonce between the dumps, and a whole dump of
+# that nonce after the agent's, whose items all hold: not the boot's
+# (the first begin line's), not taken, the verdicts stand
 with open(D + 'stray-begin.raw', 'wb') as f:
-    f.write(ci[:d2] + b'=== probecc dump 2 begin 0123456789abcdef ===\n' + ci[d2:])
+    f.write(ci[:d2] + b'=== probecc dump 2 begin 0123456789abcdef ===\n' + ci[d2:] +
+            frame(3, b'0123456789abcdef', fake_body))
