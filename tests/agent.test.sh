@@ -346,9 +346,10 @@ printf 'agent: would exec /bin/sh\n' > "$d/want"
 grep 'would exec' "$A/init2.err" > "$d/got"
 t_check agent/init-fallback-order "$d/want" "$d/got"
 rm "$d/root/bin/sh" "$d/root/ran"
+: > "$d/root/dev/console"	# one boot per capture: the first begin line's nonce
 run_agent init3 --root "$d/root" --plan "$d/plan"
 if [ $rc -eq 1 ] && grep -q 'no init found' "$A/init3.err" &&
-   [ "$(dumps "$d/root/dev/console")" = "1 1 1" ]; then	# one per run
+   [ "$(dumps "$d/root/dev/console")" = 1 ]; then
 	t_pass agent/no-init-at-all
 else
 	t_fail agent/no-init-at-all "exit $rc" "$A/init3.err"
