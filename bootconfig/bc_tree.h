@@ -25,6 +25,7 @@ struct bc_key {
 	char *key;		/* dotted, owned */
 	char **values;		/* owned; NULL for a key without a value */
 	int nvalues;
+	int valcap;		/* room in values (bc_add(); the reader's: 0) */
 	size_t idx;		/* its place in the order, from 0 (bc_add()) */
 	struct bc_key *next;
 };

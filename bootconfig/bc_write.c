@@ -177,10 +177,17 @@ int bc_add(struct bc_tree *t, const char *key, const char *value)
 	}
 	if (!value)
 		return BC_OK;
-	vals = realloc(k->values, (k->nvalues + 1) * sizeof(*vals));
-	if (!vals)
-		return BC_ERR_NOMEM;
-	k->values = vals;
+	if (k->nvalues >= k->valcap) {
+		/* doubling: one more each time copied 100,000 values n times */
+		int cap = k->nvalues < 4 ? 8 : 2 * k->nvalues;
+
+		vals = realloc(k->values, cap * sizeof(*vals));
+		if (!vals)
+			return BC_ERR_NOMEM;
+		k->values = vals;
+		k->valcap = cap;
+	}
+	vals = k->values;
 	vals[k->nvalues] = strdup(value);
 	if (!vals[k->nvalues])
 		return BC_ERR_NOMEM;
