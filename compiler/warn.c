@@ -11,6 +11,11 @@
  * run_init_process()): the kprobe cannot be registered there, and would
  * never fire if it were.  The init text is [_sinittext, _einittext),
  * which a capture's kallsyms, a System.map and a vmlinux all name.
+ *
+ * A "function" name of the init text: ftrace_filter= (or bootconfig) has
+ * it traced during boot, but the agent's check of set_ftrace_filter at
+ * /init finds it gone and its write fails ("Invalid argument", measured
+ * on Debian's Malta 6.1 with boot_cpu_init), so "expect armed" fails.
  */
 #include <string.h>
 
@@ -52,7 +57,8 @@ static void why_agent(const struct probe *p, const struct target *t,
  * with the caret, common/diag.c) for each kprobe or kretprobe of @prog
  * that @pl has the agent arm (a plan "arm PROBE kprobe_events" line) on
  * a function of @k's init text, saying why the agent got it and where
- * it would work.  Nothing without kernel symbols, or when @k names no
+ * it would work, and for each "function" name (not a glob) of the init
+ * text.  Nothing without kernel symbols, or when @k names no
  * init text.  Returns the number of warnings.  O(probes + plan lines).
  */
 int warn_placement(const struct program *prog, const struct kernel *k,
@@ -62,6 +68,7 @@ int warn_placement(const struct program *prog, const struct kernel *k,
 	const struct ksym *lo, *hi, *s;
 	const struct plan_line *l;
 	const struct probe *p;
+	const struct name *fn;
 	struct strmap agent = { 0 };
 	int n = 0;
 
@@ -73,6 +80,15 @@ int warn_placement(const struct program *prog, const struct kernel *k,
 		    !strcmp(l->f[1], "kprobe_events") &&
 		    strmap_put(&agent, l->f[0], strlen(l->f[0]), &yes))
 			fatal("out of memory");
+	for (fn = prog->functions; fn; fn = fn->next) {
+		if (strpbrk(fn->s, "*?[") || !(s = kernel_func(k, fn->s)) ||
+		    s->addr < lo->addr || s->addr >= hi->addr)
+			continue;
+		diag_at(&fn->pos, "warning",
+			"'%s' is __init (in .init.text, which the kernel frees before /init): the boot's function filter traces it during boot only, and the agent's check of set_ftrace_filter at /init finds it gone and fails to add it (Invalid argument), so 'expect armed' fails",
+			fn->s);
+		n++;
+	}
 	for (p = prog->probes; p && agent.n; p = p->next) {
 		const char *why, *instead;
 
