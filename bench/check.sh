@@ -11,6 +11,13 @@
 #   REPS=5              runs per case; the median is reported
 #   SIZES="10 100 1000 5000"         kprobes per file
 #   MISSPELT="10 100"                misspelt kprobes per file (did-you-mean)
+#   SCALE_KPROBES="10000 50000"      kprobes per file against the mipsel
+#                       capture (names reused past the 28k it has), both
+#                       placements: is compile time linear? (issue 18)
+#   SCALE_FUNCTIONS="10000 25000 50000 100000"  function names per file
+#                       (made-up names, no target, --via bootconfig)
+#   SCALE_REPS=3        runs per scale case
+#   An empty value ("SIZES=") skips those cases.
 #   CMDLINE_SIZES="10 100 1000 2000" kprobes per file, default placement
 #                       (--via cmdline): the slow path, see README.md;
 #                       2000 takes ~20 s and 1.7 GB per run, so 1 run
@@ -40,9 +47,12 @@ trap 'echo "${0##*/}: line $LINENO: exit $?: $BASH_COMMAND" >&2' ERR
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 REPS=${REPS:-5}
-SIZES=${SIZES:-10 100 1000 5000}
-MISSPELT=${MISSPELT:-10 100}
-CMDLINE_SIZES=${CMDLINE_SIZES:-10 100 1000 2000}
+SIZES=${SIZES-10 100 1000 5000}
+MISSPELT=${MISSPELT-10 100}
+CMDLINE_SIZES=${CMDLINE_SIZES-10 100 1000 2000}
+SCALE_KPROBES=${SCALE_KPROBES-10000 50000}
+SCALE_FUNCTIONS=${SCALE_FUNCTIONS-10000 25000 50000 100000}
+SCALE_REPS=${SCALE_REPS:-3}
 CMDLINE_REPS_BIG=${CMDLINE_REPS_BIG:-1}
 OUT=${OUT:-$(mktemp -d /tmp/probecc-bench.XXXXXX)}
 mkdir -p "$OUT"
@@ -176,6 +186,17 @@ for n in $CMDLINE_SIZES; do
 	goodfile "$OUT/mipsel.names" "$n" nofunc >"$OUT/cmdline-$n.probes"
 done
 
+# scale: N kprobes cycling over the accepted names (distinct probe names,
+# a symbol probed several times past 28k), and N made-up function names
+for n in $SCALE_KPROBES; do
+	awk -v n="$n" '{a[++m]=$1} END {for (i = 0; i < n; i++) printf "kprobe k%06d %s\n", i, a[i % m + 1]}' \
+		"$OUT/mipsel.names" >"$OUT/scale-k$n.probes"
+done
+for n in $SCALE_FUNCTIONS; do
+	awk -v n="$n" 'BEGIN {for (i = 0; i < n; i += 10) {printf "function"
+		for (j = i; j < i + 10 && j < n; j++) printf " fn%06d", j; print ""}}' >"$OUT/scale-f$n.probes"
+done
+
 # --- timing --------------------------------------------------------------
 evict_modules() {
 	python3 - "$X86_64_MODULES" <<'EOF'
@@ -249,6 +270,17 @@ for n in $CMDLINE_SIZES; do
 	measure "cmdline-$n" "$r" 0 - "$OUT/cmdline-$n.probes" ${ARGS[mipsel]} \
 		--via cmdline --plan "$OUT/cmdline.plan"
 done
+for n in $SCALE_KPROBES; do
+	# shellcheck disable=SC2086
+	measure "scale-kbc-$n" "$SCALE_REPS" 0 - "$OUT/scale-k$n.probes" ${ARGS[mipsel]} "${BC[@]}"
+	# the default placement: past the budget, to the plan (--explain
+	# only: 10,000 kprobes make more plan than the agent reads)
+	# shellcheck disable=SC2086
+	measure "scale-kcmd-$n" "$SCALE_REPS" 0 - "$OUT/scale-k$n.probes" ${ARGS[mipsel]} --explain
+done
+for n in $SCALE_FUNCTIONS; do
+	measure "scale-f-$n" "$SCALE_REPS" 0 - "$OUT/scale-f$n.probes" "${BC[@]}"
+done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --- report --------------------------------------------------------------
@@ -290,4 +322,18 @@ printf '| --via cmdline |'
 for n in $CMDLINE_SIZES; do printf ' %s |' "$(cell "cmdline-$n")"; done
 echo
 echo
+if [ -n "$SCALE_KPROBES$SCALE_FUNCTIONS" ]; then
+	echo "Scale (issue 18: linear compile time; $SCALE_REPS runs per case):"
+	echo
+	echo "| case | N | wall / user+sys |"
+	echo "|---|---|---|"
+	for n in $SCALE_KPROBES; do
+		echo "| kprobes, --target mipsel --via bootconfig --explain | $n | $(cell "scale-kbc-$n") |"
+		echo "| kprobes, --target mipsel --explain (default placement) | $n | $(cell "scale-kcmd-$n") |"
+	done
+	for n in $SCALE_FUNCTIONS; do
+		echo "| function names, no target, --via bootconfig --explain | $n | $(cell "scale-f-$n") |"
+	done
+	echo
+fi
 echo "raw runs: $OUT/runs-*"

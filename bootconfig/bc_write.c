@@ -59,6 +59,8 @@ void bc_free(struct bc_tree *t)
 		free(k->key);
 		free(k);
 	}
+	strmap_free(&t->keys);
+	strmap_free(&t->inner);
 	free(t);
 }
 
@@ -110,17 +112,30 @@ static int check_value(const char *v)
 	return BC_OK;
 }
 
-/* Is @a a proper prefix of @b in words ("a.b" of "a.b.c")? */
-static int word_prefix(const char *a, const char *b)
+/*
+ * Put @k in @t's index: its key, and each proper word prefix of it that
+ * no earlier key has (the first key under a prefix is the smallest idx).
+ */
+static int index_key(struct bc_tree *t, struct bc_key *k)
 {
-	size_t n = strlen(a);
+	const char *dot;
 
-	return !strncmp(a, b, n) && b[n] == '.';
+	k->idx = t->nkeys++;
+	if (strmap_put(&t->keys, k->key, strlen(k->key), k))
+		return BC_ERR_NOMEM;
+	for (dot = strchr(k->key, '.'); dot; dot = strchr(dot + 1, '.'))
+		if (!strmap_get(&t->inner, k->key, dot - k->key) &&
+		    strmap_put(&t->inner, k->key, dot - k->key, k))
+			return BC_ERR_NOMEM;
+	t->last_indexed = k;
+	return BC_OK;
 }
 
 int bc_add(struct bc_tree *t, const char *key, const char *value)
 {
-	struct bc_key *k;
+	struct bc_key *k, *under;
+	const char *dot;
+	size_t at;
 	char **vals;
 	int err;
 
@@ -129,12 +144,24 @@ int bc_add(struct bc_tree *t, const char *key, const char *value)
 		err = check_value(value);
 	if (err)
 		return err;
-	for (k = t->head; k; k = k->next) {
-		if (!strcmp(k->key, key))
-			break;
-		/* A key with a value cannot also have subkeys (and back). */
-		if ((value && word_prefix(key, k->key)) ||
-		    (k->nvalues && word_prefix(k->key, key)))
+	/* keys the reader linked in without bc_add() */
+	for (k = t->last_indexed ? t->last_indexed->next : t->head; k; k = k->next)
+		if (index_key(t, k))
+			return BC_ERR_NOMEM;
+	/*
+	 * A key with a value cannot also have subkeys (and back): checked
+	 * against the keys added before @key's own first addition (all of
+	 * them for a new key), as a walk of the list up to it would.
+	 */
+	k = strmap_get(&t->keys, key, strlen(key));
+	at = k ? k->idx : (size_t)-1;
+	under = value ? strmap_get(&t->inner, key, strlen(key)) : NULL;
+	if (under && under->idx < at)
+		return BC_ERR_MIXED;
+	for (dot = strchr(key, '.'); dot; dot = strchr(dot + 1, '.')) {
+		const struct bc_key *above = strmap_get(&t->keys, key, dot - key);
+
+		if (above && above->idx < at && above->nvalues)
 			return BC_ERR_MIXED;
 	}
 	if (!k) {
@@ -145,13 +172,22 @@ int bc_add(struct bc_tree *t, const char *key, const char *value)
 		}
 		*t->tail = k;
 		t->tail = &k->next;
+		if (index_key(t, k))
+			return BC_ERR_NOMEM;
 	}
 	if (!value)
 		return BC_OK;
-	vals = realloc(k->values, (k->nvalues + 1) * sizeof(*vals));
-	if (!vals)
-		return BC_ERR_NOMEM;
-	k->values = vals;
+	if (k->nvalues >= k->valcap) {
+		/* doubling: one more each time copied 100,000 values n times */
+		int cap = k->nvalues < 4 ? 8 : 2 * k->nvalues;
+
+		vals = realloc(k->values, cap * sizeof(*vals));
+		if (!vals)
+			return BC_ERR_NOMEM;
+		k->values = vals;
+		k->valcap = cap;
+	}
+	vals = k->values;
 	vals[k->nvalues] = strdup(value);
 	if (!vals[k->nvalues])
 		return BC_ERR_NOMEM;
@@ -159,10 +195,16 @@ int bc_add(struct bc_tree *t, const char *key, const char *value)
 	return BC_OK;
 }
 
-/* Nodes the kernel builds: one per distinct key word path, one per value. */
+/*
+ * Nodes the kernel builds: one per distinct key word path ("a", "a.b",
+ * "a.b.c" of the key a.b.c, shared with other keys), one per value.
+ * Returns -1 when memory runs out.
+ */
 static int count_nodes(const struct bc_tree *t)
 {
-	const struct bc_key *k, *j;
+	static char seen;	/* a value for the set: any non-NULL pointer */
+	struct strmap paths = { 0 };
+	const struct bc_key *k;
 	int nodes = 0;
 
 	for (k = t->head; k; k = k->next) {
@@ -170,20 +212,21 @@ static int count_nodes(const struct bc_tree *t)
 
 		nodes += k->nvalues;
 		for (;;) {
-			size_t len = strcspn(p, ".");
-			size_t plen = (size_t)(p - k->key) + len;
-			int seen = 0;
+			size_t plen = (size_t)(p - k->key) + strcspn(p, ".");
 
-			/* Count this word path once, at its first key. */
-			for (j = t->head; j != k && !seen; j = j->next)
-				seen = !strncmp(j->key, k->key, plen) &&
-				       (j->key[plen] == '.' || !j->key[plen]);
-			nodes += !seen;
-			if (!p[len])
+			if (!strmap_get(&paths, k->key, plen)) {
+				if (strmap_put(&paths, k->key, plen, &seen)) {
+					strmap_free(&paths);
+					return -1;
+				}
+				nodes++;
+			}
+			if (!k->key[plen])
 				break;
-			p += len + 1;
+			p = k->key + plen + 1;
 		}
 	}
+	strmap_free(&paths);
 	return nodes;
 }
 
@@ -193,7 +236,10 @@ int bc_write(const struct bc_tree *t, FILE *out)
 	long size = 0;
 	int i, n;
 
-	if (count_nodes(t) > XBC_NODE_MAX)
+	n = count_nodes(t);
+	if (n < 0)
+		return BC_ERR_NOMEM;
+	if (n > XBC_NODE_MAX)
 		return BC_ERR_NODES;
 	for (k = t->head; k; k = k->next) {
 		n = fprintf(out, "%s", k->key);

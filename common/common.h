@@ -10,6 +10,8 @@
  *   output.c    atomic outputs: stage every file, then commit or abort
  *   elffile.c   the one ELF opener (its own header, elffile.h: <gelf.h>)
  *   suggest.c   "did you mean": the one edit distance and suggestion rule
+ *   strmap.c    a string -> pointer hash map (its own header, strmap.h:
+ *               no exits, for bootconfig/ too)
  *
  * Error convention for library code (target/, bootargs/, common/): a
  * function that can fail returns 0 or a negative errno-style code and

@@ -21,6 +21,9 @@
  *   budget.c  the command-line budget (COMMAND_LINE_SIZE): the fragment's
  *             length, used by place, and budget_check() on place's result
  *             (a fragment over budget even without kprobes is refused)
+ *   warn.c    placement + kernel -> warnings, not errors: a kprobe the
+ *             agent arms on an __init function (freed before /init), a
+ *             "function" name the agent's check will find gone
  *   emit.c    struct placement -> the texts: the command-line fragment,
  *             the bootconfig file, the agent's plan, --explain; never
  *             fails but for memory
@@ -432,6 +435,19 @@ struct placement {
  * budget_check() refuses it.
  */
 struct placement *place(const struct program *prog, const struct target *t);
+
+/* ---- warnings after placement (warn.c) ---- */
+
+struct kernel;
+/*
+ * warn_placement() - "FILE:LINE:COL: warning:" on stderr for each kprobe
+ * @pl has the agent arm on an __init function of @k (freed before /init:
+ * it can never fire), with why and where it would work, and for each
+ * "function" name of the init text (the agent's check at /init fails);
+ * the number of warnings.  Warnings do not change the outputs or the exit status.
+ */
+int warn_placement(const struct program *prog, const struct kernel *k,
+		   const struct target *t, const struct placement *pl);
 
 /* ---- the command-line budget (budget.c) ---- */
 

@@ -434,6 +434,7 @@ int main(int argc, char **argv)
 		diag_print(&diags);
 		return 1;
 	}
+	warn_placement(prog, k, &t, pl);
 
 	/* emit: outputs all staged, then all renamed, or none */
 	if (bcpath || (initrd && pl->bootconfig && pl->bootconfig->head)) {

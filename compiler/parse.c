@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "compiler.h"
+#include "strmap.h"
 
 /*
  * Kernel limits on names, kernel/trace/trace_probe.{h,c} (6.1): an event
@@ -258,11 +259,47 @@ static struct name *new_name(const char *s, const struct pos *pos)
 	return n;
 }
 
+/*
+ * The tails of the program's lists, so that appending n names, probes or
+ * expectations is O(n) (a walk from the head each time made 100,000
+ * function names take 17 s: bench/README.md), and its probes by
+ * "GROUP:NAME" for check_unique().  Only lists of the program being
+ * parsed are appended to (their heads live as long as it); parse() resets
+ * all of this.
+ */
+static struct {
+	struct name **head;	/* &prog->functions, &prog->inits, ... */
+	struct name **tail;	/* the last next pointer seen */
+} name_tails[8];
+static int nname_tails;
+static struct probe **probes_tail;
+static struct expectation **expects_tail;
+static struct strmap probe_names;	/* "GROUP:NAME" -> struct same_name */
+
+/* The probes of one "GROUP:NAME", in the order they came. */
+struct same_name {
+	char *key;		/* owned: the map's key */
+	const struct probe **v;
+	int n;
+};
+
 static void append_name(struct name **list, struct name *n)
 {
-	while (*list)
-		list = &(*list)->next;
-	*list = n;
+	struct name **t;
+	int i;
+
+	for (i = 0; i < nname_tails && name_tails[i].head != list; i++)
+		;
+	if (i == nname_tails) {
+		if (i == (int)(sizeof(name_tails) / sizeof(name_tails[0])))
+			internal_error("more than %d name lists", i);
+		name_tails[nname_tails].head = list;
+		name_tails[nname_tails++].tail = list;
+	}
+	for (t = name_tails[i].tail; *t; t = &(*t)->next)
+		;
+	*t = n;
+	name_tails[i].tail = &n->next;
 }
 
 /* SIZE = NUMBER [ "K" | "M" | "G" ] */
@@ -630,14 +667,31 @@ static void block(struct probe *p)
 	tok = tok->next;
 }
 
-static void check_unique(const struct program *prog, const struct probe *p)
+/*
+ * An error for each earlier probe of @p's GROUP:NAME (in their order),
+ * then @p joins them: a hash lookup, not a walk of every probe.
+ */
+static void check_unique(const struct probe *p)
 {
-	const struct probe *q;
+	char *key = xasprintf("%s:%s", p->group, p->name);
+	struct same_name *same = strmap_get(&probe_names, key, strlen(key));
+	int i;
 
-	for (q = prog->probes; q; q = q->next)
-		if (!strcmp(q->group, p->group) && !strcmp(q->name, p->name))
-			parse_error(&p->pos, "%s:%s is already defined at line %d",
-				 p->group, p->name, q->pos.line);
+	if (!same) {
+		same = xcalloc(1, sizeof(*same));
+		same->key = key;
+		if (strmap_put(&probe_names, key, strlen(key), same))
+			fatal("out of memory");
+	} else {
+		free(key);
+	}
+	for (i = 0; i < same->n; i++)
+		parse_error(&p->pos, "%s:%s is already defined at line %d",
+			    p->group, p->name, same->v[i]->pos.line);
+	same->v = realloc(same->v, (same->n + 1) * sizeof(*same->v));
+	if (!same->v)
+		fatal("out of memory");
+	same->v[same->n++] = p;
 }
 
 /*
@@ -914,7 +968,7 @@ static bool statement(struct program *prog)
 		end_statement("the graph list");
 	} else if (is("kprobe") || is("kretprobe") || is("uprobe") ||
 		   is("uretprobe") || is("event")) {
-		struct probe *p, **tail;
+		struct probe *p;
 
 		if (is("event"))
 			p = event();
@@ -923,10 +977,9 @@ static bool statement(struct program *prog)
 				  is("uprobe") ? P_UPROBE : P_URETPROBE);
 		if (panic)
 			return true;
-		check_unique(prog, p);
-		for (tail = &prog->probes; *tail; tail = &(*tail)->next)
-			;
-		*tail = p;
+		check_unique(p);
+		*probes_tail = p;
+		probes_tail = &p->next;
 		end_statement("the probe");
 	} else if (is("buffer")) {
 		tok = tok->next;
@@ -972,12 +1025,10 @@ static bool statement(struct program *prog)
 		prog->window_ms = duration();
 		end_statement("the window");
 	} else if (is("expect")) {
-		struct expectation **tail = &prog->expects;
-
 		tok = tok->next;
-		while (*tail)
-			tail = &(*tail)->next;
-		*tail = expectation(&start);
+		*expects_tail = expectation(&start);
+		while (*expects_tail)
+			expects_tail = &(*expects_tail)->next;
 		end_statement("the expectation");
 	} else if (is("init")) {
 		tok = tok->next;
@@ -1095,6 +1146,23 @@ static void check_expectations(const struct program *prog)
 }
 
 /* file = { statement } EOF */
+/* The map of check_unique(), emptied for the next parse(). */
+static void forget_probe_names(void)
+{
+	size_t i;
+
+	for (i = 0; i < probe_names.cap; i++) {
+		struct same_name *same = probe_names.slots[i].val;
+
+		if (probe_names.slots[i].key) {
+			free(same->v);
+			free(same->key);
+			free(same);
+		}
+	}
+	strmap_free(&probe_names);
+}
+
 struct program *parse(struct token *t, struct diags *d)
 {
 	struct program *prog = xcalloc(1, sizeof(*prog));
@@ -1104,6 +1172,9 @@ struct program *parse(struct token *t, struct diags *d)
 	tok = t;
 	diags = d;
 	panic = false;
+	nname_tails = 0;
+	probes_tail = &prog->probes;
+	expects_tail = &prog->expects;
 	do {
 		more = statement(prog);
 		if (panic) {
@@ -1111,6 +1182,7 @@ struct program *parse(struct token *t, struct diags *d)
 			more = true;
 		}
 	} while (more);
+	forget_probe_names();
 	/* what needs the whole file: only once every statement parsed */
 	if (d->n != before)
 		return NULL;

@@ -55,6 +55,7 @@ struct ctx {
 	bool bootconfig;
 	bool perf_stacks;		/* stacks of kprobes/events: the agent's perf */
 	int kprobe_limit;		/* kprobe_event= definitions allowed */
+	size_t *entry_len;		/* NULL, or each kprobe_event= entry's bytes */
 };
 
 static void explain(struct ctx *c, const char *fmt, ...)
@@ -460,6 +461,8 @@ static void kprobe(struct ctx *c, const struct probe *p, int *order,
 			if (*q == ' ')
 				*q = ',';
 		sb_addf(&c->kprobes, "%s%s", c->kprobes.len ? ";" : "", s);
+		if (c->entry_len)
+			c->entry_len[*order] = strlen(s);
 		free(s);
 		explain(c, "%s %s: kprobe_event= (kernel 5.3+; defined at fs_initcall, so hits earlier in boot are missed: trace the function with 'function' to see those)",
 			what, p->name);
@@ -663,14 +666,18 @@ static void finish_cmdline(struct ctx *c)
 	}
 }
 
-/* One placement with at most @kprobe_limit kprobes on the command line. */
+/*
+ * One placement with at most @kprobe_limit kprobes on the command line;
+ * *@nkprobes: how many went there.  @entry_len (NULL, or room for every
+ * probe) gets the bytes of each one's kprobe_event= entry, in order.
+ */
 static struct placement *place_once(const struct program *prog,
 				    const struct target *t, int kprobe_limit,
-				    int *nkprobes)
+				    int *nkprobes, size_t *entry_len)
 {
 	struct placement *pl = xcalloc(1, sizeof(*pl));
 	struct ctx c = { .prog = prog, .t = t, .pl = pl,
-			 .kprobe_limit = kprobe_limit };
+			 .kprobe_limit = kprobe_limit, .entry_len = entry_len };
 
 	c.cmdline_tail = &pl->cmdline;
 	c.explain_tail = &pl->explain;
@@ -715,34 +722,87 @@ static struct placement *place_once(const struct program *prog,
 	return pl;
 }
 
+/* Does the fragment of @pl fit the budget? */
+static bool fits(const struct placement *pl, const struct target *t)
+{
+	return cmdline_len(pl) <= (size_t)t->cmdline_max;
+}
+
+/*
+ * The most kprobes of the command line that fit, computed from the
+ * fragment with all @n of them (@all) and with none, as the kprobe_event=
+ * entries (@entry_len) add up: L(m) = L(0) + C + S(m) + m - 1, C the
+ * parameter's own bytes, S(m) the first m entries, m - 1 ';'.  Checked
+ * by two more placements (m fits, m + 1 does not); -1 when the check
+ * fails, and place() searches instead.
+ */
+static int most_that_fit(const struct program *prog, const struct target *t,
+			 const struct placement *all, int n,
+			 const size_t *entry_len)
+{
+	size_t none, sum = 0, c, at;
+	int m, k;
+
+	if (n < 1)
+		return -1;
+	none = cmdline_len(place_once(prog, t, 0, &k, NULL));
+	for (m = 0; m < n; m++)
+		sum += entry_len[m];
+	if (cmdline_len(all) < none + sum + n - 1)
+		return -1;
+	c = cmdline_len(all) - none - sum - (n - 1);
+	if (none > (size_t)t->cmdline_max)
+		return -1;	/* budget_check() refuses it: no shortcut */
+	for (m = 0, sum = 0; m < n; m++) {
+		at = none + c + sum + entry_len[m] + m;	/* with m + 1 entries */
+		if (at > (size_t)t->cmdline_max)
+			break;
+		sum += entry_len[m];
+	}
+	if (m >= n || !fits(place_once(prog, t, m, &k, NULL), t) ||
+	    fits(place_once(prog, t, m + 1, &k, NULL), t))
+		return -1;
+	return m;
+}
+
 struct placement *place(const struct program *prog, const struct target *t)
 {
 	struct placement *pl;
+	struct probe *p;
+	size_t *entry_len, nprobes = 0;
 	int n = 0, limit;
 
+	for (p = prog->probes; p; p = p->next)
+		nprobes++;
+	entry_len = xcalloc(nprobes + 1, sizeof(*entry_len));
 	/*
 	 * Every kprobe on the command line first; while the fragment is
 	 * over budget, hand the last of them to the agent.
 	 */
-	pl = place_once(prog, t, 1 << 30, &n);
-	if (cmdline_len(pl) > (size_t)t->cmdline_max) {
+	pl = place_once(prog, t, 1 << 30, &n, entry_len);
+	if (!fits(pl, t)) {
 		/*
-		 * The fragment only shrinks as kprobes leave it: binary
-		 * search the most that fit (one try per kprobe was
-		 * quadratic: 2.8 s for 1000 kprobes, bench/README.md).
+		 * The fragment only shrinks as kprobes leave it.  The most
+		 * that fit, from the entries' lengths (4 placements in all),
+		 * else a binary search (log2(n) placements; one try per
+		 * kprobe was quadratic: 2.8 s for 1000 kprobes,
+		 * bench/README.md).
 		 */
 		int lo = 0, hi = n - 1, m;
 
-		while (lo < hi) {
+		limit = most_that_fit(prog, t, pl, n, entry_len);
+		while (limit < 0 && lo < hi) {
 			m = (lo + hi + 1) / 2;
-			if (cmdline_len(place_once(prog, t, m, &n)) <= (size_t)t->cmdline_max)
+			if (fits(place_once(prog, t, m, &n, NULL), t))
 				lo = m;
 			else
 				hi = m - 1;
 		}
-		limit = lo;
-		pl = place_once(prog, t, limit, &n);
+		if (limit < 0)
+			limit = lo;
+		pl = place_once(prog, t, limit, &n, NULL);
 	}
+	free(entry_len);
 	/* over the budget even without kprobes: budget_check() says so */
 	return pl;
 }

@@ -431,6 +431,7 @@ int main(int argc, char **argv)
 	else if (!a.tracefs[0])
 		find_tracefs(&a);
 
+	boot_nonce(&a);	/* before the window child forks: one per boot */
 	plan_run(&a);
 	sink_open(&a);
 	if (a.capture) {

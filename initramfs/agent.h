@@ -14,6 +14,8 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "../common/dumpframe.h"
+
 #define AGENT_PATH_MAX		4096
 /*
  * Overlay mode's root: a tmpfs on a top-level directory of the initramfs,
@@ -88,18 +90,31 @@ struct agent {
 	unsigned long long perf_dropped;	/* samples not kept */
 	unsigned int n_dumps;	/* dumps written so far (the window child's
 				 * copy counts the parent's init dump) */
+	char nonce[DUMP_FRAME_NONCE_LEN + 1];	/* this boot's, boot_nonce() */
 };
 
-/* A small buffered writer for the sink that stops at the first error. */
+/*
+ * A small buffered writer for the sink that stops at the first error.
+ * Framed (out_frame_begin() to out_frame_end()), what is written goes out
+ * in the chunks of common/dumpframe.h, cut at line ends.
+ */
 struct out {
 	int fd;
 	int err;		/* -errno of the first failed write, or 0 */
 	size_t len;
+	const char *nonce;	/* NULL: plain writes */
+	unsigned int dump;	/* the dump's number, framed */
+	unsigned int chunks;	/* chunks written so far */
+	unsigned long long bytes;	/* data bytes in them */
 	char buf[8192];
 };
 
 /* util.c */
 void out_flush(struct out *o);
+void out_frame_begin(struct out *o, const char *nonce, unsigned int dump);
+void out_chunk(struct out *o, const char *data, size_t n);
+void out_frame_end(struct out *o);
+void boot_nonce(struct agent *a);
 void out_write(struct out *o, const char *s, size_t n);
 void out_printf(struct out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

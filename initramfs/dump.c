@@ -15,7 +15,6 @@
 #include "agent.h"
 
 #define MAX_CPUS	4096
-#define TRACE_CHUNK	(64 * 1024)
 
 /* Is @path (a plan path, before rooting) a device under /dev/? */
 static int under_dev(const char *path)
@@ -241,26 +240,63 @@ static void pause_restore(struct agent *a)
 }
 
 /*
+ * copy_trace() - tracefs/trace (the open @tfd) into @o's chunks, read in
+ * DUMP_FRAME_CHUNK_MAX pieces, each chunk cut after its last newline (the
+ * rest starts the next one), and a newline added when the trace does not
+ * end with one, so the end line starts a line.
+ */
+static void copy_trace(struct out *o, int tfd)
+{
+	static char chunk[DUMP_FRAME_CHUNK_MAX];
+	size_t have = 0;
+
+	while (!o->err) {
+		ssize_t n = read(tfd, chunk + have, sizeof(chunk) - have);
+		const char *nl;
+		size_t k;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		have += n;
+		nl = memrchr(chunk, '\n', have);
+		if (!nl && have < sizeof(chunk))
+			continue;	/* a line not yet ended */
+		k = nl ? (size_t)(nl - chunk + 1) : have;
+		out_chunk(o, chunk, k);
+		memmove(chunk, chunk + k, have - k);
+		have -= k;
+	}
+	if (have) {
+		chunk[have++] = '\n';	/* have < sizeof(chunk): else written */
+		out_chunk(o, chunk, have);
+	}
+}
+
+/*
  * dump() - write one framed dump (manifest, then tracefs/trace streamed
- * in TRACE_CHUNK reads; never trace_pipe, which blocks) to @a->sink_fd.
+ * in DUMP_FRAME_CHUNK_MAX reads; never trace_pipe, which blocks) to
+ * @a->sink_fd.
  * @stage: "init" or "window"
  *
- * The frame lines carry the dump's number in the boot: 1 for the init
- * dump, 2 for the window dump (@a->n_dumps + 1).  agent_us is taken when
- * the dump starts.  Returns 0 or the -errno of the
- * first failed write to the sink (the rest of that dump is skipped).
+ * The frame (common/dumpframe.h, docs/plan.md "Dump framing") carries
+ * the dump's number in the boot, 1 for the init dump, 2 for the window
+ * dump (@a->n_dumps + 1), and the boot's nonce; the manifest and trace go
+ * in length-prefixed chunks with a CRC-32 each, so no traced byte can be
+ * read as a frame.  agent_us is taken when the dump starts.  Returns 0 or
+ * the -errno of the first failed write to the sink (the rest of that
+ * dump is skipped).
  */
 int dump(struct agent *a, const char *stage)
 {
-	static char chunk[TRACE_CHUNK];
 	static struct out o;
 	static char cmdline[4096];	/* COMMAND_LINE_SIZE of MIPS, the largest */
 	char up[64], path[AGENT_PATH_MAX];
 	struct timespec now;
 	struct utsname u;
 	long long us;
-	unsigned int seq;
-	int tfd = -1, last = '\n', paused;
+	int tfd = -1, paused;
 	size_t i;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
@@ -279,8 +315,7 @@ int dump(struct agent *a, const char *stage)
 			agent_note(a, "trace", "%s: %s", path, strerror(errno));
 	}
 
-	seq = ++a->n_dumps;
-	out_printf(&o, "=== probecc dump %u begin ===\n", seq);
+	out_frame_begin(&o, a->nonce, ++a->n_dumps);
 	out_printf(&o, "probecc-manifest\t1\nstage\t%s\nuptime\t%s\n", stage,
 		   up);
 	out_printf(&o, "agent_us\t%lld\ntracefs\t%s\n", us,
@@ -310,22 +345,11 @@ int dump(struct agent *a, const char *stage)
 	perf_dump(a, &o);
 	out_printf(&o, "--- trace ---\n");
 	out_flush(&o);
-	while (tfd >= 0 && !o.err) {
-		ssize_t n = read(tfd, chunk, sizeof(chunk));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		o.err = write_all(o.fd, chunk, n);
-		last = chunk[n - 1];
-	}
-	if (tfd >= 0)
+	if (tfd >= 0) {
+		copy_trace(&o, tfd);
 		close(tfd);
-	if (last != '\n')
-		out_write(&o, "\n", 1);
-	out_printf(&o, "=== probecc dump %u end ===\n", seq);
-	out_flush(&o);
+	}
+	out_frame_end(&o);
 	if (paused == 2)
 		pause_restore(a);
 	return o.err;

@@ -10,7 +10,10 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/random.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -210,11 +213,72 @@ ssize_t read_small(const char *path, char *buf, size_t size)
 	return err ? err : (ssize_t)got;
 }
 
+/* write_all() to @o->fd unless an earlier write failed. */
+static void out_raw(struct out *o, const void *data, size_t n)
+{
+	if (!o->err && n)
+		o->err = o->fd < 0 ? -EBADF : write_all(o->fd, data, n);
+}
+
+/*
+ * out_chunk() - one chunk of the framed dump of @o (common/dumpframe.h):
+ * the chunk line with @n, the CRC-32 of the @n bytes at @data and the
+ * nonce, the bytes, and a newline after them when they do not end with
+ * one (so the next frame line starts a line).  @n at most
+ * DUMP_FRAME_CHUNK_MAX; 0 writes nothing.  Not framed: a plain write.
+ */
+void out_chunk(struct out *o, const char *data, size_t n)
+{
+	char line[128];
+	int k;
+
+	if (!n || o->err)
+		return;
+	if (!o->nonce) {
+		out_raw(o, data, n);
+		return;
+	}
+	k = snprintf(line, sizeof(line), DUMP_FRAME_CHUNK, o->dump,
+		     o->chunks + 1, n, (unsigned int)crc32_update(0, data, n),
+		     o->nonce);
+	out_raw(o, line, k);
+	out_raw(o, data, n);
+	if (data[n - 1] != '\n')
+		out_raw(o, "\n", 1);
+	o->chunks++;
+	o->bytes += n;
+}
+
+/*
+ * Write @n bytes of lines as chunks of at most DUMP_FRAME_CHUNK_MAX, each
+ * cut after its last newline when it has one.  When @all is false, a last
+ * piece with no newline is not written: its length is returned (the
+ * caller keeps it), else 0.
+ */
+static size_t out_lines(struct out *o, const char *s, size_t n, int all)
+{
+	while (n && !o->err) {
+		size_t k = n < DUMP_FRAME_CHUNK_MAX ? n : DUMP_FRAME_CHUNK_MAX;
+		const char *nl = memrchr(s, '\n', k);
+
+		if (nl)
+			k = nl - s + 1;
+		else if (!all && k == n)
+			return n;	/* a line not yet ended */
+		out_chunk(o, s, k);
+		s += k;
+		n -= k;
+	}
+	return 0;
+}
+
 /* The buffered writer of struct out (agent.h): stops at the first error. */
 void out_flush(struct out *o)
 {
-	if (!o->err && o->len)
-		o->err = o->fd < 0 ? -EBADF : write_all(o->fd, o->buf, o->len);
+	if (o->nonce)
+		out_lines(o, o->buf, o->len, 1);
+	else
+		out_raw(o, o->buf, o->len);
 	o->len = 0;
 }
 
@@ -223,16 +287,97 @@ void out_write(struct out *o, const char *s, size_t n)
 	if (o->err)
 		return;
 	if (o->len + n > sizeof(o->buf)) {
-		out_flush(o);
+		if (o->nonce) {
+			/* whole lines out, an unended one stays buffered */
+			size_t keep = out_lines(o, o->buf, o->len, 0);
+
+			memmove(o->buf, o->buf + o->len - keep, keep);
+			o->len = keep;
+		}
+		if (o->len + n > sizeof(o->buf))
+			out_flush(o);
 		if (n > sizeof(o->buf)) {
-			if (!o->err)
-				o->err = o->fd < 0 ? -EBADF :
-					 write_all(o->fd, s, n);
+			if (o->nonce)
+				out_lines(o, s, n, 1);
+			else
+				out_raw(o, s, n);
 			return;
 		}
 	}
 	memcpy(o->buf + o->len, s, n);
 	o->len += n;
+}
+
+/*
+ * out_frame_begin() - start dump @dump of this boot on @o (reset to no
+ * chunks): its begin line with @nonce (static or owned by the caller,
+ * kept until out_frame_end()).  What @o holds is written first, plain.
+ */
+void out_frame_begin(struct out *o, const char *nonce, unsigned int dump)
+{
+	char line[128];
+	int k;
+
+	out_flush(o);
+	o->nonce = NULL;
+	o->dump = dump;
+	o->chunks = 0;
+	o->bytes = 0;
+	k = snprintf(line, sizeof(line), DUMP_FRAME_BEGIN, dump, nonce);
+	out_raw(o, line, k);
+	o->nonce = nonce;
+}
+
+/* out_frame_end() - what is buffered as chunks, then the end line. */
+void out_frame_end(struct out *o)
+{
+	char line[160];
+	const char *nonce = o->nonce;
+	int k;
+
+	if (!nonce)
+		return;
+	out_flush(o);
+	k = snprintf(line, sizeof(line), DUMP_FRAME_END, o->dump, o->chunks,
+		     o->bytes, nonce);
+	out_raw(o, line, k);
+	o->nonce = NULL;
+}
+
+/*
+ * boot_nonce() - this boot's frame nonce into @a->nonce: 16 hex digits
+ * of 64 bits mixed from the kernel's AT_RANDOM bytes (16 random bytes
+ * every process gets, fs/binfmt_elf.c: create_elf_tables), getrandom(2)
+ * when it does not block (before the kernel's CRNG is ready it would)
+ * and the monotonic clock.  AT_RANDOM also seeds glibc's stack guard, so
+ * its bytes are never printed as they are: 128 bits folded into 64
+ * through the splitmix64 finalizer.  Called once in main(): the window
+ * child, a fork, writes the same nonce (one boot, one nonce).
+ */
+void boot_nonce(struct agent *a)
+{
+	const unsigned char *at = (const unsigned char *)getauxval(AT_RANDOM);
+	uint64_t x = 0x9e3779b97f4a7c15ull, y = 0, r = 0;
+	struct timespec ts;
+	int i;
+
+	if (at)
+		for (i = 0; i < 8; i++) {
+			x ^= (uint64_t)at[i] << (8 * i);
+			y ^= (uint64_t)at[8 + i] << (8 * i);
+		}
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r))
+		r = 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	x ^= (y << 29 | y >> 35) ^ r ^ ((uint64_t)ts.tv_sec << 32) ^ ts.tv_nsec;
+	for (i = 0; i < 2; i++) {
+		x ^= x >> 30;
+		x *= 0xbf58476d1ce4e5b9ull;
+		x ^= x >> 27;
+		x *= 0x94d049bb133111ebull;
+		x ^= x >> 31;
+	}
+	snprintf(a->nonce, sizeof(a->nonce), "%016llx", (unsigned long long)x);
 }
 
 void out_printf(struct out *o, const char *fmt, ...)
@@ -257,7 +402,7 @@ void out_printf(struct out *o, const char *fmt, ...)
 
 /*
  * frame_begin() - what every frame on the sink starts from: @o reset to
- * write to a->sink_fd; @u from uname(2) ("-" for release and machine when
+ * write plain to a->sink_fd; @u from uname(2) ("-" for release and machine when
  * it fails); @cmdline (@size bytes) the first line of /proc/cmdline, "-"
  * when unreadable.  The strings are sanitized to be one TAB-separated
  * field each (docs/plan.md).
@@ -270,6 +415,7 @@ void frame_begin(struct agent *a, struct out *o, struct utsname *u,
 	o->fd = a->sink_fd;
 	o->err = 0;
 	o->len = 0;
+	o->nonce = NULL;
 	if (uname(u))
 		strcpy(u->release, "-"), strcpy(u->machine, "-");
 	sanitize_field(u->release);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The dump reader: the raw capture of the dump channel (docs/plan.md) ->
- * struct dump.  The capture holds several framed dumps; the last complete
- * one holds every event the ring buffer kept, the first tells when
- * userspace started (its uptime minus the agent's own time).  Trace lines
+ * struct dump.  The capture holds several framed dumps (frame.c reads
+ * and checks the frames); the last complete one holds every event the
+ * ring buffer kept, the first tells when userspace started (its uptime
+ * minus the agent's own time).  Trace lines
  * are the kernel's text format (kernel/trace/trace_output.c): "TASK-PID
  * [CPU] FLAGS TIME: BODY", a "<stack trace>" line followed by " => FUNC"
  * frames.
@@ -45,73 +46,52 @@ static void push_str(char ***arr, int *n, int *cap, char *s)
 }
 
 /*
- * A frame line "=== probecc dump N begin ===" or "... end ===" of @len
- * bytes: N, with *@end telling which; 0 when it is not one.
+ * The body of the last complete dump (frame.c checked its frames,
+ * lengths and CRC-32s), the timing of the first complete dump of the same
+ * boot (nonce), and the dumps cut short or damaged (d->ncut, d->why: the
+ * last of them).  A capture with no frame line at all that starts with
+ * the manifest is one dump's body as qemu-images/extract-dump prints it
+ * (d->unframed).  Frame lines frame.c did not take are counted in
+ * d->stray.
  */
-static int frame_line(const char *line, size_t len, bool *end)
+static char *last_dump(char *text, size_t len, struct dump *d)
 {
-	char word[6];
-	int n, used = 0;
-
-	if (len && line[len - 1] == '\r')
-		len--;
-	if (sscanf(line, "=== probecc dump %d %5[a-z] ===%n", &n, word, &used) != 2 ||
-	    (size_t)used != len || n <= 0)
-		return 0;
-	if (!strcmp(word, "begin"))
-		*end = false;
-	else if (!strcmp(word, "end"))
-		*end = true;
-	else
-		return 0;
-	return n;
-}
-
-/*
- * The body of the last complete dump (its begin and end frames both
- * there, with the same number), the first complete dump's timing, and
- * the dumps begun and never ended (d->ncut: a cut serial line, a boot
- * that stopped).  A file with no frame at all but a manifest line is one
- * dump as the agent writes it (d->unframed).
- */
-static char *last_dump(char *text, struct dump *d)
-{
-	char *p = text, *body = NULL, *last = NULL;
-	int open = 0;
+	struct frames f = { 0 };
+	const struct framed *last = NULL, *first = NULL;
+	int i;
 
 	d->init_time = -1;
-	while (*p) {
-		char *nl = strchr(p, '\n'), *next = nl ? nl + 1 : p + strlen(p);
-		bool end;
-		int n = frame_line(p, next - p - (nl ? 1 : 0), &end);
-
-		if (n && !end) {
-			d->ncut += open != 0;
-			open = n;
-			body = next;
-		} else if (n && end && n == open) {
-			*p = '\0';
-			if (!d->ndumps) {
-				const char *u = strstr(body, "uptime\t");
-				const char *a = strstr(body, "agent_us\t");
-
-				if (u && a && (u == body || u[-1] == '\n') &&
-				    (a == body || a[-1] == '\n'))
-					d->init_time = atof(u + 7) - atof(a + 9) / 1e6;
-			}
-			last = body;
+	frames_read(text, len, &f);
+	d->stray = f.stray;
+	snprintf(d->stray_why, sizeof(d->stray_why), "%s", f.stray_why);
+	for (i = 0; i < f.n; i++) {
+		if (f.d[i].state == FRAME_COMPLETE) {
 			d->ndumps++;
-			open = 0;
+			last = &f.d[i];
+			continue;
 		}
-		p = next;
+		d->ncut++;
+		snprintf(d->why, sizeof(d->why), "%s", f.d[i].why);
 	}
-	d->ncut += open != 0;
-	if (last)
-		return last;
-	if (!body && (!strncmp(text, "probecc-manifest\t", 17) ||
-		      strstr(text, "\nprobecc-manifest\t")))
+	if (!f.any && !strncmp(text, "probecc-manifest\t", 17)) {
 		d->unframed = true;
-	return body ? p : text;	/* p: the end, "" */
+		return text;
+	}
+	if (!last)
+		return text + len;	/* "" */
+	for (i = 0; i < f.n && !first; i++)
+		if (f.d[i].state == FRAME_COMPLETE && !strcmp(f.d[i].nonce, last->nonce))
+			first = &f.d[i];
+	{
+		const char *body = first->body;
+		const char *u = strstr(body, "uptime\t");
+		const char *a = strstr(body, "agent_us\t");
+
+		if (u && a && (u == body || u[-1] == '\n') &&
+		    (a == body || a[-1] == '\n'))
+			d->init_time = atof(u + 7) - atof(a + 9) / 1e6;
+	}
+	return last->body;
 }
 
 /* True when the capture held something to check expectations against. */
@@ -120,7 +100,7 @@ bool dump_evidence(const struct dump *d)
 	return d->ndumps > 0 || d->unframed;
 }
 
-/* True when the report may pass: evidence, and no dump cut short. */
+/* True when the report may pass: evidence, and no dump cut short or damaged. */
 bool dump_complete(const struct dump *d)
 {
 	return dump_evidence(d) && !d->ncut;
@@ -518,13 +498,15 @@ static void name_user_frames(struct report *r)
 }
 
 /*
- * dump_read() - read the capture @text (modified in place) into r->d:
+ * dump_read() - read the capture @text (@len bytes; a body in it may be
+ * modified in place) into r->d:
  * the last complete dump's lines and hits, perf callchains joined to
- * them and named with r->k (set r->k and r->modules_dir first).
+ * them and named with r->k (set r->k and r->modules_dir first), user
+ * stack frames named through r->sysroot.
  */
-void dump_read(struct report *r, char *text)
+void dump_read(struct report *r, char *text, size_t len)
 {
-	parse_dump(r, last_dump(text, &r->d));
+	parse_dump(r, last_dump(text, len, &r->d));
 	if (r->k && r->d.stext) {
 		const struct ksym *s = ksym_find(r->k, "_stext");
 

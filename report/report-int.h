@@ -2,9 +2,11 @@
 /*
  * report-int.h - the report's parts, shared among report/ only:
  *
- *   dump.c         the raw capture -> struct dump (frames, manifest lines,
- *                  trace hits, perf samples joined to hits, frames named,
- *                  user stacks named through --sysroot)
+ *   frame.c        the raw capture -> its framed dumps, checked (lengths,
+ *                  CRC-32s, nonce: common/dumpframe.h)
+ *   dump.c         the dumps -> struct dump (manifest lines, trace hits,
+ *                  perf samples joined to hits, frames named, user
+ *                  stacks named through --sysroot)
  *   expect.c       one verdict per "expect" line of the probe file
  *   text.c         the report for a person (stdout)
  *   json.c, folded.c, svg.c, junit.c
@@ -21,6 +23,7 @@
 #include <stdio.h>
 
 #include "common.h"
+#include "dumpframe.h"
 #include "compiler.h"
 #include "kernel.h"
 
@@ -60,10 +63,34 @@ struct module {
 	bool loaded;		/* syms looked up */
 };
 
+/* One dump of the capture as frame.c read it. */
+enum frame_state { FRAME_COMPLETE, FRAME_CUT, FRAME_DAMAGED };
+struct framed {
+	unsigned int n;		/* its number in the boot: 1 init, 2 window */
+	char nonce[DUMP_FRAME_NONCE_LEN + 1];
+	char *body;		/* the chunks' data joined, NUL-terminated */
+	size_t body_len;
+	unsigned int chunks;	/* chunks read and checked */
+	enum frame_state state;
+	char why[320];		/* not complete: what went wrong */
+};
+
+/* Every dump of a capture (frames_read()). */
+struct frames {
+	struct framed *d;
+	int n, cap;
+	int stray;		/* frame lines not taken (no nonce, another's) */
+	char stray_why[256];	/* the first of them, "line N: ..." */
+	bool any;		/* a line looked like a frame */
+};
+
 struct dump {
 	int ndumps;		/* complete dumps (begin and end frames) */
-	int ncut;		/* dumps begun and never ended */
-	bool unframed;		/* no frames: the file is one dump */
+	int ncut;		/* dumps cut short or damaged: no evidence */
+	char why[400];		/* the last of them: what went wrong */
+	int stray;		/* frame lines not taken */
+	char stray_why[256];
+	bool unframed;		/* no frames: the file is one dump's body */
 	double init_time;	/* uptime of userspace start; -1: unknown */
 	struct strbuf items;	/* "item" lines of the last dump */
 	struct strbuf cpus;	/* "cpu" lines of the last dump */
@@ -90,6 +117,8 @@ struct report {
 	const char *sysmap, *target, *vmlinux, *modules_dir;
 	const char *sysroot;		/* --sysroot: user ELF files; NULL: none */
 	bool all_hits;			/* --hits: every hit's arguments */
+	int extract;			/* --extract N; 0: none */
+	bool list;			/* --list */
 
 	struct kernel *k;		/* NULL: no kernel symbols */
 	unsigned long long kaslr;	/* the boot's _stext minus the symbols' */
@@ -102,11 +131,14 @@ struct report {
 	int nexp, failed;
 };
 
+/* frame.c */
+void frames_read(const char *text, size_t len, struct frames *f);
+
 /* dump.c */
 void *xrealloc_array(void *p, size_t n, size_t size);
 bool dump_evidence(const struct dump *d);
 bool dump_complete(const struct dump *d);
-void dump_read(struct report *r, char *text);
+void dump_read(struct report *r, char *text, size_t len);
 
 /*
  * The uprobe @name's file and offset: from the "uprobe_events" item the

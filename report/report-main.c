@@ -17,7 +17,8 @@
 const char report_usage[] =
 	"usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT]\n"
 	"                      [--system-map FILE] [--target FILE] [--vmlinux FILE] [--modules DIR]\n"
-	"                      [--sysroot DIR] [--hits]\n";
+	"                      [--sysroot DIR] [--hits]\n"
+	"       probecc report --extract N DUMP | --list DUMP\n";
 
 static const char help[] =
 	"\n"
@@ -39,13 +40,17 @@ static const char help[] =
 	"  --sysroot DIR      the target's root file system: names user stack\n"
 	"                     frames, checks uprobe offsets the kernel refused\n"
 	"  --hits             every hit's arguments (without it, up to 8 a probe)\n"
+	"  --extract N        print dump N's body (its frames checked and taken off)\n"
+	"  --list             print the numbers of the complete dumps\n"
 	"  -h, --help         this text\n"
 	"\n"
 	"Exit status: 0 every expectation holds; 1 an expectation failed; 2 the\n"
-	"dump is no complete evidence (cut short, or no dump at all: every\n"
-	"expectation fails), bad usage, an input that cannot be read or is not\n"
-	"what its option says (a probe file with errors, a missing --target)\n"
-	"or an output that cannot be written.\n";
+	"dump is no complete evidence (cut short, damaged on the way, frames\n"
+	"without the boot's nonce, or no dump at all: every expectation fails),\n"
+	"bad usage, an input that cannot be read or is not what its option says\n"
+	"(a probe file with errors, a missing --target) or an output that cannot\n"
+	"be written.  --extract: 0 printed, 1 no dump N, 3 cut short, 4 damaged\n"
+	"(3 and 4 print the checked chunks before the trouble), 2 as above.\n";
 
 static const struct option options[] = {
 	{ "probes", required_argument, NULL, 'p' },
@@ -59,6 +64,8 @@ static const struct option options[] = {
 	{ "modules", required_argument, NULL, 'd' },
 	{ "sysroot", required_argument, NULL, 'r' },
 	{ "hits", no_argument, NULL, 'H' },
+	{ "extract", required_argument, NULL, 'x' },
+	{ "list", no_argument, NULL, 'l' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -83,6 +90,17 @@ static int parse_args(struct report *r, int argc, char **argv)
 		case 'd': r->modules_dir = optarg; break;
 		case 'r': r->sysroot = optarg; break;
 		case 'H': r->all_hits = true; break;
+		case 'l': r->list = true; break;
+		case 'x': {
+			char *end;
+
+			r->extract = strtol(optarg, &end, 10);
+			if (*end || end == optarg || r->extract <= 0 || r->extract > 1000000) {
+				fprintf(stderr, "probecc report: --extract %s: not a dump number\n", optarg);
+				return 2;
+			}
+			break;
+		}
 		case 'h':
 			fputs(report_usage, stdout);
 			fputs(help, stdout);
@@ -113,20 +131,20 @@ static int parse_args(struct report *r, int argc, char **argv)
  * a message naming it: an unreadable input, exit status 2.  A directory
  * fails on its read.
  */
-static char *read_input(const char *path)
+static char *read_input(const char *path, size_t *len)
 {
 	struct errmsg e;
 	char *text;
 	int err;
 
 	if (!strcmp(path, "-")) {
-		err = file_read_stream(stdin, &text, NULL);
+		err = file_read_stream(stdin, &text, len);
 		if (err)
 			fprintf(stderr, "probecc report: cannot read standard input: %s\n",
 				strerror(-err));
 		return err ? NULL : text;
 	}
-	if (file_read(path, &text, NULL, &e)) {
+	if (file_read(path, &text, len, &e)) {
 		fprintf(stderr, "probecc report: %s\n", e.msg);
 		return NULL;
 	}
@@ -165,7 +183,7 @@ static int load_probes(struct report *r)
 		return 0;
 	src = xcalloc(1, sizeof(*src));
 	src->name = r->probes;
-	src->text = read_input(r->probes);
+	src->text = read_input(r->probes, NULL);
 	if (!src->text)
 		return 2;
 	src->len = strlen(src->text);
@@ -282,24 +300,69 @@ static bool on_stdout(const char *path)
 	return path && (!strcmp(path, "-") || !strcmp(path, "/dev/stdout"));
 }
 
+/*
+ * --list and --extract N (qemu-images/extract-dump): the frames of @text
+ * as frame.c checked them.  --extract prints the body of the last dump
+ * numbered N, complete if there is one; the status says which it was.
+ */
+static int frames_main(const struct report *r, const char *text, size_t len)
+{
+	struct frames f = { 0 };
+	const struct framed *pick = NULL;
+	int i;
+
+	frames_read(text, len, &f);
+	for (i = 0; i < f.n; i++) {
+		if (r->list && f.d[i].state == FRAME_COMPLETE)
+			printf("%u\n", f.d[i].n);
+		if ((int)f.d[i].n == r->extract &&
+		    (!pick || pick->state != FRAME_COMPLETE || f.d[i].state == FRAME_COMPLETE))
+			pick = &f.d[i];
+	}
+	if (f.stray)
+		fprintf(stderr, "probecc report: %s: %d frame line(s) not taken, the first at %s\n",
+			r->dumppath, f.stray, f.stray_why);
+	if (r->list)
+		return fflush(stdout) || ferror(stdout) ? 2 : 0;
+	if (!pick) {
+		fprintf(stderr, "probecc report: %s: no dump %d\n", r->dumppath, r->extract);
+		return 1;
+	}
+	fwrite(pick->body, 1, pick->body_len, stdout);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "probecc report: cannot write dump %d\n", r->extract);
+		return 2;
+	}
+	if (pick->state == FRAME_COMPLETE)
+		return 0;
+	fprintf(stderr, "probecc report: %s: %s (printed the checked part)\n",
+		r->dumppath, pick->why);
+	return pick->state == FRAME_CUT ? 3 : 4;
+}
+
 int report_main(int argc, char **argv)
 {
 	struct report r = { 0 };
 	char *text;
 	bool show;
+	size_t len;
 	int rc;
 
 	rc = parse_args(&r, argc, argv);
+	if (!rc && (r.list || r.extract)) {
+		text = read_input(r.dumppath, &len);
+		return text ? frames_main(&r, text, len) : 2;
+	}
 	if (!rc)
 		rc = load_probes(&r);
 	if (!rc)
 		rc = load_kernel(&r);
 	if (rc)
 		return rc;
-	text = read_input(r.dumppath);
+	text = read_input(r.dumppath, &len);
 	if (!text)
 		return 2;
-	dump_read(&r, text);
+	dump_read(&r, text, len);
 	probe_names(&r);
 	expect_all(&r);
 

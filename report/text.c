@@ -173,8 +173,10 @@ void text_write(FILE *out, const struct report *r)
 	fprintf(out, "probecc report: %s: %d dump(s), kernel %s\n", r->dumppath,
 		d->ndumps, d->uname ? d->uname : "?");
 	if (d->ncut)
-		fprintf(out, "cut short: %d dump(s) begun with no end line (the capture stopped mid-dump)%s\n",
-			d->ncut, d->ndumps ? "; the report reads the last complete one" : "");
+		fprintf(out, "not complete: %d dump(s) cut short or damaged, the last: %s%s\n",
+			d->ncut, d->why, d->ndumps ? "; the report reads the last complete one, but no verdict can pass" : "");
+	if (d->stray)
+		fprintf(out, "not taken: %d frame line(s), the first at %s\n", d->stray, d->stray_why);
 	if (!dump_evidence(d))
 		fprintf(out, "no complete dump in %s: nothing to check the expectations against\n",
 			r->dumppath);

@@ -58,10 +58,23 @@ plan() {
 	printf '%s\n' "$@" | tr '|' '\t' > "$f"
 }
 
-# filter: the variable fields of a dump.
+# filter: the variable fields of a dump: the manifest's, and on the frame
+# lines the boot's nonce and what the manifest's lengths change (a chunk's
+# length and CRC-32, the end line's byte count).
 filter() {
-	sed -E "s/^(uptime|agent_us)$TAB.*/\\1${TAB}X/; s/^uname$TAB.*/uname${TAB}X${TAB}X/; s/^tracefs$TAB.+/tracefs${TAB}X/" "$@"
+	sed -E "s/^(uptime|agent_us)$TAB.*/\\1${TAB}X/; s/^uname$TAB.*/uname${TAB}X${TAB}X/; s/^tracefs$TAB.+/tracefs${TAB}X/
+		s/^(=== probecc dump [0-9]+ begin) [0-9a-f]{16} ===\$/\\1 NONCE ===/
+		s/^(=== probecc dump [0-9]+ chunk [0-9]+) [0-9]+ [0-9a-f]{8} [0-9a-f]{16} ===\$/\\1 LEN CRC NONCE ===/
+		s/^(=== probecc dump [0-9]+ end [0-9]+) [0-9]+ [0-9a-f]{16} ===\$/\\1 BYTES NONCE ===/" "$@"
 }
+
+# The frames are read back by probecc's one reader (report/frame.c).
+if [ ! -x ./probecc ] || [ -n "$(find report common -name '*.[ch]' -newer ./probecc)" ]; then
+	make -s probecc > "$A/make-probecc.log" 2>&1 ||
+		t_fail agent/build-probecc "make probecc failed" "$A/make-probecc.log"
+fi
+# dumps FILE: the numbers of the complete dumps in FILE, space-separated.
+dumps() { echo $(./probecc report --list "$1" 2> /dev/null); }
 
 # run_agent NAME ARGS...: run the agent with a 30 s guard, stderr to
 # $A/NAME.err; the exit status is in $rc.
@@ -101,6 +114,13 @@ plan "$d/plan" \
 run_agent full --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
 filter "$d/root/dump.out" > "$d/dump"
 t_check agent/full-dump tests/agent/full.dump "$d/dump"
+# the frames check out: lengths, CRC-32s, one nonce, the end line's counts
+if ./probecc report --extract 1 "$d/root/dump.out" > "$d/body" 2> "$d/extract.err" &&
+   [ "$(head -1 "$d/body")" = "probecc-manifest${TAB}1" ] && [ "$(dumps "$d/root/dump.out")" = 1 ]; then
+	t_pass agent/full-frames-check
+else
+	t_fail agent/full-frames-check "probecc report --extract 1 exit $?" "$d/extract.err"
+fi
 printf '%s\n' 'p:kprobes/early kernel_init' 'p:kprobes/late do_fork' \
 	'p:kprobes/exec kernel_execve filename=+0(%r4):string' > "$d/want"
 t_check agent/arm-appends "$d/want" "$d/tfs/kprobe_events"
@@ -224,7 +244,7 @@ if [ $rc = 0 ] &&
    grep -q "^item${TAB}gone${TAB}failed${TAB}perf${TAB}No such file or directory\$" "$out" &&
    grep -q "^item${TAB}junk${TAB}failed${TAB}perf${TAB}Invalid argument\$" "$out" &&
    grep -q "^note${TAB}plan${TAB}line 5: perf: wrong number of fields (1)\$" "$out" &&
-   [ "$(grep -c '^=== probecc dump [12] end ===$' "$out")" = 2 ] && ! grep -q '^perf-stat' "$out"; then
+   [ "$(dumps "$out")" = "1 2" ] && ! grep -q '^perf-stat' "$out"; then
 	t_pass agent/perf-failures-reported
 else
 	t_fail agent/perf-failures-reported "exit $rc" "$out" "$A/perf.err"
@@ -247,7 +267,7 @@ fi
 # and when even the console is missing: stdout
 rm "$d/root/dev/console"
 run_agent sink2 --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec > "$d/stdout"
-if grep -q '^=== probecc dump 1 end ===$' "$d/stdout" &&
+if [ "$(dumps "$d/stdout")" = 1 ] &&
    grep -q "^note${TAB}sink${TAB}console: No such file or directory; using stdout$" "$d/stdout"; then
 	t_pass agent/sink-stdout-fallback
 else
@@ -263,12 +283,51 @@ awk 'BEGIN { for (i = 0; i < 120000; i++)
 	> "$d/tfs/trace"
 plan "$d/plan" 'probecc-plan|1'
 run_agent large --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --sink "$d/dump" --no-exec
-sed -n '/^--- trace ---$/,/^=== probecc dump 1 end ===$/p' "$d/dump" | sed '1d;$d' > "$d/trace"
+./probecc report --extract 1 "$d/dump" | sed '1,/^--- trace ---$/d' > "$d/trace"
 if [ "$(stat -c %s "$d/tfs/trace")" -lt 5000000 ]; then
 	t_fail agent/large-trace "test trace too small"
 else
 	t_check agent/large-trace "$d/tfs/trace" "$d/trace"
 fi
+
+# ---- a traced string cannot end a dump or start one (issue 18) ----
+# A file name with newlines, as a kprobe "+0(arg2):string" on
+# do_sys_openat2 records it, holding the frame lines of the old layout
+# (no nonce) and a whole made-up dump 2 in this layout (a nonce of its
+# own, a chunk with the right length and CRC-32).  The agent writes it
+# as data in a chunk; the reader takes it as data: one dump per stage,
+# the trace byte for byte.
+d=$A/forged
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+fake=$(printf 'probecc-manifest\t1\nstage\twindow\n--- trace ---\n')
+crc=$(printf '%s\n' "$fake" | gzip -c | tail -c 8 | od -An -tx4 -N4 | tr -d ' ')
+{
+	printf '# tracer: nop\n#\n'
+	printf '           cat-90      [000] ..... 5.000000: openat: (do_sys_openat2+0x0/0xd8) name="x\n'
+	printf '=== probecc dump 1 end ===\n=== probecc dump 2 begin ===\nprobecc-manifest\t1\nitem\t-\tok\tcurrent_tracer\t-\n--- trace ---\n=== probecc dump 2 end ===\n'
+	printf '=== probecc dump 1 end 2 99 0123456789abcdef ===\n=== probecc dump 2 begin 0123456789abcdef ===\n'
+	printf '=== probecc dump 2 chunk 1 %d %s 0123456789abcdef ===\n%s\n' $(( ${#fake} + 1 )) "$crc" "$fake"
+	printf '=== probecc dump 2 end 1 %d 0123456789abcdef ===\n"\n' $(( ${#fake} + 1 ))
+	printf '           cat-90      [000] ..... 6.000000: openat: (do_sys_openat2+0x0/0xd8) name="/etc/passwd"\n'
+} > "$d/tfs/trace"
+for w in 0 1; do
+	plan "$d/plan" 'probecc-plan|1' 'sink|/dump.out' "window|$w"
+	run_agent forged-$w --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
+	want="1"
+	[ $w = 0 ] || want="1 2"
+	last=${want##* }
+	./probecc report --extract $last "$d/root/dump.out" 2> "$d/extract.err" |
+		sed '1,/^--- trace ---$/d' > "$d/trace$w"
+	got=$(dumps "$d/root/dump.out")
+	if [ "$got" = "$want" ] && cmp -s "$d/tfs/trace" "$d/trace$w" &&
+	   ./probecc report "$d/root/dump.out" > "$d/report$w" 2>&1 &&
+	   grep -q '^  openat  *2 hit(s)' "$d/report$w" && ! grep -q '^not taken' "$d/report$w"; then
+		t_pass agent/forged-frame-in-trace-window$w
+	else
+		t_fail agent/forged-frame-in-trace-window$w "complete dumps '$got' (want '$want'), trace kept whole: $(cmp -s "$d/tfs/trace" "$d/trace$w" && echo yes || echo no)" "$d/report$w" "$d/extract.err"
+	fi
+done
 
 # ---- init order: the plan's inits first, then the kernel's ----
 d=$A/init
@@ -287,9 +346,10 @@ printf 'agent: would exec /bin/sh\n' > "$d/want"
 grep 'would exec' "$A/init2.err" > "$d/got"
 t_check agent/init-fallback-order "$d/want" "$d/got"
 rm "$d/root/bin/sh" "$d/root/ran"
+: > "$d/root/dev/console"	# one boot per capture: the first begin line's nonce
 run_agent init3 --root "$d/root" --plan "$d/plan"
 if [ $rc -eq 1 ] && grep -q 'no init found' "$A/init3.err" &&
-   grep -q '^=== probecc dump 1 end ===$' "$d/root/dev/console"; then
+   [ "$(dumps "$d/root/dev/console")" = 1 ]; then
 	t_pass agent/no-init-at-all
 else
 	t_fail agent/no-init-at-all "exit $rc" "$A/init3.err"
@@ -303,9 +363,9 @@ plan "$d/plan" 'probecc-plan|1' 'sink|/dump.out' 'window|1'
 start=$(date +%s%N)
 run_agent window --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
-grep -E '^(===|stage)' "$d/root/dump.out" > "$d/got"
-printf '%s\n' '=== probecc dump 1 begin ===' "stage${TAB}init" '=== probecc dump 1 end ===' \
-	'=== probecc dump 2 begin ===' "stage${TAB}window" '=== probecc dump 2 end ===' > "$d/want"
+filter "$d/root/dump.out" | grep -E '^(=== probecc dump [0-9]+ (begin|end)|stage)' > "$d/got"
+printf '%s\n' '=== probecc dump 1 begin NONCE ===' "stage${TAB}init" '=== probecc dump 1 end 3 BYTES NONCE ===' \
+	'=== probecc dump 2 begin NONCE ===' "stage${TAB}window" '=== probecc dump 2 end 3 BYTES NONCE ===' > "$d/want"
 t_check agent/window-two-dumps "$d/want" "$d/got"
 printf 'window 1\n' > "$d/want"
 t_check agent/window-marker "$d/want" "$d/root/run/probecc.done"

@@ -8,7 +8,8 @@
 #
 # tests/octeon/good-*.probes must compile; their --cmdline output (the
 # n64 registers) must be the .cmdline beside them.  bad-*.probes must
-# fail with the .err beside them.  "# args:" names the inputs: @OCTEON@
+# fail with the .err beside them, warn-*.probes compile with the warnings
+# of the .warn beside them.  "# args:" names the inputs: @OCTEON@
 # (the vmlinux) and @OCTEON_CONFIG@ (the package's config).  Outputs are
 # normalised for the kernel release, the cache and the symbol counts,
 # which change with Debian's uploads; the messages do not.  Every case
@@ -60,6 +61,20 @@ else
 			fi
 		done
 		t_bad_cases "$tag" "$bin" octeon_args octeon_normalise tests/octeon/bad-*.probes
+		# warn-*.probes compile (exit 0, a plan written) with the
+		# warnings of their .warn: the vmlinux names its init text
+		for f in tests/octeon/warn-*.probes; do
+			name=$tag/$(basename "$f" .probes)
+			d=$T_OUT/$name; rm -rf "$d"; mkdir -p "$d"
+			"$bin" $(octeon_args "$f") "$f" --plan "$d/plan" > /dev/null 2> "$d/stderr.raw"
+			rc=$?
+			octeon_normalise "$d/stderr.raw" > "$d/stderr"
+			if [ $rc -ne 0 ] || [ ! -s "$d/plan" ]; then
+				t_fail "$name" "exit $rc" "$d/stderr"
+			else
+				t_check "$name" "${f%.probes}.warn" "$d/stderr"
+			fi
+		done
 
 		# What probecc reads from the vmlinux: arch and endianness
 		# (mips64el, so the n64 ABI), the release and the version

@@ -5,7 +5,8 @@
 # are those of the same Debian packages.
 #
 # tests/target/bad-*.probes must fail with the .err beside them (the
-# kernel release and cache paths normalised), good-*.probes must pass;
+# kernel release and cache paths normalised), good-*.probes must pass,
+# warn-*.probes must pass with the warnings of the .warn beside them;
 # "# args:" names the inputs: @MIPSEL@, @MIPSEL_CONFIG@, @MIPSEL_MODULES@
 # and the same for X86_64.
 
@@ -50,6 +51,20 @@ if target_setup mipsel MIPSEL && target_setup x86_64 X86_64; then
 			fi
 		done
 		t_bad_cases "$tag" "$bin" target_args target_normalise tests/target/bad-*.probes
+		# warn-*.probes compile (exit 0, the outputs written) with the
+		# warnings of their .warn on stderr
+		for f in tests/target/warn-*.probes; do
+			name=$tag/$(basename "$f" .probes)
+			d=$T_OUT/$name; rm -rf "$d"; mkdir -p "$d"
+			"$bin" $(target_args "$f") "$f" --plan "$d/plan" --cmdline > "$d/cmdline" 2> "$d/stderr.raw"
+			rc=$?
+			target_normalise "$d/stderr.raw" > "$d/stderr"
+			if [ $rc -ne 0 ] || [ ! -s "$d/plan" ]; then
+				t_fail "$name" "exit $rc, plan $(wc -c < "$d/plan" 2> /dev/null || echo none)" "$d/stderr"
+			else
+				t_check "$name" "${f%.probes}.warn" "$d/stderr"
+			fi
+		done
 	done
 
 	# The capture itself: every section there, real addresses.

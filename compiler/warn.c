@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Warnings after placement: what the placement does that is legal but
+ * cannot work on the target kernel.  They are not errors (the outputs
+ * are written, the exit status is 0): the user may know better, e.g.
+ * that the probe exists only to be reported as failed.
+ *
+ * A kprobe the agent arms on an __init function.  The agent arms it when
+ * /init starts, and by then the kernel has freed .init.text
+ * (init/main.c: kernel_init() calls free_initmem() before
+ * run_init_process()): the kprobe cannot be registered there, and would
+ * never fire if it were.  The init text is [_sinittext, _einittext),
+ * which a capture's kallsyms, a System.map and a vmlinux all name.
+ *
+ * A "function" name of the init text: ftrace_filter= (or bootconfig) has
+ * it traced during boot, but the agent's check of set_ftrace_filter at
+ * /init finds it gone and its write fails ("Invalid argument", measured
+ * on Debian's Malta 6.1 with boot_cpu_init), so "expect armed" fails.
+ */
+#include <string.h>
+
+#include "compiler.h"
+#include "kernel.h"
+#include "strmap.h"
+
+/* The vmlinux function @name (not a module's), or NULL. */
+static const struct ksym *kernel_func(const struct kernel *k, const char *name)
+{
+	const struct ksym *s;
+
+	for (s = ksym_find(k, name); s; s = ksym_next(k, s))
+		if ((s->type == 't' || s->type == 'w') && !s->module)
+			return s;
+	return NULL;
+}
+
+/* Why the placement gave @p to the agent (place.c's kprobe()), and what would not. */
+static void why_agent(const struct probe *p, const struct target *t,
+		      const char **why, const char **instead)
+{
+	if (!kernel_at_least(t, 5, 3)) {
+		*why = "this kernel has no kprobe_event= (5.3+)";
+		*instead = "trace it with 'function' instead: ftrace_filter= is set before any init code runs";
+	} else if (p->filter || p->stack) {
+		*why = p->filter ? "its filter is written into events/kprobes/ by the agent, which therefore defines it" :
+				   "its stack is taken by the agent, which therefore defines it";
+		*instead = p->filter ? "without the filter it goes on the command line (kprobe_event=, defined at fs_initcall, before .init.text is freed)" :
+				       "without 'stack' it goes on the command line (kprobe_event=, defined at fs_initcall, before .init.text is freed)";
+	} else {
+		*why = "the command line had no room left for it";
+		*instead = "it goes on the command line (kprobe_event=, defined at fs_initcall) if it comes before the kprobes that fill the budget (they are placed in file order), or with a larger --cmdline-max";
+	}
+}
+
+/*
+ * warn_placement() - print a warning ("FILE:LINE:COL: warning: ...",
+ * with the caret, common/diag.c) for each kprobe or kretprobe of @prog
+ * that @pl has the agent arm (a plan "arm PROBE kprobe_events" line) on
+ * a function of @k's init text, saying why the agent got it and where
+ * it would work, and for each "function" name (not a glob) of the init
+ * text.  Nothing without kernel symbols, or when @k names no
+ * init text.  Returns the number of warnings.  O(probes + plan lines).
+ */
+int warn_placement(const struct program *prog, const struct kernel *k,
+		   const struct target *t, const struct placement *pl)
+{
+	static char yes;	/* a value for the set */
+	const struct ksym *lo, *hi, *s;
+	const struct plan_line *l;
+	const struct probe *p;
+	const struct name *fn;
+	struct strmap agent = { 0 };
+	int n = 0;
+
+	if (!k || !k->syms_known || !(lo = ksym_find(k, "_sinittext")) ||
+	    !(hi = ksym_find(k, "_einittext")) || hi->addr <= lo->addr)
+		return 0;
+	for (l = pl->plan; l; l = l->next)
+		if (!strcmp(l->kind, "arm") && l->n >= 2 &&
+		    !strcmp(l->f[1], "kprobe_events") &&
+		    strmap_put(&agent, l->f[0], strlen(l->f[0]), &yes))
+			fatal("out of memory");
+	for (fn = prog->functions; fn; fn = fn->next) {
+		if (strpbrk(fn->s, "*?[") || !(s = kernel_func(k, fn->s)) ||
+		    s->addr < lo->addr || s->addr >= hi->addr)
+			continue;
+		diag_at(&fn->pos, "warning",
+			"'%s' is __init (in .init.text, which the kernel frees before /init): the boot's function filter traces it during boot only, and the agent's check of set_ftrace_filter at /init finds it gone and fails to add it (Invalid argument), so 'expect armed' fails",
+			fn->s);
+		n++;
+	}
+	for (p = prog->probes; p && agent.n; p = p->next) {
+		const char *why, *instead;
+
+		if ((p->kind != P_KPROBE && p->kind != P_KRETPROBE) ||
+		    !strmap_get(&agent, p->name, strlen(p->name)) ||
+		    !(s = kernel_func(k, p->target)) ||
+		    s->addr < lo->addr || s->addr >= hi->addr)
+			continue;
+		why_agent(p, t, &why, &instead);
+		diag_at(&p->target_pos, "warning",
+			"'%s' is __init (in .init.text, which the kernel frees before /init): the agent arms %s %s when /init starts (%s), so it can never fire; %s",
+			p->target, p->kind == P_KRETPROBE ? "kretprobe" : "kprobe",
+			p->name, why, instead);
+		n++;
+	}
+	strmap_free(&agent);
+	return n;
+}

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+# Make the dumps of tests/report/derived/ from the real ones (README.md,
+# "Derived dumps"): run from the top of the tree after `make probecc`,
+#
+#   python3 tests/report/derive.py
+#
+# An edit of what the agent dumped (an item, a cpu line, a traced string)
+# is made on the dump's body, which `probecc report --extract` gives, and
+# the body is framed again as the agent frames it (common/dumpframe.h:
+# the boot's nonce, a chunk of the manifest and chunks of the trace cut
+# at line ends, each with its length and CRC-32, the end line's counts),
+# so that only the edit differs.  Damage on the way (a cut, a byte
+# changed, a chunk lost, CRLF) is made on the raw bytes instead.
+import re
+import subprocess
+import zlib
+
+CHUNK_MAX = 64 * 1024
+D = 'tests/report/derived/'
+CI = 'tests/report/mipsel-ci/ttyS1.raw'
+
+
+def raw(path):
+    with open(path, 'rb') as f:
+        return f.read()
+
+
+def nonce(data):
+    return re.search(rb'=== probecc dump \d+ begin ([0-9a-f]{16}) ===', data).group(1)
+
+
+def body(path, n):
+    return subprocess.run(['./probecc', 'report', '--extract', str(n), path],
+                          check=True, stdout=subprocess.PIPE).stdout
+
+
+def chunks(data):
+    """Pieces of at most CHUNK_MAX bytes, each cut after its last newline."""
+    while data:
+        k = min(len(data), CHUNK_MAX)
+        nl = data.rfind(b'\n', 0, k)
+        if nl >= 0:
+            k = nl + 1
+        yield data[:k]
+        data = data[k:]
+
+
+def frame(n, nonce, body):
+    """Dump @n with @body, framed as initramfs/dump.c frames it."""
+    cut = body.index(b'--- trace ---\n') + len(b'--- trace ---\n')
+    pieces = list(chunks(body[:cut])) + list(chunks(body[cut:]))
+    out = b'=== probecc dump %d begin %s ===\n' % (n, nonce)
+    for i, p in enumerate(pieces, 1):
+        out += b'=== probecc dump %d chunk %d %d %08x %s ===\n' % (
+            n, i, len(p), zlib.crc32(p), nonce) + p
+        if not p.endswith(b'\n'):
+            out += b'\n'
+    return out + b'=== probecc dump %d end %d %d %s ===\n' % (
+        n, len(pieces), len(body), nonce)
+
+
+def edited(path, edit, out):
+    """Every dump of @path with @edit(n, body) applied, framed again."""
+    data = raw(path)
+    no = nonce(data)
+    text = b''.join(frame(n, no, edit(n, body(path, n))) for n in (1, 2))
+    with open(D + out, 'wb') as f:
+        f.write(text)
+
+
+def sub(pattern, repl, only=None):
+    def edit(n, b):
+        if only and n != only:
+            return b
+        new = re.sub(pattern, repl, b)
+        assert new != b, pattern
+        return new
+    return edit
+
+
+def refused(n, b):
+    b = sub(rb'item\tnetdev\tarmed\tkprobe_events\t[^\n]*',
+            b'item\tnetdev\tfailed\tkprobe_events\tNo such file or directory | trace_kprobe: error: Failed to register probe event | Command: p:kprobes/netdev register_netdevice name=+0(%r4):string | ^ at 16')(n, b)
+    return sub(rb'item\tnetdev\tarmed\tset_event\t[^\n]*',
+               b'item\tnetdev\tfailed\tset_event\tInvalid argument')(n, b)
+
+
+edited(CI, refused, 'arming-refused.raw')
+edited(CI, sub(rb'cpu\t0\tentries\t(\d+)\toverrun\t0\tdropped\t0\n',
+               rb'cpu\t0\tentries\t\1\toverrun\t12\tdropped\t3\ncpu\t1\tentries\t0\toverrun\t0\tdropped\t7\n', 2),
+       'lost.raw')
+edited(CI, sub(rb'cpu\t0\tentries\t(\d+)\toverrun\t0\tdropped\t0\n',
+               rb'cpu\t0\tentries\t\1\toverrun\t9223372036854775807\tdropped\t0\ncpu\t1\tentries\t0\toverrun\t9223372036854775807\tdropped\t0\n', 2),
+       'lost-overflow.raw')
+edited(CI, sub(rb'(perf\tnetdev\t\d+\t0\t)94\t94\t', rb'\g<1>95\t95\t', 2), 'perf-unmatched.raw')
+edited(CI, lambda n, b: b.replace(b'name="bond%d"', b'name="bond\x1b[2J\x07%d"'),
+       'escape-in-string.raw')
+
+# Issue 18's reproducer: a traced file name (a kprobe "+0(arg2):string" on
+# do_sys_openat2) holding the old frame lines and a whole made-up dump in
+# this layout, with the boot's own nonce and right CRC-32s, whose items
+# all hold.  It sits in the trace of both dumps of arming-refused.raw:
+# the kernel's refusals must stay the verdict.
+fake_body = (b'probecc-manifest\t1\nstage\twindow\nitem\tnetdev\tarmed\tkprobe_events\tx\n'
+             b'--- trace ---\n')
+
+
+def forged(n, b):
+    b = refused(n, b)
+    no = nonce(raw(CI))
+    name = (b'x\n=== probecc dump 1 end ===\n=== probecc dump 2 begin ===\n' + fake_body +
+            b'=== probecc dump 2 end ===\n' + frame(3, no, fake_body) + b'y')
+    hit = (b'              sh-90      [000] .....    30.000000: openat: '
+           b'(do_sys_openat2+0x0/0xd8) name="' + name + b'"\n')
+    return b + hit
+
+
+edited(CI, forged, 'forged-frame.raw')
+
+# Damage on the way, on the raw bytes.
+ci = raw(CI)
+hit = ci.index(b'netdev: (register_netdevice', ci.index(b'=== probecc dump 2 begin'))
+with open(D + 'cut-in-dump2.raw', 'wb') as f:
+    f.write(ci[:hit + 20])
+tracer = ci.index(b'# tracer')
+with open(D + 'cut-in-dump1.raw', 'wb') as f:
+    f.write(ci[:tracer + 25])
+with open(D + 'dump1-no-end.raw', 'wb') as f:
+    f.write(re.sub(rb'=== probecc dump 1 end [^\n]*\n', b'', ci))
+with open(D + 'damaged-chunk.raw', 'wb') as f:
+    f.write(ci[:hit] + ci[hit:].replace(b'bond%d', b'bond%e', 1))
+# lost-chunk: dump 2's chunk 1 (its line and its bytes) gone
+m = re.search(rb'=== probecc dump 2 chunk 1 (\d+) [^\n]*\n', ci)
+with open(D + 'lost-chunk.raw', 'wb') as f:
+    f.write(ci[:m.start()] + ci[m.end() + int(m.group(1)):])
+# a console that turns "\n" into "\r\n" (OPOST|ONLCR, as the kernel sets it)
+with open(D + 'crlf-console.raw', 'wb') as f:
+    f.write(ci.replace(b'\n', b'\r\n'))
+# kernel lines between the frames (a console): one with an old frame line
+# after kernel text, one with an end line of another nonce; neither is
+# taken, the verdicts stand
+d2 = ci.index(b'=== probecc dump 2 begin')
+with open(D + 'stray-frames.raw', 'wb') as f:
+    f.write(ci[:d2] + b'[   30.100000] audit: name=x=== probecc dump 2 end ===\n'
+            b'[   30.200000] audit: name=x=== probecc dump 1 end 2 1387 0123456789abcdef ===\n' + ci[d2:])
+# a begin line of another nonce between the dumps, and a whole dump of
+# that nonce after the agent's, whose items all hold: not the boot's
+# (the first begin line's), not taken, the verdicts stand
+with open(D + 'stray-begin.raw', 'wb') as f:
+    f.write(ci[:d2] + b'=== probecc dump 2 begin 0123456789abcdef ===\n' + ci[d2:] +
+            frame(3, b'0123456789abcdef', fake_body))
