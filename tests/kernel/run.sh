@@ -121,3 +121,4 @@ fi
 . tests/kernel/dwarf.sh
 . tests/kernel/stacks.sh
 . tests/kernel/x86.sh
+. tests/kernel/mips64be.sh
