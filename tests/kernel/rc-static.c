@@ -12,7 +12,11 @@
  *     bonding_store_bonds);
  *  4. mkdir("/proc") twice, which fails with EEXIST each time: a known
  *     return value (-17) for a kretprobe on do_mkdirat (fs/namei.c, 6.1);
- *  5. waits for the agent's window dump (/run/probecc.done, 30 s at most)
+ *  5. mmap(0x12340000, 0x2000, PROT_READ, MAP_PRIVATE, fd of /init,
+ *     3 pages): do_mmap (mm/mmap.c, 6.1) gets 8 arguments, 5 and 6 of
+ *     them known (flags 2, pgoff 3) for an n64 kprobe reading them from
+ *     $8-$11 (tests/kernel/mips64be-args.probes);
+ *  6. waits for the agent's window dump (/run/probecc.done, 30 s at most)
  *     and powers off (reboot(2) RB_POWER_OFF).
  * Messages go to the console prefixed "rc:".  Built by the test with the
  * target's cross compiler, -static.
@@ -21,6 +25,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
@@ -67,6 +72,13 @@ int main(void)
 	for (i = 0; i < 2; i++)
 		if (mkdir("/proc", 0755) == 0 || errno != EEXIST)
 			say("mkdir /proc did not fail with EEXIST", errno);
+
+	fd = open("/init", O_RDONLY);
+	if (fd < 0 || mmap((void *)0x12340000, 0x2000, PROT_READ, MAP_PRIVATE, fd,
+			   3 * sysconf(_SC_PAGESIZE)) == MAP_FAILED)
+		say("mmap of /init failed", errno);
+	if (fd >= 0)
+		close(fd);
 
 	for (i = 0; i < 150 && access("/run/probecc.done", F_OK); i++)
 		nanosleep(&fifth, NULL);
