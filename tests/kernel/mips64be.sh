@@ -16,6 +16,12 @@
 #           %r8-%r11 (flags 2, pgoff 3, &populate, &uf with uf.next == &uf).
 #  3. ret   mips64be-ret.probes: kretprobes, do_mkdirat's -17 (EEXIST)
 #           for rc-static's mkdir("/proc"), register_netdevice's 0.
+#  5. unpatched: the ci boot on the same source without
+#           kernel-patches/mipsel (build-kernel mips64 --unpatched, an
+#           incremental rebuild): the perf callchain is the same (the n64
+#           unwinder from a kprobe's pt_regs needs no patch), the function
+#           tracer's stack is the one frame ftrace_graph_call (what 0003
+#           mends; tests/kernel/stacks.sh shows the others on mipsel).
 #  4. bootconfig: probecc -o bootconfig appended with probecc-bootconfig's
 #           little-endian footer is loaded by this big-endian 6.1 kernel
 #           and everything in it is armed before userspace; the same text
@@ -63,7 +69,7 @@ mbe_max=$((M_ROOM - ${#M_PREFIX} - ${#mbe_user} - 1))
 mbe_image() {
 	local o=$b/$1 p=$2
 	shift 2
-	./probecc "$p" --vmlinux "$BE_VMLINUX" --cmdline-max $mbe_max "$@" \
+	./probecc "$p" --vmlinux "${MBE_VMLINUX:-$BE_VMLINUX}" --cmdline-max $mbe_max "$@" \
 		--plan "$o.plan" --cmdline > "$o.cmdline" 2> "$o.cerr" &&
 	qemu-images/mkimage malta64 -o "$o.gz" --plan "$o.plan" --module none \
 		--rc "$b/rc" 2>> "$o.cerr"
@@ -75,7 +81,7 @@ mbe_boot() {
 	local o=$b/$1 try i
 	echo "$mbe_user $(cat "$o.cmdline")${2:+ $2}" > "$o.append"
 	for try in $(seq $KPROBE_OOPS_TRIES); do
-		qemu-images/boot malta64 --kernel "$BE_VMLINUX" --initrd "$o.gz" --quiet \
+		qemu-images/boot malta64 --kernel "${MBE_VMLINUX:-$BE_VMLINUX}" --initrd "$o.gz" --quiet \
 			--append "$(cat "$o.append")" --dump "$o.raw" \
 			--console-log "$o.log" --timeout 180 2> "$o.err" && break
 		kprobe_oops "$o.log" && [ $try != $KPROBE_OOPS_TRIES ] || return 1
@@ -91,7 +97,7 @@ mbe_boot() {
 # kernel frames named from the vmlinux; one test, NAME/expectations-hold.
 mbe_report() {
 	local o=$b/$1 rc=0
-	./probecc report "$o.raw" --probes "$2" --vmlinux "$BE_VMLINUX" \
+	./probecc report "$o.raw" --probes "$2" --vmlinux "${MBE_VMLINUX:-$BE_VMLINUX}" \
 		--junit "$o.junit" > "$o.report" 2>&1 || rc=$?
 	if [ $rc = 0 ] && grep -q 'failures="0"' "$o.junit"; then
 		t_pass "kernel-mips64be/$1/expectations-hold"
@@ -201,4 +207,31 @@ if [ -f "$b/bc.gz" ]; then
 	else
 		t_fail kernel-mips64be/bootconfig/be-footer-boot "boot failed" "$b/bcbe.err" "$b/bcbe.log"
 	fi
+fi
+
+# 5. The unpatched source: what kernel-patches/mipsel changes on n64.
+if qemu-images/build-kernel mips64 --unpatched > "$b/unpatched.env" 2> "$b/unpatched.build"; then
+	MBE_VMLINUX=$(sed -n 's/^VMLINUX=//p' "$b/unpatched.env")
+	p=tests/kernel/mips64be-ci.probes
+	if mbe_image unp $p && mbe_boot unp; then
+		./probecc report "$b/unp.raw" --probes $p --vmlinux "$MBE_VMLINUX" > "$b/unp.report" 2>&1
+		# the function tracer's callers: ftrace_graph_call and nothing below
+		sed -n '/^  register_netdevice /,/^  [^ ]/p' "$b/unp.report" | sed -n '3,$p' |
+			grep -v '^  [^ ]' > "$b/unp.func"
+		if [ "$(awk '{ print $2 }' "$b/unp.func")" = ftrace_graph_call ]; then
+			t_pass kernel-mips64be/unpatched/func-stack-trace-one-frame
+		else
+			t_fail kernel-mips64be/unpatched/func-stack-trace-one-frame "got: $(tr '\n' ' ' < "$b/unp.func")" "$b/unp.report"
+		fi
+		if grep -q 'PASS  expect netdev stack has bonding_store_bonds' "$b/unp.report"; then
+			t_pass kernel-mips64be/unpatched/perf-callchain-needs-no-patch
+		else
+			t_fail kernel-mips64be/unpatched/perf-callchain-needs-no-patch "" "$b/unp.report"
+		fi
+	else
+		t_fail kernel-mips64be/unpatched/boot "boot failed" "$b/unp.err" "$b/unp.cerr" "$b/unp.log"
+	fi
+	unset MBE_VMLINUX
+else
+	t_fail kernel-mips64be/unpatched/build "build-kernel mips64 --unpatched failed" "$b/unpatched.build"
 fi
