@@ -9,7 +9,9 @@
  * size counts the text, its NUL and the padding; the padding makes the
  * whole file a multiple of BOOTCONFIG_ALIGN (4); the checksum is the
  * 32-bit sum of the bytes of text+NUL (the zero padding adds nothing).
+ * Before 5.10 the two words were in the kernel's byte order (footer.h).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,17 +24,40 @@
 #define BOOTCONFIG_FOOTER_SIZE	(4 + 4 + BOOTCONFIG_MAGIC_LEN)
 #define XBC_DATA_MAX		32767
 
-static uint32_t get_le32(const unsigned char *p)
+static uint32_t get32(const unsigned char *p, enum bc_order order)
 {
+	if (order == BC_ORDER_BE)
+		return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
 	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static void put_le32(unsigned char *p, uint32_t v)
+static void put32(unsigned char *p, uint32_t v, enum bc_order order)
 {
-	p[0] = v;
-	p[1] = v >> 8;
-	p[2] = v >> 16;
-	p[3] = v >> 24;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		p[order == BC_ORDER_BE ? 3 - i : i] = v >> (8 * i);
+}
+
+int bc_footer_order(const char *arch, int kmajor, int kminor)
+{
+	static const char *const le[] = {
+		"mipsel", "mips64el", "x86_64", "arm64", "riscv64",
+	};
+	bool big;
+	size_t i;
+
+	if (!arch)
+		return BC_ORDER_LE;
+	big = !strcmp(arch, "mips") || !strcmp(arch, "mips64");
+	for (i = 0; !big && i < sizeof(le) / sizeof(le[0]); i++)
+		if (!strcmp(arch, le[i]))
+			break;
+	if (!big && i == sizeof(le) / sizeof(le[0]))
+		return -1;
+	if (big && (kmajor || kminor) && (kmajor < 5 || (kmajor == 5 && kminor < 10)))
+		return BC_ORDER_BE;
+	return BC_ORDER_LE;
 }
 
 static uint32_t checksum(const unsigned char *p, size_t n)
@@ -44,8 +69,8 @@ static uint32_t checksum(const unsigned char *p, size_t n)
 	return sum;
 }
 
-int bc_footer_find(const unsigned char *img, size_t len, size_t *start,
-		   size_t *size)
+int bc_footer_find(const unsigned char *img, size_t len, enum bc_order order,
+		   size_t *start, size_t *size)
 {
 	const unsigned char *f;
 	uint32_t sz;
@@ -55,10 +80,10 @@ int bc_footer_find(const unsigned char *img, size_t len, size_t *start,
 		   BOOTCONFIG_MAGIC_LEN))
 		return 0;
 	f = img + len - BOOTCONFIG_FOOTER_SIZE;
-	sz = get_le32(f);
+	sz = get32(f, order);
 	if (sz > len - BOOTCONFIG_FOOTER_SIZE || sz > XBC_DATA_MAX + BOOTCONFIG_ALIGN)
 		return BC_FOOTER_BAD_SIZE;
-	if (checksum(f - sz, sz) != get_le32(f + 4))
+	if (checksum(f - sz, sz) != get32(f + 4, order))
 		return BC_FOOTER_BAD_CSUM;
 	*start = len - BOOTCONFIG_FOOTER_SIZE - sz;
 	*size = sz;
@@ -66,7 +91,7 @@ int bc_footer_find(const unsigned char *img, size_t len, size_t *start,
 }
 
 int bc_footer_append(const unsigned char *img, size_t len, const char *text,
-		     unsigned char **out, size_t *outlen)
+		     enum bc_order order, unsigned char **out, size_t *outlen)
 {
 	size_t start, size, tlen = strlen(text) + 1, base, total, pad;
 	unsigned char *buf;
@@ -74,7 +99,7 @@ int bc_footer_append(const unsigned char *img, size_t len, const char *text,
 
 	if (tlen > XBC_DATA_MAX)
 		return BC_FOOTER_TOO_BIG;
-	r = bc_footer_find(img, len, &start, &size);
+	r = bc_footer_find(img, len, order, &start, &size);
 	if (r < 0)
 		return r;
 	base = r ? start : len;		/* replace, never stack two */
@@ -85,9 +110,9 @@ int bc_footer_append(const unsigned char *img, size_t len, const char *text,
 		return BC_FOOTER_NOMEM;
 	memcpy(buf, img, base);
 	memcpy(buf + base, text, tlen);
-	put_le32(buf + base + tlen + pad, tlen + pad);
-	put_le32(buf + base + tlen + pad + 4,
-		 checksum((const unsigned char *)text, tlen));
+	put32(buf + base + tlen + pad, tlen + pad, order);
+	put32(buf + base + tlen + pad + 4,
+	      checksum((const unsigned char *)text, tlen), order);
 	memcpy(buf + base + tlen + pad + 8, BOOTCONFIG_MAGIC, BOOTCONFIG_MAGIC_LEN);
 	*out = buf;
 	*outlen = total + pad;

@@ -9,6 +9,9 @@
  *                                             writes it ("key = value" lines)
  *   probecc-bootconfig INITRD                 print the bootconfig it holds
  *
+ * --arch ARCH --kernel-version X.Y: the footer's byte order for that
+ * kernel (footer.h, bc_footer_order): big-endian size and checksum for
+ * a big-endian kernel before 5.10, little-endian otherwise (the default).
  * INITRD is replaced atomically (a temporary file, then rename).  -l
  * reports a text the kernel refuses as "FILE:LINE:COL: error: MSG", with
  * the kernel's message and position (tools/bootconfig's "Parse Error"),
@@ -98,14 +101,45 @@ static int list(const char *path)
 }
 
 static const char usage[] =
-"usage: probecc-bootconfig -a BOOTCONFIG INITRD | -d INITRD | -l BOOTCONFIG | INITRD\n";
+"usage: probecc-bootconfig [--arch ARCH --kernel-version X.Y]\n"
+"                          -a BOOTCONFIG INITRD | -d INITRD | -l BOOTCONFIG | INITRD\n";
+
+/*
+ * The footer's byte order for --arch @arch and --kernel-version @ver
+ * (either may be NULL); -1 after a message for a bad one.  Bootconfig
+ * in the initrd came with 5.6 (init/main.c): an older kernel is refused.
+ */
+static int footer_order(const char *arch, const char *ver)
+{
+	int major = 0, minor = 0, n = 0, order;
+
+	if (ver && (sscanf(ver, "%d.%d%n", &major, &minor, &n) != 2 ||
+		    (ver[n] && ver[n] != '.' && ver[n] != '-'))) {
+		fprintf(stderr, "%s: --kernel-version %s: want X.Y (e.g. 5.4)\n", prog, ver);
+		return -1;
+	}
+	if (ver && (major < 5 || (major == 5 && minor < 6))) {
+		fprintf(stderr, "%s: --kernel-version %s: the kernel reads no bootconfig from the initrd before 5.6\n",
+			prog, ver);
+		return -1;
+	}
+	order = bc_footer_order(arch, major, minor);
+	if (order < 0)
+		fprintf(stderr, "%s: --arch %s: unknown (mips, mipsel, mips64, mips64el, x86_64, arm64, riscv64)\n",
+			prog, arch);
+	return order;
+}
 
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "arch", required_argument, NULL, 'A' },
+		{ "kernel-version", required_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *arch = NULL, *kver = NULL;
+	int order;
 	size_t len, start, size, outlen;
 	unsigned char *img, *out;
 	const char *arg = NULL, *path;
@@ -121,6 +155,12 @@ int main(int argc, char **argv)
 			mode = c;
 			arg = optarg;
 			break;
+		case 'A':
+			arch = optarg;
+			break;
+		case 'K':
+			kver = optarg;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -130,6 +170,9 @@ int main(int argc, char **argv)
 	}
 	if (argc - optind != (mode == 'a' || !mode ? 1 : 0))
 		goto usage;
+	order = footer_order(arch, kver);
+	if (order < 0)
+		return 2;
 	if (mode == 'a') {
 		size_t tlen;
 		unsigned char *text = slurp(arg, &tlen);
@@ -148,7 +191,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
 			return 2;
 		}
-		r = bc_footer_append(img, len, (char *)text, &out, &outlen);
+		r = bc_footer_append(img, len, (char *)text, order, &out, &outlen);
 		free(img);
 		free(text);
 		if (r) {
@@ -171,7 +214,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
 		return 2;
 	}
-	r = bc_footer_find(img, len, &start, &size);
+	r = bc_footer_find(img, len, order, &start, &size);
 	if (r < 0) {
 		fprintf(stderr, "%s: %s: %s\n", prog, path, bc_footer_strerror(r));
 		free(img);

@@ -506,6 +506,8 @@ struct initrd_parts {
 	const char *plan;		/* the plan text */
 	size_t plan_len;
 	const char *bootconfig;		/* bootconfig text (C string) or NULL */
+	int order;			/* its footer's byte order: enum bc_order,
+					 * bc_footer_order() of the target */
 };
 
 /*

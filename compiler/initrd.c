@@ -144,7 +144,7 @@ int initrd_build(const struct initrd_parts *p, unsigned char **out,
 	int rc;
 
 	if (p->base) {
-		rc = bc_footer_find(p->base, p->base_len, &bc_start, &bc_size);
+		rc = bc_footer_find(p->base, p->base_len, p->order, &bc_start, &bc_size);
 		if (rc < 0)
 			return errmsg_set(e, -EINVAL, "%s: %s", p->base_name,
 					  bc_footer_strerror(rc));
@@ -183,7 +183,7 @@ int initrd_build(const struct initrd_parts *p, unsigned char **out,
 		unsigned char *with;
 		size_t with_len;
 
-		rc = bc_footer_append(img, *outlen, bctext, &with, &with_len);
+		rc = bc_footer_append(img, *outlen, bctext, p->order, &with, &with_len);
 		free(kept);
 		free(img);
 		if (rc < 0) {

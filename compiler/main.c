@@ -24,6 +24,7 @@
 #include "bootargs.h"
 #include "cname.h"
 #include "compiler.h"
+#include "footer.h"
 #include "kernel.h"
 #include "report.h"
 #include "version.h"
@@ -118,7 +119,9 @@ static void write_initrd(const char *out, const char *base,
 			 size_t plan_len, const char *bctext, const char *sink)
 {
 	struct initrd_parts p = { .plan = plan, .plan_len = plan_len,
-				  .bootconfig = bctext, .base_name = base };
+				  .bootconfig = bctext, .base_name = base,
+				  .order = bc_footer_order(t->abi->arch, t->kmajor,
+							   t->kminor) };
 	char agent[PATH_MAX], *abin = NULL, *bbin = NULL;
 	unsigned char *img;
 	size_t len;

@@ -302,9 +302,11 @@ static void unmount_overlay(struct agent *a)
  * console session (setsid, stdio on /dev/null), ignore the job-control
  * and hangup signals init or a shell may send, keep SIGTERM/SIGKILL so a
  * shutdown can end it, sleep N seconds on CLOCK_MONOTONIC, dump with
- * stage "window", mark done and _exit.  Never returns.
+ * stage "window", mark done and _exit.  Never returns.  Once its perf
+ * rings are mapped again it closes @ready (the write end of a pipe the
+ * parent waits on before exec'ing init).
  */
-static void window_child(struct agent *a)
+static void window_child(struct agent *a, int ready)
 {
 	static const int ign[] = {
 		SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU,
@@ -338,6 +340,8 @@ static void window_child(struct agent *a)
 	clock_gettime(CLOCK_MONOTONIC, &until);
 	until.tv_sec += a->window;
 	perf_after_fork(a);
+	if (ready >= 0)
+		close(ready);
 	if (a->n_perf)
 		perf_wait(a, &until);	/* reading the perf rings meanwhile */
 	else
@@ -445,14 +449,39 @@ int main(int argc, char **argv)
 		fprintf(stderr, "probecc-agent: dump: %s\n", strerror(-rc));
 
 	if (a.window) {
+		/*
+		 * The parent's exec of init unmaps its perf rings; with no
+		 * mapping left the kernel detaches the ring buffer
+		 * (kernel/events/core.c:perf_mmap_close) and drops every
+		 * sample until the child maps the event again.  An init that
+		 * is quick (a static program) hit the probe in that gap: 2
+		 * boots in 5 on the big-endian Malta test kernel lost bond1's
+		 * callchain.  So wait until the child has its mappings: it
+		 * closes the pipe (or dies, which closes it too).
+		 */
+		int ready[2] = { -1, -1 };
+		char c;
+
+		if (a.n_perf && pipe2(ready, O_CLOEXEC) < 0)
+			ready[0] = ready[1] = -1;
 		child = fork();
-		if (child == 0)
-			window_child(&a);
+		if (child == 0) {
+			if (ready[0] >= 0)
+				close(ready[0]);
+			window_child(&a, ready[1]);
+		}
+		if (ready[1] >= 0)
+			close(ready[1]);
 		if (child < 0) {
 			fprintf(stderr, "probecc-agent: fork: %s; no window dump\n",
 				strerror(errno));
 			mark_done(&a);
+		} else if (ready[0] >= 0) {
+			while (read(ready[0], &c, 1) < 0 && errno == EINTR)
+				;
 		}
+		if (ready[0] >= 0)
+			close(ready[0]);
 	} else {
 		/* No window: the last dump is out, say so to early userspace. */
 		mark_done(&a);

@@ -8,6 +8,9 @@
 #   M_ROOM      the longest /proc/cmdline the firmware passes whole
 #   M_PREFIX    what the firmware puts before the -append text (its
 #               longest form), counted against M_ROOM
+#   M_FETCH     1: qemu-images/fetch has its Debian kernel and busybox;
+#               0: no Debian port (malta64, big-endian): boot a kernel of
+#               qemu-images/build-kernel, image without busybox
 # and returns 1 for an unknown TARGET.  `machine_dump_opts OUT` prints
 # nothing; it sets M_DUMP_OPTS, the QEMU options that capture the dump
 # channel into the host file OUT.
@@ -19,13 +22,18 @@
 # hw/mips/loongson3_virt.c): 237 chars with the same rd_start prefix;
 # x86_64 and arm64 keep COMMAND_LINE_SIZE 2048.
 machine() {
-	M_PREFIX= M_CONSOLE=ttyS0 M_DUMPDEV=/dev/ttyS1
+	M_PREFIX= M_CONSOLE=ttyS0 M_DUMPDEV=/dev/ttyS1 M_FETCH=1
 	case $1 in
 	mipsel) M_AGENT=mipsel M_ARCH=mipsel M_ROOM=255
 		M_QEMU=(qemu-system-mipsel -M malta -m 256)
 		M_PREFIX="rd_start=0xffffffff80000000 rd_size=123456789 " ;;
 	malta64el) M_AGENT=mips64el M_ARCH=mips64el M_ROOM=255
 		M_QEMU=(qemu-system-mips64el -M malta -cpu 5KEc -m 256)
+		M_PREFIX="rd_start=0xffffffff80000000 rd_size=123456789 " ;;
+	# big-endian n64 (Octeon's ABI) on Malta: build-kernel mips64; the
+	# 5KEc is MIPS64 R2 (the default 20Kc is R1, too old for the kernel)
+	malta64) M_AGENT=mips64 M_ARCH=mips64 M_ROOM=255 M_FETCH=0
+		M_QEMU=(qemu-system-mips64 -M malta -cpu 5KEc -m 256)
 		M_PREFIX="rd_start=0xffffffff80000000 rd_size=123456789 " ;;
 	loongson3) M_AGENT=mips64el M_ARCH=mips64el M_ROOM=237
 		M_QEMU=(qemu-system-mips64el -M loongson3-virt -m 512)
@@ -66,4 +74,4 @@ machine_dump_opts() {
 	*) M_DUMP_OPTS=(-serial stdio -serial "file:$1") ;;
 	esac
 }
-MACHINES="mipsel x86_64 loongson3 loongson3-o32 malta64el arm64"
+MACHINES="mipsel x86_64 loongson3 loongson3-o32 malta64el malta64 arm64"

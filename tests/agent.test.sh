@@ -442,6 +442,23 @@ if "$MKI" -o "$d/out/a.cpio.gz" "${mki_args[@]}" > "$d/mki.log" 2>&1; then
 else
 	t_fail mkinitramfs/lists "mkinitramfs failed" "$d/mki.log"
 fi
+# without --busybox (big-endian mips64: Debian has none): no /bin, and an
+# ELF rc goes in as it is (no "#!/bin/sh" put before it)
+cp /bin/true "$d/rc.elf"
+if "$MKI" -o "$d/out/nobb.cpio.gz" --agent "$d/agent" --plan "$d/plan" --rc "$d/rc.elf" \
+	> "$d/nobb.log" 2>&1; then
+	rm -rf "$d/nobb" && mkdir -p "$d/nobb"
+	(cd "$d/nobb" && zcat ../out/nobb.cpio.gz | cpio -id --quiet 2> /dev/null)
+	if [ ! -e "$d/nobb/bin" ] && [ "$(ls "$d/nobb/sbin")" = init ] &&
+	   cmp -s "$d/rc.elf" "$d/nobb/sbin/init" && [ -x "$d/nobb/sbin/init" ] &&
+	   cmp -s "$d/agent" "$d/nobb/init"; then
+		t_pass mkinitramfs/no-busybox-elf-rc
+	else
+		t_fail mkinitramfs/no-busybox-elf-rc "bin/ present or sbin/init changed" "$d/nobb.log"
+	fi
+else
+	t_fail mkinitramfs/no-busybox-elf-rc "mkinitramfs failed" "$d/nobb.log"
+fi
 # failures leave nothing behind, and an existing OUT untouched
 rm -rf "$d/fail" && mkdir -p "$d/fail"
 echo old > "$d/fail/keep.cpio.gz"

@@ -5,6 +5,8 @@
 #     loads it and arms everything from it, before userspace.
 #  2. The kernel's refusals that probecc's placement avoids: a tracer
 #     option in ftrace.options, and event actions without HIST_TRIGGERS.
+# Then dwarf.sh, stacks.sh, x86.sh (the x86_64 test kernel) and
+# mips64be.sh (the big-endian n64 Malta test kernel, issue 16).
 
 d=$T_OUT/kernel && rm -rf "$d" && mkdir -p "$d"
 if ! qemu-images/build-kernel mipsel > "$d/kernel.env" 2> "$d/build.err"; then
@@ -121,3 +123,4 @@ fi
 . tests/kernel/dwarf.sh
 . tests/kernel/stacks.sh
 . tests/kernel/x86.sh
+. tests/kernel/mips64be.sh

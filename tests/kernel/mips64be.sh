@@ -1,0 +1,237 @@
+# Big-endian n64 MIPS (issue 16: Octeon's ABI) on QEMU Malta, sourced by
+# tests/kernel/run.sh (t_pass/t_fail, kprobe_oops, KPROBE_OOPS_TRIES).
+# Debian has no big-endian MIPS port: the kernel is built by
+# qemu-images/build-kernel mips64 (malta_defconfig, 64-bit, big-endian,
+# MIPS64 R2, o32 and n32 compat, kernel-patches/mipsel; cached like the
+# other test kernels) and booted by qemu-system-mips64 -M malta -cpu 5KEc
+# (machines.sh malta64).  The image has no busybox (Debian has none for
+# big-endian MIPS): the agent is /init, rc-static.c (built here with
+# gcc-mips64-linux-gnuabi64 -static) the real init.
+#  1. ci    mips64be-ci.probes: bond0 at boot through the function tracer
+#           (func_stack_trace: bond_create, bonding_init), bond1 from
+#           rc-static with the agent's perf callchain named by probecc
+#           report from the vmlinux; the command line arrived whole.
+#  2. args  mips64be-args.probes: kernel_execve("/init") and the 8
+#           arguments of do_mmap for rc-static's mmap, 5-8 read from
+#           %r8-%r11 (flags 2, pgoff 3, &populate, &uf with uf.next == &uf).
+#  3. ret   mips64be-ret.probes: kretprobes, do_mkdirat's -17 (EEXIST)
+#           for rc-static's mkdir("/proc"), register_netdevice's 0.
+#  5. unpatched: the ci boot on the same source without
+#           kernel-patches/mipsel (build-kernel mips64 --unpatched, an
+#           incremental rebuild): the perf callchain is the same (the n64
+#           unwinder from a kprobe's pt_regs needs no patch), the function
+#           tracer's stack is the one frame ftrace_graph_call (what 0003
+#           mends; tests/kernel/stacks.sh shows the others on mipsel).
+#  4. bootconfig: probecc -o bootconfig appended with probecc-bootconfig's
+#           little-endian footer is loaded by this big-endian 6.1 kernel
+#           and everything in it is armed before userspace; the same text
+#           behind a big-endian (pre-5.10) footer is refused by it.
+# The expectations are the probe files' own "expect" lines, checked by
+# probecc report.
+
+b=$T_OUT/kernel-mips64be && rm -rf "$b" && mkdir -p "$b"
+if ! qemu-images/build-kernel mips64 > "$b/kernel.env" 2> "$b/build.err"; then
+	t_fail kernel-mips64be/build "qemu-images/build-kernel mips64 failed" "$b/build.err"
+	return 0
+fi
+eval "$(sed 's/^/BE_/' "$b/kernel.env")"
+t_pass kernel-mips64be/build
+
+# What was built is what the seeds run: ELF64 big-endian MIPS, n64.
+readelf -h "$BE_VMLINUX" > "$b/readelf" 2>&1
+./probecc tests/kernel/mips64be-ci.probes --vmlinux "$BE_VMLINUX" --explain > "$b/explain" 2>&1
+if grep -q 'Class: *ELF64' "$b/readelf" && grep -q 'big endian' "$b/readelf" &&
+   grep -q 'Machine: *MIPS' "$b/readelf" &&
+   grep -q '^target: mips64 (n64 ABI), kernel 6.1;' "$b/explain" &&
+   grep -q '^config: BOOT_CONFIG y, BOOTTIME_TRACING y' "$b/explain"; then
+	t_pass kernel-mips64be/vmlinux-is-be-n64
+else
+	t_fail kernel-mips64be/vmlinux-is-be-n64 "" "$b/readelf" "$b/explain"
+fi
+
+if mips64-linux-gnuabi64-gcc -static -O2 -Wall -Wextra -Werror -o "$b/rc" \
+	tests/kernel/rc-static.c 2> "$b/rc.err"; then
+	t_pass kernel-mips64be/rc-static
+else
+	t_fail kernel-mips64be/rc-static "mips64-linux-gnuabi64-gcc failed" "$b/rc.err"
+	return 0
+fi
+
+. qemu-images/machines.sh
+machine malta64
+mbe_user="console=$M_CONSOLE rdinit=/init"
+# the room run-probes computes: the firmware's, less its prefix and ours
+mbe_max=$((M_ROOM - ${#M_PREFIX} - ${#mbe_user} - 1))
+
+# mbe_image NAME PROBES [PROBECC-OPTION...]: compile PROBES for the
+# vmlinux into $b/NAME.{plan,cmdline} (and what the options write), the
+# image $b/NAME.gz.
+mbe_image() {
+	local o=$b/$1 p=$2
+	shift 2
+	./probecc "$p" --vmlinux "${MBE_VMLINUX:-$BE_VMLINUX}" --cmdline-max $mbe_max "$@" \
+		--plan "$o.plan" --cmdline > "$o.cmdline" 2> "$o.cerr" &&
+	qemu-images/mkimage malta64 -o "$o.gz" --plan "$o.plan" --module none \
+		--rc "$b/rc" 2>> "$o.cerr"
+}
+# mbe_boot NAME [EXTRA-CMDLINE]: boot $b/NAME.gz with NAME.cmdline, booted
+# again on the MIPS kprobe single-step oops only (tests/lib.sh; the
+# crashed logs kept as NAME.logN); the dumps as NAME.dumpN.
+mbe_boot() {
+	local o=$b/$1 try i
+	echo "$mbe_user $(cat "$o.cmdline")${2:+ $2}" > "$o.append"
+	for try in $(seq $KPROBE_OOPS_TRIES); do
+		qemu-images/boot malta64 --kernel "${MBE_VMLINUX:-$BE_VMLINUX}" --initrd "$o.gz" --quiet \
+			--append "$(cat "$o.append")" --dump "$o.raw" \
+			--console-log "$o.log" --timeout 180 2> "$o.err" && break
+		kprobe_oops "$o.log" && [ $try != $KPROBE_OOPS_TRIES ] || return 1
+		mv "$o.log" "$o.log$try"
+		echo "    (mips64be $1: the kernel's kprobe single-step crash, $o.log$try: booting again)"
+	done
+	for i in $(qemu-images/extract-dump --list "$o.raw" 2> /dev/null); do
+		qemu-images/extract-dump "$o.raw" "$i" > "$o.dump$i"
+	done
+	[ -s "$o.dump1" ]
+}
+# mbe_report NAME PROBES: probecc report with the file's expectations,
+# kernel frames named from the vmlinux; one test, NAME/expectations-hold.
+mbe_report() {
+	local o=$b/$1 rc=0
+	./probecc report "$o.raw" --probes "$2" --vmlinux "${MBE_VMLINUX:-$BE_VMLINUX}" \
+		--junit "$o.junit" > "$o.report" 2>&1 || rc=$?
+	if [ $rc = 0 ] && grep -q 'failures="0"' "$o.junit"; then
+		t_pass "kernel-mips64be/$1/expectations-hold"
+	else
+		t_fail "kernel-mips64be/$1/expectations-hold" "report exit $rc" "$o.report"
+	fi
+}
+mbe_grep() { # NAME FILE ERE
+	grep -Eq -- "$3" "$2" && t_pass "$1" || t_fail "$1" "no line matches /$3/ in $2"
+}
+# the kernel got the whole command line (run-probes' cut check)
+mbe_whole() {
+	local o=$b/$1 got
+	got=$(sed -n 's/^cmdline\t//p' "$o.dump1")
+	case " $got" in
+	*" $(cat "$o.append")") t_pass "kernel-mips64be/$1/cmdline-whole" ;;
+	*) t_fail "kernel-mips64be/$1/cmdline-whole" "/proc/cmdline: $got" ;;
+	esac
+}
+
+# 1. ci
+p=tests/kernel/mips64be-ci.probes
+if mbe_image ci $p && mbe_boot ci; then
+	mbe_whole ci
+	mbe_report ci $p
+	# the perf callchain of bond1's hit, named from the vmlinux: the
+	# frames as the report prints them, innermost first
+	sed -n '/^  netdev /,/^  [^ ]/p' "$b/ci.report" |
+		grep -o '[0-9] [^ ]*\( \[[a-z]*\]\)\?$' | cut -d' ' -f2- > "$b/ci.netdev.stack"
+	if grep -q '^bond_create+0x[0-9a-f]*$' "$b/ci.netdev.stack" &&
+	   grep -q '^bonding_store_bonds+0x[0-9a-f]*$' "$b/ci.netdev.stack" &&
+	   grep -q '^kernfs_fop_write_iter+0x' "$b/ci.netdev.stack"; then
+		t_pass kernel-mips64be/ci/perf-callchain-named
+	else
+		t_fail kernel-mips64be/ci/perf-callchain-named \
+			"no bond_create <- bonding_store_bonds <- kernfs_fop_write_iter" "$b/ci.report"
+	fi
+	mbe_grep kernel-mips64be/ci/stack-is-perf "$b/ci.plan" $'^perf\tnetdev\tkprobes/netdev$'
+else
+	t_fail kernel-mips64be/ci/boot "boot failed" "$b/ci.err" "$b/ci.cerr" "$b/ci.log"
+fi
+
+# 2. args
+p=tests/kernel/mips64be-args.probes
+if mbe_image args $p && mbe_boot args; then
+	mbe_whole args
+	mbe_report args $p
+	mbe_grep kernel-mips64be/args/args5-8-registers "$b/args.plan" \
+		'p:kprobes/mmap do_mmap .* flags=%r8:u64 pgoff=%r9:u64 populate=%r10:x64 uf=%r11:x64 uf_next=\+0\(%r11\):x64'
+	# rc-static's call, all arguments in one hit (the expectations check
+	# each field alone), uf.next pointing at uf, populate beside it
+	awk '/ mmap: \(do_mmap\+0x0\/0x[0-9a-f]+\) addr=305397760 len=8192 prot=1 flags=2 pgoff=3 / {
+		for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+		# (compared as strings: awk would take the hex as numbers)
+		if (f["uf"] "" == f["uf_next"] "" && f["uf"] ~ /^0x[0-9a-f]+$/ &&
+		    f["populate"] ~ /^0x[0-9a-f]+$/ && f["uf"] "" != f["populate"] "") { print; found = 1 }
+	}
+	END { exit !found }' "$b/args.dump2" > "$b/args.mmap" 2>&1 &&
+		t_pass kernel-mips64be/args/args1-8-one-hit ||
+		t_fail kernel-mips64be/args/args1-8-one-hit "no do_mmap hit with rc-static's values and uf.next == uf" "$b/args.dump2"
+else
+	t_fail kernel-mips64be/args/boot "boot failed" "$b/args.err" "$b/args.cerr" "$b/args.log"
+fi
+
+# 3. ret
+p=tests/kernel/mips64be-ret.probes
+if mbe_image ret $p && mbe_boot ret; then
+	mbe_report ret $p
+	mbe_grep kernel-mips64be/ret/eexist-from-rc "$b/ret.dump2" \
+		'rc-static|init-1 .* mkdir_ret: \(.*do_mkdirat.*\) ret=-17$'
+else
+	t_fail kernel-mips64be/ret/boot "boot failed" "$b/ret.err" "$b/ret.cerr" "$b/ret.log"
+fi
+
+# 4. bootconfig on big-endian: the little-endian footer (5.10 and later)
+p=tests/kernel/bootconfig.probes
+if mbe_image bc $p -o "$b/bc.bconf" && ./bootconfig/probecc-bootconfig -a "$b/bc.bconf" "$b/bc.gz" &&
+   mbe_boot bc; then
+	mbe_grep kernel-mips64be/bootconfig/loaded "$b/bc.log" 'Load bootconfig: [0-9]+ bytes [0-9]+ nodes'
+	if grep -q 'trace_boot: Failed' "$b/bc.log"; then
+		t_fail kernel-mips64be/bootconfig/applied "trace_boot refused a key" "$b/bc.log"
+	else
+		t_pass kernel-mips64be/bootconfig/applied
+	fi
+	# netdev and exec are defined by the kernel from bootconfig: the
+	# agent found them armed (ok), it did not define them
+	mbe_grep kernel-mips64be/bootconfig/kprobe-armed-by-kernel "$b/bc.dump1" $'^item\tnetdev\tok\t'
+	mbe_report bc $p
+else
+	t_fail kernel-mips64be/bootconfig/boot "boot failed" "$b/bc.err" "$b/bc.cerr" "$b/bc.log"
+fi
+# The same bootconfig behind a 5.6-5.9 big-endian footer: 6.1 reads le32
+# and refuses it (the size, byte-swapped, is larger than the initrd).
+if [ -f "$b/bc.gz" ]; then
+	cp "$b/bc.gz" "$b/bcbe.gz" && cp "$b/bc.cmdline" "$b/bcbe.cmdline" && cp "$b/bc.plan" "$b/bcbe.plan"
+	# (-d first: the little-endian footer, read in the big-endian order,
+	# is a damaged one that -a refuses to replace)
+	if ./bootconfig/probecc-bootconfig -d "$b/bcbe.gz" &&
+	   ./bootconfig/probecc-bootconfig --arch mips64 --kernel-version 5.8 -a "$b/bc.bconf" "$b/bcbe.gz" &&
+	   mbe_boot bcbe; then
+		if grep -q 'bootconfig size -\?[0-9]* is greater than initrd size' "$b/bcbe.log" &&
+		   ! grep -q 'Load bootconfig' "$b/bcbe.log"; then
+			t_pass kernel-mips64be/bootconfig/refuses-be-footer
+		else
+			t_fail kernel-mips64be/bootconfig/refuses-be-footer "the 6.1 kernel took the big-endian footer" "$b/bcbe.log"
+		fi
+	else
+		t_fail kernel-mips64be/bootconfig/be-footer-boot "boot failed" "$b/bcbe.err" "$b/bcbe.log"
+	fi
+fi
+
+# 5. The unpatched source: what kernel-patches/mipsel changes on n64.
+if qemu-images/build-kernel mips64 --unpatched > "$b/unpatched.env" 2> "$b/unpatched.build"; then
+	MBE_VMLINUX=$(sed -n 's/^VMLINUX=//p' "$b/unpatched.env")
+	p=tests/kernel/mips64be-ci.probes
+	if mbe_image unp $p && mbe_boot unp; then
+		./probecc report "$b/unp.raw" --probes $p --vmlinux "$MBE_VMLINUX" > "$b/unp.report" 2>&1
+		# the function tracer's callers: ftrace_graph_call and nothing below
+		sed -n '/^  register_netdevice /,/^  [^ ]/p' "$b/unp.report" | sed -n '3,$p' |
+			grep -v '^  [^ ]' > "$b/unp.func"
+		if [ "$(awk '{ print $2 }' "$b/unp.func")" = ftrace_graph_call ]; then
+			t_pass kernel-mips64be/unpatched/func-stack-trace-one-frame
+		else
+			t_fail kernel-mips64be/unpatched/func-stack-trace-one-frame "got: $(tr '\n' ' ' < "$b/unp.func")" "$b/unp.report"
+		fi
+		if grep -q 'PASS  expect netdev stack has bonding_store_bonds' "$b/unp.report"; then
+			t_pass kernel-mips64be/unpatched/perf-callchain-needs-no-patch
+		else
+			t_fail kernel-mips64be/unpatched/perf-callchain-needs-no-patch "" "$b/unp.report"
+		fi
+	else
+		t_fail kernel-mips64be/unpatched/boot "boot failed" "$b/unp.err" "$b/unp.cerr" "$b/unp.log"
+	fi
+	unset MBE_VMLINUX
+else
+	t_fail kernel-mips64be/unpatched/build "build-kernel mips64 --unpatched failed" "$b/unpatched.build"
+fi
