@@ -294,6 +294,36 @@ static void module_line(struct dump *d, char *line)
 	}
 }
 
+/* "TIME EPC TASK" (docs/plan.md "kprobe-oops"): the first one is kept. */
+static void oops_line(struct dump *d, char *line)
+{
+	char *f[3];
+
+	if (!tab_fields(line, f, 3))
+		return;
+	if (!d->noops++) {
+		d->oops_time = atof(f[0]);
+		d->oops_epc = xstrdup(f[1]);
+		d->oops_task = xstrdup(f[2]);
+	}
+}
+
+/* "EVENT HITS MISSED" (docs/plan.md "kprobe-dead"). */
+static void dead_line(struct dump *d, char *line)
+{
+	char *f[3];
+
+	if (!tab_fields(line, f, 3))
+		return;
+	if (d->ndead == d->capdead) {
+		d->capdead = d->capdead ? d->capdead * 2 : 8;
+		d->dead = xrealloc_array(d->dead, d->capdead, sizeof(*d->dead));
+	}
+	d->dead[d->ndead].probe = xstrdup(f[0]);
+	d->dead[d->ndead].hits = strtoull(f[1], NULL, 10);
+	d->dead[d->ndead++].missed = strtoull(f[2], NULL, 10);
+}
+
 static void parse_dump(struct report *r, char *dump)
 {
 	struct dump *d = &r->d;
@@ -320,6 +350,10 @@ static void parse_dump(struct report *r, char *dump)
 				module_line(d, line + 7);
 			else if (!strncmp(line, "stext\t", 6))
 				d->stext = strtoull(line + 6, NULL, 16);
+			else if (!strncmp(line, "kprobe-oops\t", 12))
+				oops_line(d, line + 12);
+			else if (!strncmp(line, "kprobe-dead\t", 12))
+				dead_line(d, line + 12);
 			continue;
 		}
 		trace_line(r, line);

@@ -55,6 +55,51 @@ static bool has_frame(const struct hit *h, const char *func)
 	return false;
 }
 
+/*
+ * dead_probe() - the "kprobe-dead" entry of @target (a probe name, or
+ * GROUP:EVENT), or NULL: a kprobe event that stopped hitting at the MIPS
+ * kprobe single-step oops (docs/plan.md "kprobe-oops").
+ */
+const struct dead *dead_probe(const struct dump *d, const char *target)
+{
+	const char *colon = strchr(target, ':');
+	int i;
+
+	for (i = 0; i < d->ndead; i++)
+		if (!strcmp(d->dead[i].probe, colon ? colon + 1 : target))
+			return &d->dead[i];
+	return NULL;
+}
+
+/*
+ * oops_reason() - "the kernel's kprobe single-step oops at T s (epc X,
+ * TASK): ..." into @buf when the dump has one; returns its length, 0
+ * when there is none.
+ */
+int oops_reason(const struct dump *d, char *buf, size_t size)
+{
+	int n;
+
+	if (!d->noops) {
+		if (size)
+			buf[0] = '\0';
+		return 0;
+	}
+	n = snprintf(buf, size, "the kernel's kprobe single-step oops at %.6f s (epc %s, %s): kprobes missed from then",
+		     d->oops_time, d->oops_epc, d->oops_task);
+	return n < 0 ? 0 : n;
+}
+
+/* Append "; REASON" of the oops to @why (of @size bytes) when there is one. */
+static void add_oops_reason(const struct dump *d, char *why, size_t size)
+{
+	size_t n = strlen(why);
+	char reason[256];
+
+	if (oops_reason(d, reason, sizeof(reason)) && n + 2 < size)
+		snprintf(why + n, size - n, "; %s", reason);
+}
+
 static bool expect_armed(const struct dump *d, char *why, size_t size)
 {
 	const char *p = d->items.s ? d->items.s : "";
@@ -67,7 +112,17 @@ static bool expect_armed(const struct dump *d, char *why, size_t size)
 			bad++;
 	}
 	snprintf(why, size, "%d item(s) failed or missing", bad);
-	return bad == 0;
+	if (d->noops) {
+		size_t n = strlen(why);
+		int i;
+
+		add_oops_reason(d, why, size);
+		for (i = 0; i < d->ndead && (n = strlen(why)) + 2 < size; i++)
+			snprintf(why + n, size - n, "%s%s", i ? ", " : " (", d->dead[i].probe);
+		if (d->ndead && (n = strlen(why)) + 1 < size)
+			snprintf(why + n, size - n, ")");
+	}
+	return bad == 0 && !d->noops;
 }
 
 /*
@@ -99,10 +154,34 @@ static bool expect_no_lost(const struct dump *d, char *why, size_t size)
 	return lost == 0;
 }
 
+/*
+ * A hits expectation on a kprobe that died at the oops: the hits after
+ * it were missed, so only a lower bound already met before it holds.
+ * A count before userspace is whole when the oops came after it.
+ */
+static bool hits_dead(const struct expectation *e, const struct dump *d,
+		      long long count, bool ok, char *why, size_t size)
+{
+	const struct dead *x = dead_probe(d, e->target);
+	char reason[256];
+
+	if (!x || !d->noops ||
+	    (e->when == W_BEFORE_INIT && d->init_time >= 0 && d->oops_time >= d->init_time))
+		return ok;
+	oops_reason(d, reason, sizeof(reason));
+	if (!strcmp(e->op, ">=") && ok) {
+		snprintf(why, size, "%lld hit(s), enough before %s", count, reason);
+		return true;
+	}
+	snprintf(why, size, "%lld hit(s) before %s (%llu missed)", count, reason, x->missed);
+	return false;
+}
+
 static bool expect_hits(const struct expectation *e, const struct dump *d,
 			char *why, size_t size)
 {
 	long long count = 0;
+	bool ok;
 	int i;
 
 	for (i = 0; i < d->nhits; i++) {
@@ -120,10 +199,12 @@ static bool expect_hits(const struct expectation *e, const struct dump *d,
 	}
 	snprintf(why, size, "%lld hit(s)", count);
 	if (!strcmp(e->op, ">="))
-		return count >= e->n;
-	if (!strcmp(e->op, "<="))
-		return count <= e->n;
-	return count == e->n;
+		ok = count >= e->n;
+	else if (!strcmp(e->op, "<="))
+		ok = count <= e->n;
+	else
+		ok = count == e->n;
+	return hits_dead(e, d, count, ok, why, size);
 }
 
 static bool expect_stack(const struct expectation *e, const struct dump *d,
@@ -143,6 +224,8 @@ static bool expect_stack(const struct expectation *e, const struct dump *d,
 			}
 		}
 	snprintf(why, size, "not in the stacks of %lld hit(s)", count);
+	if (dead_probe(d, e->target))
+		add_oops_reason(d, why, size);
 	return false;
 }
 
@@ -167,6 +250,8 @@ static bool expect_field(const struct expectation *e, const struct dump *d,
 		free(v);
 	}
 	snprintf(why, size, "no hit of %lld took that value", count);
+	if (dead_probe(d, e->target))
+		add_oops_reason(d, why, size);
 	return false;
 }
 

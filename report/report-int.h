@@ -56,6 +56,12 @@ struct module {
 	bool loaded;		/* syms looked up */
 };
 
+/* A "kprobe-dead" line: a kprobe event that stopped hitting at the oops. */
+struct dead {
+	char *probe;
+	unsigned long long hits, missed;	/* kprobe_profile at dump time */
+};
+
 struct dump {
 	int ndumps;		/* complete dumps (begin and end frames) */
 	int ncut;		/* dumps begun and never ended */
@@ -71,12 +77,17 @@ struct dump {
 	struct module *mods;
 	int nmods, capmods;
 	unsigned long long stext;	/* "stext": _stext in that boot; 0: unknown */
+	int noops;		/* "kprobe-oops" lines: the MIPS single-step oops */
+	double oops_time;	/* the first one's, seconds since boot */
+	char *oops_epc, *oops_task;
+	struct dead *dead;	/* "kprobe-dead" lines */
+	int ndead, capdead;
 };
 
 /* One verdict per expectation, computed once. */
 struct verdict {
 	bool ok;
-	char why[256];
+	char why[512];
 };
 
 struct report {
@@ -102,6 +113,8 @@ bool dump_complete(const struct dump *d);
 void dump_read(struct report *r, char *text);
 
 /* expect.c */
+const struct dead *dead_probe(const struct dump *d, const char *target);
+int oops_reason(const struct dump *d, char *buf, size_t size);
 void expect_all(struct report *r);
 
 /* text.c */

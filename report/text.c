@@ -114,6 +114,16 @@ void text_write(FILE *out, const struct report *r)
 		fprintf(out, "userspace started at %.3f s\n", d->init_time);
 	if (d->items.s)
 		not_armed(out, d);
+	if (d->noops) {
+		char reason[256];
+
+		oops_reason(d, reason, sizeof(reason));
+		fprintf(out, "%s%s\n", reason,
+			d->noops > 1 ? " (the first of several)" : "");
+		for (i = 0; i < d->ndead; i++)
+			fprintf(out, "  %-24s %llu hit(s), %llu missed (kprobe_profile at the dump)\n",
+				d->dead[i].probe, d->dead[i].hits, d->dead[i].missed);
+	}
 	if (d->cpus.s)
 		fprintf(out, "ring buffer:\n%s", d->cpus.s);
 	if (d->nsamples)
