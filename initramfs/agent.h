@@ -126,7 +126,7 @@ void perf_dump(struct agent *a, struct out *o);
 
 /* kmsg.c */
 void kmsg_scan(struct agent *a);
-void kprobe_dead_lines(const struct agent *a, struct out *o);
+void kprobe_profile_lines(const struct agent *a, struct out *o);
 
 /* dump.c */
 void sink_open(struct agent *a);

@@ -305,7 +305,7 @@ int dump(struct agent *a, const char *stage)
 			   a->dropped_items);
 	for (i = 0; i < a->n_oops; i++)
 		out_printf(&o, "kprobe-oops\t%s\n", a->oops[i]);
-	kprobe_dead_lines(a, &o);
+	kprobe_profile_lines(a, &o);
 	if (a->tracefs[0])
 		cpu_lines(a, &o);
 	perf_dump(a, &o);

@@ -9,10 +9,11 @@
  * arch/mips/include/uapi/asm/break.h) is taken when the kprobe is no
  * longer current, post_kprobe_handler() declines it and do_bp() dies
  * with "Break instruction in kernel code" (arch/mips/kernel/traps.c).
- * The task is killed, the boot goes on, and from then on the kprobes
- * stop hitting (kernel-patches/README.md).  Without a word from the
- * agent that is a silent miss; the dump says when it happened, where,
- * in which task, and which kprobe events stopped hitting.
+ * The task is killed, the boot goes on, and oops_enter() has turned
+ * tracing off (kernel/panic.c): from then on no probe's hits reach the
+ * trace (kernel-patches/README.md).  Without a word from the agent that
+ * is a silent miss; the dump says when it happened, where, in which
+ * task, and how often the kernel counted each kprobe event's hits.
  *
  * The log is read from ROOT/dev/kmsg opened O_NONBLOCK: the read that
  * would wait for a new record returns EAGAIN instead, so the boot never
@@ -192,15 +193,16 @@ void kmsg_scan(struct agent *a)
 }
 
 /*
- * kprobe_dead_lines() - after a kprobe-oops line, one "kprobe-dead EVENT
- * HITS MISSED" line per kprobe event of tracefs/kprobe_profile
+ * kprobe_profile_lines() - after a kprobe-oops line, one "kprobe-profile
+ * EVENT HITS MISSED" line per kprobe event of tracefs/kprobe_profile
  * (kernel/trace/trace_kprobe.c: probes_profile_seq_show, "  NAME HITS
- * MISSED").  The oops names the instruction slot, which no file maps
- * back to its kprobe (debugfs kprobes/list gives the probed addresses),
- * and from the oops on the kernel misses every kprobe, so every kprobe
- * event is given; MISSED shows which kept being hit.
+ * MISSED"): the kernel counts hits in the kprobe's handler, also those
+ * after the oops that the trace (turned off) no longer gets.  The oops
+ * names the instruction slot, which no file maps back to its kprobe
+ * (debugfs kprobes/list gives the probed addresses), so every kprobe
+ * event is given.
  */
-void kprobe_dead_lines(const struct agent *a, struct out *o)
+void kprobe_profile_lines(const struct agent *a, struct out *o)
 {
 	char path[AGENT_PATH_MAX], name[128];
 	unsigned long long hits, missed;
@@ -213,6 +215,6 @@ void kprobe_dead_lines(const struct agent *a, struct out *o)
 	if (!f)
 		return;
 	while (fscanf(f, "%127s %llu %llu", name, &hits, &missed) == 3)
-		out_printf(o, "kprobe-dead\t%s\t%llu\t%llu\n", name, hits, missed);
+		out_printf(o, "kprobe-profile\t%s\t%llu\t%llu\n", name, hits, missed);
 	fclose(f);
 }

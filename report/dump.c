@@ -308,20 +308,20 @@ static void oops_line(struct dump *d, char *line)
 	}
 }
 
-/* "EVENT HITS MISSED" (docs/plan.md "kprobe-dead"). */
-static void dead_line(struct dump *d, char *line)
+/* "EVENT HITS MISSED" (docs/plan.md "kprobe-profile"). */
+static void kcount_line(struct dump *d, char *line)
 {
 	char *f[3];
 
 	if (!tab_fields(line, f, 3))
 		return;
-	if (d->ndead == d->capdead) {
-		d->capdead = d->capdead ? d->capdead * 2 : 8;
-		d->dead = xrealloc_array(d->dead, d->capdead, sizeof(*d->dead));
+	if (d->nkcounts == d->capkcounts) {
+		d->capkcounts = d->capkcounts ? d->capkcounts * 2 : 8;
+		d->kcounts = xrealloc_array(d->kcounts, d->capkcounts, sizeof(*d->kcounts));
 	}
-	d->dead[d->ndead].probe = xstrdup(f[0]);
-	d->dead[d->ndead].hits = strtoull(f[1], NULL, 10);
-	d->dead[d->ndead++].missed = strtoull(f[2], NULL, 10);
+	d->kcounts[d->nkcounts].probe = xstrdup(f[0]);
+	d->kcounts[d->nkcounts].hits = strtoull(f[1], NULL, 10);
+	d->kcounts[d->nkcounts++].missed = strtoull(f[2], NULL, 10);
 }
 
 static void parse_dump(struct report *r, char *dump)
@@ -352,8 +352,8 @@ static void parse_dump(struct report *r, char *dump)
 				d->stext = strtoull(line + 6, NULL, 16);
 			else if (!strncmp(line, "kprobe-oops\t", 12))
 				oops_line(d, line + 12);
-			else if (!strncmp(line, "kprobe-dead\t", 12))
-				dead_line(d, line + 12);
+			else if (!strncmp(line, "kprobe-profile\t", 12))
+				kcount_line(d, line + 12);
 			continue;
 		}
 		trace_line(r, line);

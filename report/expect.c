@@ -56,18 +56,19 @@ static bool has_frame(const struct hit *h, const char *func)
 }
 
 /*
- * dead_probe() - the "kprobe-dead" entry of @target (a probe name, or
- * GROUP:EVENT), or NULL: a kprobe event that stopped hitting at the MIPS
- * kprobe single-step oops (docs/plan.md "kprobe-oops").
+ * kprobe_count() - the "kprobe-profile" entry of @target (a probe name,
+ * or GROUP:EVENT), or NULL: the kernel's own count of a kprobe event's
+ * hits, given with the MIPS kprobe single-step oops (docs/plan.md
+ * "kprobe-oops"), which the trace no longer holds after the oops.
  */
-const struct dead *dead_probe(const struct dump *d, const char *target)
+const struct kcount *kprobe_count(const struct dump *d, const char *target)
 {
 	const char *colon = strchr(target, ':');
 	int i;
 
-	for (i = 0; i < d->ndead; i++)
-		if (!strcmp(d->dead[i].probe, colon ? colon + 1 : target))
-			return &d->dead[i];
+	for (i = 0; i < d->nkcounts; i++)
+		if (!strcmp(d->kcounts[i].probe, colon ? colon + 1 : target))
+			return &d->kcounts[i];
 	return NULL;
 }
 
@@ -85,7 +86,7 @@ int oops_reason(const struct dump *d, char *buf, size_t size)
 			buf[0] = '\0';
 		return 0;
 	}
-	n = snprintf(buf, size, "the kernel's kprobe single-step oops at %.6f s (epc %s, %s): kprobes missed from then",
+	n = snprintf(buf, size, "the kernel's kprobe single-step oops at %.6f s (epc %s, %s) stopped the trace",
 		     d->oops_time, d->oops_epc, d->oops_task);
 	return n < 0 ? 0 : n;
 }
@@ -112,16 +113,8 @@ static bool expect_armed(const struct dump *d, char *why, size_t size)
 			bad++;
 	}
 	snprintf(why, size, "%d item(s) failed or missing", bad);
-	if (d->noops) {
-		size_t n = strlen(why);
-		int i;
-
-		add_oops_reason(d, why, size);
-		for (i = 0; i < d->ndead && (n = strlen(why)) + 2 < size; i++)
-			snprintf(why + n, size - n, "%s%s", i ? ", " : " (", d->dead[i].probe);
-		if (d->ndead && (n = strlen(why)) + 1 < size)
-			snprintf(why + n, size - n, ")");
-	}
+	/* the oops killed a task in a kprobe; the kprobes are broken */
+	add_oops_reason(d, why, size);
 	return bad == 0 && !d->noops;
 }
 
@@ -155,25 +148,29 @@ static bool expect_no_lost(const struct dump *d, char *why, size_t size)
 }
 
 /*
- * A hits expectation on a kprobe that died at the oops: the hits after
- * it were missed, so only a lower bound already met before it holds.
- * A count before userspace is whole when the oops came after it.
+ * A hits expectation after the oops: oops_enter() turns tracing off
+ * (kernel/panic.c), so no probe's hits after it are in the trace.  Only a
+ * lower bound already met holds; a count before userspace is whole when
+ * the oops came after userspace started.  A kprobe event's count as the
+ * kernel kept it (kprobe_profile) is given beside.
  */
-static bool hits_dead(const struct expectation *e, const struct dump *d,
-		      long long count, bool ok, char *why, size_t size)
+static bool hits_after_oops(const struct expectation *e, const struct dump *d,
+			    long long count, bool ok, char *why, size_t size)
 {
-	const struct dead *x = dead_probe(d, e->target);
-	char reason[256];
+	const struct kcount *x = kprobe_count(d, e->target);
+	char reason[256], kept[64] = "";
 
-	if (!x || !d->noops ||
+	if (!d->noops ||
 	    (e->when == W_BEFORE_INIT && d->init_time >= 0 && d->oops_time >= d->init_time))
 		return ok;
 	oops_reason(d, reason, sizeof(reason));
+	if (x)
+		snprintf(kept, sizeof(kept), "; the kernel counted %llu", x->hits);
 	if (!strcmp(e->op, ">=") && ok) {
 		snprintf(why, size, "%lld hit(s), enough before %s", count, reason);
 		return true;
 	}
-	snprintf(why, size, "%lld hit(s) before %s (%llu missed)", count, reason, x->missed);
+	snprintf(why, size, "%lld hit(s) before %s%s", count, reason, kept);
 	return false;
 }
 
@@ -204,7 +201,7 @@ static bool expect_hits(const struct expectation *e, const struct dump *d,
 		ok = count <= e->n;
 	else
 		ok = count == e->n;
-	return hits_dead(e, d, count, ok, why, size);
+	return hits_after_oops(e, d, count, ok, why, size);
 }
 
 static bool expect_stack(const struct expectation *e, const struct dump *d,
@@ -224,8 +221,7 @@ static bool expect_stack(const struct expectation *e, const struct dump *d,
 			}
 		}
 	snprintf(why, size, "not in the stacks of %lld hit(s)", count);
-	if (dead_probe(d, e->target))
-		add_oops_reason(d, why, size);
+	add_oops_reason(d, why, size);
 	return false;
 }
 
@@ -250,8 +246,7 @@ static bool expect_field(const struct expectation *e, const struct dump *d,
 		free(v);
 	}
 	snprintf(why, size, "no hit of %lld took that value", count);
-	if (dead_probe(d, e->target))
-		add_oops_reason(d, why, size);
+	add_oops_reason(d, why, size);
 	return false;
 }
 

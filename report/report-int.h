@@ -56,8 +56,8 @@ struct module {
 	bool loaded;		/* syms looked up */
 };
 
-/* A "kprobe-dead" line: a kprobe event that stopped hitting at the oops. */
-struct dead {
+/* A "kprobe-profile" line: a kprobe event's hits as the kernel counted them. */
+struct kcount {
 	char *probe;
 	unsigned long long hits, missed;	/* kprobe_profile at dump time */
 };
@@ -80,8 +80,8 @@ struct dump {
 	int noops;		/* "kprobe-oops" lines: the MIPS single-step oops */
 	double oops_time;	/* the first one's, seconds since boot */
 	char *oops_epc, *oops_task;
-	struct dead *dead;	/* "kprobe-dead" lines */
-	int ndead, capdead;
+	struct kcount *kcounts;	/* "kprobe-profile" lines */
+	int nkcounts, capkcounts;
 };
 
 /* One verdict per expectation, computed once. */
@@ -113,7 +113,7 @@ bool dump_complete(const struct dump *d);
 void dump_read(struct report *r, char *text);
 
 /* expect.c */
-const struct dead *dead_probe(const struct dump *d, const char *target);
+const struct kcount *kprobe_count(const struct dump *d, const char *target);
 int oops_reason(const struct dump *d, char *buf, size_t size);
 void expect_all(struct report *r);
 

@@ -120,9 +120,10 @@ void text_write(FILE *out, const struct report *r)
 		oops_reason(d, reason, sizeof(reason));
 		fprintf(out, "%s%s\n", reason,
 			d->noops > 1 ? " (the first of several)" : "");
-		for (i = 0; i < d->ndead; i++)
-			fprintf(out, "  %-24s %llu hit(s), %llu missed (kprobe_profile at the dump)\n",
-				d->dead[i].probe, d->dead[i].hits, d->dead[i].missed);
+		fprintf(out, "  (oops_enter() turns tracing off: no probe's hits after it are in the trace)\n");
+		for (i = 0; i < d->nkcounts; i++)
+			fprintf(out, "  %-24s %llu hit(s), %llu missed as the kernel counted them (kprobe_profile)\n",
+				d->kcounts[i].probe, d->kcounts[i].hits, d->kcounts[i].missed);
 	}
 	if (d->cpus.s)
 		fprintf(out, "ring buffer:\n%s", d->cpus.s);
