@@ -352,8 +352,8 @@ static void parse_dump(struct report *r, char *dump)
 				d->stext = strtoull(line + 6, NULL, 16);
 			else if (!strncmp(line, "kprobe-oops\t", 12))
 				oops_line(d, line + 12);
-			else if (!strncmp(line, "kprobe-profile\t", 12))
-				kcount_line(d, line + 12);
+			else if (!strncmp(line, "kprobe-profile\t", 15))
+				kcount_line(d, line + 15);
 			continue;
 		}
 		trace_line(r, line);

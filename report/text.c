@@ -122,7 +122,7 @@ void text_write(FILE *out, const struct report *r)
 			d->noops > 1 ? " (the first of several)" : "");
 		fprintf(out, "  (oops_enter() turns tracing off: no probe's hits after it are in the trace)\n");
 		for (i = 0; i < d->nkcounts; i++)
-			fprintf(out, "  %-24s %llu hit(s), %llu missed as the kernel counted them (kprobe_profile)\n",
+			fprintf(out, "  %-24s %llu hit(s) and %llu missed as the kernel counted them (kprobe_profile)\n",
 				d->kcounts[i].probe, d->kcounts[i].hits, d->kcounts[i].missed);
 	}
 	if (d->cpus.s)
