@@ -32,7 +32,7 @@ sboot() {
 		qemu-images/boot mipsel --kernel "$VMLINUX" --initrd "$o.gz" --quiet \
 			--append "console=ttyS0 rdinit=/init $(cat "$o.cmdline")" --dump "$o.raw" \
 			--console-log "$o.log" --timeout 180 2> "$o.err" && break
-		kprobe_oops "$o.log" && [ $try != $KPROBE_OOPS_TRIES ] || return 1
+		kprobe_oops "$o.log" "$o.raw" && [ $try != $KPROBE_OOPS_TRIES ] || return 1
 		mv "$o.log" "$o.log$try"
 		echo "    ($1 $2: the kernel's kprobe single-step crash, $o.log$try: booting again)"
 	done
