@@ -120,4 +120,5 @@ else
 fi
 . tests/kernel/dwarf.sh
 . tests/kernel/stacks.sh
+. tests/kernel/kprobe-oops.sh
 . tests/kernel/x86.sh
