@@ -29,6 +29,7 @@
 #define AGENT_PLAN_MAX		(1024 * 1024)	/* bytes of plan read; compiler.h PLAN_MAX */
 #define AGENT_WINDOW_MAX	86400	/* seconds */
 #define AGENT_MAX_PERF		64	/* "perf" plan lines */
+#define AGENT_MAX_OOPS		8	/* kprobe-oops lines of one dump */
 
 /* One CPU's perf ring of a "perf" probe (perf.c). */
 struct perf_ring {
@@ -88,6 +89,8 @@ struct agent {
 	char *perf_text;	/* "perf" lines read so far (perf.c) */
 	size_t perf_len, perf_cap;
 	unsigned long long perf_dropped;	/* samples not kept */
+	char oops[AGENT_MAX_OOPS][128];	/* "TIME\tEPC\tTASK" (kmsg.c) */
+	size_t n_oops;
 	unsigned int n_dumps;	/* dumps written so far (the window child's
 				 * copy counts the parent's init dump) */
 	char nonce[DUMP_FRAME_NONCE_LEN + 1];	/* this boot's, boot_nonce() */
@@ -148,6 +151,10 @@ void perf_drain(struct agent *a);
 void perf_after_fork(struct agent *a);
 void perf_wait(struct agent *a, const struct timespec *until);
 void perf_dump(struct agent *a, struct out *o);
+
+/* kmsg.c */
+void kmsg_scan(struct agent *a);
+void kprobe_profile_lines(const struct agent *a, struct out *o);
 
 /* dump.c */
 void sink_open(struct agent *a);

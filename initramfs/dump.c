@@ -303,6 +303,7 @@ int dump(struct agent *a, const char *stage)
 	us = (now.tv_sec - a->t0.tv_sec) * 1000000LL +
 	     (now.tv_nsec - a->t0.tv_nsec) / 1000;
 	paused = pause_on_trace(a);
+	kmsg_scan(a);
 	uptime(a, up, sizeof(up));
 	frame_begin(a, &o, &u, cmdline, sizeof(cmdline));
 
@@ -340,6 +341,9 @@ int dump(struct agent *a, const char *stage)
 	if (a->dropped_items)
 		out_printf(&o, "note\tagent\t%zu more items dropped\n",
 			   a->dropped_items);
+	for (i = 0; i < a->n_oops; i++)
+		out_printf(&o, "kprobe-oops\t%s\n", a->oops[i]);
+	kprobe_profile_lines(a, &o);
 	if (a->tracefs[0])
 		cpu_lines(a, &o);
 	perf_dump(a, &o);

@@ -285,6 +285,36 @@ static void module_line(struct dump *d, char *line)
 	}
 }
 
+/* "TIME EPC TASK" (docs/plan.md "kprobe-oops"): the first one is kept. */
+static void oops_line(struct dump *d, char *line)
+{
+	char *f[3];
+
+	if (!tab_fields(line, f, 3))
+		return;
+	if (!d->noops++) {
+		d->oops_time = atof(f[0]);
+		d->oops_epc = xstrdup(f[1]);
+		d->oops_task = xstrdup(f[2]);
+	}
+}
+
+/* "EVENT HITS MISSED" (docs/plan.md "kprobe-profile"). */
+static void kcount_line(struct dump *d, char *line)
+{
+	char *f[3];
+
+	if (!tab_fields(line, f, 3))
+		return;
+	if (d->nkcounts == d->capkcounts) {
+		d->capkcounts = d->capkcounts ? d->capkcounts * 2 : 8;
+		d->kcounts = xrealloc_array(d->kcounts, d->capkcounts, sizeof(*d->kcounts));
+	}
+	d->kcounts[d->nkcounts].probe = xstrdup(f[0]);
+	d->kcounts[d->nkcounts].hits = strtoull(f[1], NULL, 10);
+	d->kcounts[d->nkcounts++].missed = strtoull(f[2], NULL, 10);
+}
+
 static void parse_dump(struct report *r, char *dump)
 {
 	struct dump *d = &r->d;
@@ -311,6 +341,10 @@ static void parse_dump(struct report *r, char *dump)
 				module_line(d, line + 7);
 			else if (!strncmp(line, "stext\t", 6))
 				d->stext = strtoull(line + 6, NULL, 16);
+			else if (!strncmp(line, "kprobe-oops\t", 12))
+				oops_line(d, line + 12);
+			else if (!strncmp(line, "kprobe-profile\t", 15))
+				kcount_line(d, line + 15);
 			continue;
 		}
 		trace_line(r, line);

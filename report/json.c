@@ -2,7 +2,8 @@
 /*
  * --json: every hit (probe, time, task, args, parent, stack, and the
  * user stack when the kernel recorded one) and every expectation's
- * verdict.
+ * verdict; the kernel's kprobe single-step oops when the dump reports
+ * one.
  */
 #include "report-int.h"
 
@@ -26,7 +27,15 @@ void json_write(FILE *f, const struct report *r)
 	const struct expectation *e;
 	int i, j;
 
-	fprintf(f, "{\"dumps\": %d, \"init_time\": %.6f, \"hits\": [", d->ndumps, d->init_time);
+	fprintf(f, "{\"dumps\": %d, \"init_time\": %.6f, ", d->ndumps, d->init_time);
+	if (d->noops) {	/* the MIPS kprobe single-step oops: the trace stops there */
+		fprintf(f, "\"kprobe_oops\": {\"time\": %.6f, \"epc\": ", d->oops_time);
+		json_string(f, d->oops_epc);
+		fprintf(f, ", \"task\": ");
+		json_string(f, d->oops_task);
+		fprintf(f, ", \"count\": %d}, ", d->noops);
+	}
+	fprintf(f, "\"hits\": [");
 	for (i = 0; i < d->nhits; i++) {
 		const struct hit *h = &d->hits[i];
 

@@ -84,6 +84,12 @@ struct frames {
 	bool any;		/* a line looked like a frame */
 };
 
+/* A "kprobe-profile" line: a kprobe event's hits as the kernel counted them. */
+struct kcount {
+	char *probe;
+	unsigned long long hits, missed;	/* kprobe_profile at dump time */
+};
+
 struct dump {
 	int ndumps;		/* complete dumps (begin and end frames) */
 	int ncut;		/* dumps cut short or damaged: no evidence */
@@ -103,12 +109,17 @@ struct dump {
 	int nmods, capmods;
 	unsigned long long stext;	/* "stext": _stext in that boot; 0: unknown */
 	bool in_ustack;		/* parsing: " => " lines are a user stack's */
+	int noops;		/* "kprobe-oops" lines: the MIPS single-step oops */
+	double oops_time;	/* the first one's, seconds since boot */
+	char *oops_epc, *oops_task;
+	struct kcount *kcounts;	/* "kprobe-profile" lines */
+	int nkcounts, capkcounts;
 };
 
 /* One verdict per expectation, computed once. */
 struct verdict {
 	bool ok;
-	char why[256];
+	char why[512];
 };
 
 struct report {
@@ -149,6 +160,8 @@ bool uprobe_def(const struct report *r, const char *name, char **path,
 		unsigned long long *off);
 
 /* expect.c */
+const struct kcount *kprobe_count(const struct dump *d, const char *target);
+int oops_reason(const struct dump *d, char *buf, size_t size);
 void expect_all(struct report *r);
 
 /* text.c */

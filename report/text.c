@@ -184,6 +184,17 @@ void text_write(FILE *out, const struct report *r)
 		fprintf(out, "userspace started at %.3f s\n", d->init_time);
 	if (d->items.s)
 		not_armed(out, r);
+	if (d->noops) {
+		char reason[256];
+
+		oops_reason(d, reason, sizeof(reason));
+		fprintf(out, "%s%s\n", reason,
+			d->noops > 1 ? " (the first of several)" : "");
+		fprintf(out, "  (oops_enter() turns tracing off: no probe's hits after it are in the trace)\n");
+		for (i = 0; i < d->nkcounts; i++)
+			fprintf(out, "  %-24s %llu hit(s) and %llu missed as the kernel counted them (kprobe_profile)\n",
+				d->kcounts[i].probe, d->kcounts[i].hits, d->kcounts[i].missed);
+	}
 	if (d->cpus.s)
 		fprintf(out, "ring buffer:\n%s", d->cpus.s);
 	if (d->nsamples)

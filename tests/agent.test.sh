@@ -388,6 +388,47 @@ else
 	t_fail agent/no-window-marker "no /run/probecc.done without a window"
 fi
 
+# ---- the kernel log: the MIPS kprobe single-step oops (kmsg.c) ----
+# tests/agent/kmsg-oops: the oops of a real boot (Debian's Malta 6.1,
+# bench/kprobe-oops/) as /dev/kmsg gives it, made from its console log
+# ("[ SEC.USEC] TEXT" -> "4,SEQ,USEC,-;TEXT"); kmsg-other-break is the
+# same with another break code at epc: not that oops, no line.
+for k in kmsg-oops kmsg-other-break; do
+	d=$A/$k
+	mk_tracefs "$d/tfs"
+	mk_root "$d/root"
+	printf '  %-44s %15lu %15lu\n' open_entry 350 0 open_ret 349 0 > "$d/tfs/kprobe_profile"
+	cp "tests/agent/$k" "$d/root/dev/kmsg"
+	plan "$d/plan" 'probecc-plan|1' 'sink|/dump.out'
+	run_agent "$k" --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
+	grep '^kprobe-' "$d/root/dump.out" > "$d/lines"
+	if [ $k = kmsg-oops ]; then
+		printf 'kprobe-oops\t14.721901\tc000000c\tsh-82\nkprobe-profile\topen_entry\t350\t0\nkprobe-profile\topen_ret\t349\t0\n' > "$d/want"
+	else
+		: > "$d/want"
+	fi
+	t_check "agent/$k" "$d/want" "$d/lines"
+done
+# The host's own /dev/kmsg, a character device that would block at its
+# end without O_NONBLOCK: the dump must end (the 30 s guard) and frame.
+d=$A/kmsg-device
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+if [ -c /dev/kmsg ] && [ -r /dev/kmsg ]; then
+	ln -s /dev/kmsg "$d/root/dev/kmsg"
+	plan "$d/plan" 'probecc-plan|1' 'sink|/dump.out'
+	run_agent kmsg-device --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
+	if [ $rc -ne 124 ] && ./probecc report --list "$d/root/dump.out" 2> /dev/null | grep -qx 1; then
+		t_pass agent/kmsg-device-never-blocks
+	else
+		t_fail agent/kmsg-device-never-blocks "exit $rc (124: still reading after 30 s)" "$A/kmsg-device.err"
+	fi
+elif [ "${CI:-}" = true ]; then
+	t_fail agent/kmsg-device-never-blocks "no readable /dev/kmsg on this host"
+else
+	t_skip agent/kmsg-device-never-blocks "no readable /dev/kmsg on this host"
+fi
+
 # ---- a bad option in test mode ----
 run_agent badopt --frobnicate
 if [ $rc -eq 2 ] && grep -q 'unknown option' "$A/badopt.err"; then

@@ -122,5 +122,6 @@ else
 fi
 . tests/kernel/dwarf.sh
 . tests/kernel/stacks.sh
+. tests/kernel/kprobe-oops.sh
 . tests/kernel/x86.sh
 . tests/kernel/mips64be.sh
