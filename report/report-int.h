@@ -100,6 +100,7 @@ void *xrealloc_array(void *p, size_t n, size_t size);
 bool dump_evidence(const struct dump *d);
 bool dump_complete(const struct dump *d);
 void dump_read(struct report *r, char *text);
+void dump_probe_names(struct report *r);
 
 /* expect.c */
 void expect_all(struct report *r);
