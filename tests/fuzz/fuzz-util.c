@@ -6,6 +6,21 @@
 
 #include "fuzz.h"
 
+/*
+ * libFuzzer calls it once before the first input: the code's stderr
+ * (diagnostics, byte by byte in diag.c's caret lines) fully buffered,
+ * not a write(2) per byte; fuzz_fail() flushes it before abort().
+ */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	static char buf[1 << 16];
+
+	(void)argc;
+	(void)argv;
+	setvbuf(stderr, buf, _IOFBF, sizeof(buf));
+	return 0;
+}
+
 void fuzz_fail(const char *fmt, ...)
 {
 	va_list ap;
@@ -15,6 +30,7 @@ void fuzz_fail(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	fflush(stderr);
 	abort();
 }
 

@@ -14,6 +14,7 @@
 #include "track.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 /* An oracle found a wrong output: "fuzz: oracle: MSG" on stderr, abort(). */
 void fuzz_fail(const char *fmt, ...)

@@ -160,14 +160,9 @@ void trk_release(void)
 	}
 	used = live = 0;
 	on = 0;
-}
-
-void trk_keep(void)
-{
-	size_t i;
-
-	for (i = 0; i < cap; i++)
-		slot[i] = NULL;
-	used = live = 0;
-	on = 0;
+	if (cap > 4096) {	/* one large input: do not scan its table every run */
+		free(slot);
+		slot = NULL;
+		cap = 0;
+	}
 }

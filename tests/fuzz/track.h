@@ -43,8 +43,6 @@ int trk_asprintf(char **out, const char *fmt, ...)
 void trk_begin(void);
 /* Free every recorded block still live, stop recording. */
 void trk_release(void);
-/* Stop recording; the live blocks stay (a cache that outlives a run). */
-void trk_keep(void);
 
 #ifndef TRK_IMPL
 #define malloc(n)		trk_malloc(n)
