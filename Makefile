@@ -32,6 +32,7 @@ include compiler/Makefile.compiler
 include initramfs/Makefile.initramfs
 include qemu-images/Makefile.qemu
 include tests/Makefile.tests
+include tests/fuzz/Makefile.fuzz
 
 -include $(DEPFILES)
 

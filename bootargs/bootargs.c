@@ -91,7 +91,8 @@ static void parse_param(struct param *p)
 	bool quoted = s[0] == '"';
 	char *args = quoted ? s + 1 : s;
 
-	eq = strchr(args, '=');
+	/* next_arg() takes the first '=' after the name's first byte */
+	eq = *args ? strchr(args + 1, '=') : NULL;
 	if (quoted && len > 1 && s[len - 1] == '"')
 		s[--len] = '\0';
 	if (eq) {
@@ -167,6 +168,16 @@ static void plist_free(struct plist *l)
 	free(l->v);
 }
 
+/*
+ * The "--" that ends the kernel's parameters (kernel/params.c,
+ * parse_args(): a parameter "--" without a value), after next_arg() has
+ * dropped its quotes: "\"--\"" is one too.
+ */
+static bool is_dashes(const struct param *p)
+{
+	return !p->value && !strcmp(p->name, "--");
+}
+
 static bool same_value(const struct param *a, const struct param *b)
 {
 	if (!a->value || !b->value)
@@ -187,7 +198,7 @@ int ba_merge(const char *existing, const char *from, const char *fragment,
 	if (!rc)
 		rc = split(fragment, "the fragment", &frag, e);
 	for (j = 0; !rc && j < frag.n; j++) {
-		if (!strcmp(frag.v[j].text, "--"))
+		if (is_dashes(&frag.v[j]))
 			rc = errmsg_set(e, -EINVAL, "the fragment has '--': what follows it would go to init, not the kernel");
 		else if (!ba_is_tracing(frag.v[j].name))
 			rc = errmsg_set(e, -EINVAL, "the fragment has '%s', which is not a tracing parameter probecc writes: a later run could not tell it from yours",
@@ -198,7 +209,7 @@ int ba_merge(const char *existing, const char *from, const char *fragment,
 
 	/* "--": the rest is init's (init/main.c), the fragment goes before */
 	for (dashes = 0; dashes < old.n; dashes++)
-		if (!strcmp(old.v[dashes].text, "--"))
+		if (is_dashes(&old.v[dashes]))
 			break;
 
 	for (i = 0; i < dashes; i++) {

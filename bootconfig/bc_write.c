@@ -241,6 +241,15 @@ int bc_write(const struct bc_tree *t, FILE *out)
 		return BC_ERR_NOMEM;
 	if (n > XBC_NODE_MAX)
 		return BC_ERR_NODES;
+	/*
+	 * A tree bc_parse() read may hold a value with both quotes (inside
+	 * an unquoted value they are plain bytes); written quoted it would
+	 * end at its first quote: refused before anything is written.
+	 */
+	for (k = t->head; k; k = k->next)
+		for (i = 0; i < k->nvalues; i++)
+			if (strchr(k->values[i], '"') && strchr(k->values[i], '\''))
+				return BC_ERR_VALUE_QUOTES;
 	for (k = t->head; k; k = k->next) {
 		n = fprintf(out, "%s", k->key);
 		if (n < 0)

@@ -48,7 +48,9 @@ int bc_add(struct bc_tree *t, const char *key, const char *value);
 /*
  * Write @t as bootconfig text to @out.  Values are quoted with " unless
  * they hold ", then with '.  Returns BC_OK, BC_ERR_SIZE/BC_ERR_NODES when
- * the kernel's limits are exceeded, or BC_ERR_IO.
+ * the kernel's limits are exceeded, BC_ERR_VALUE_QUOTES (nothing
+ * written) when a value holds both quotes (a tree from bc_parse() may:
+ * the format has no way to write it back), or BC_ERR_IO.
  */
 int bc_write(const struct bc_tree *t, FILE *out);
 

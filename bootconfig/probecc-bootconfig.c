@@ -87,6 +87,12 @@ static int list(const char *path)
 	}
 	r = bc_write(t, stdout);
 	bc_free(t);
+	if (r == BC_ERR_VALUE_QUOTES) {
+		/* the kernel reads it, but no text of the format says it again */
+		fprintf(stderr, "%s: error: cannot be written back: %s\n",
+			path, bc_strerror(r));
+		return 1;
+	}
 	if (!r && fflush(stdout))
 		r = BC_ERR_IO;
 	if (r == BC_ERR_IO) {

@@ -137,6 +137,7 @@ void frame_begin(struct agent *a, struct out *o, struct utsname *u,
 
 /* plan.c */
 void plan_run(struct agent *a);
+void plan_text(struct agent *a, char *buf, size_t len);
 int file_has_token(const char *path, const char *match);
 void errlog_mark(const char *tracefs, char *mark, size_t size);
 void errlog_detail(const char *tracefs, const char *mark, int err,

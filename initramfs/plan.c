@@ -452,19 +452,15 @@ static void plan_line(struct agent *a, int no, char **f, int nf)
 }
 
 /*
- * plan_run() - read the plan at @a->plan_path and act on it line by line.
- *
- * The file is read whole, up to AGENT_PLAN_MAX bytes (more is reported
- * and ignored).  A first line other than "probecc-plan<TAB>1" makes the
- * agent refuse the whole plan: a note, no action, default sink and init.
- * A bad line is noted and skipped; every other line is acted on in order.
- * Nothing here fails the boot.
+ * plan_run() - read the plan at @a->plan_path and act on it line by line
+ * (plan_text()).  The file is read whole, up to AGENT_PLAN_MAX bytes
+ * (more is reported and ignored).  Nothing here fails the boot.
  */
 void plan_run(struct agent *a)
 {
-	char *buf, *p, *f[MAX_FIELDS];
+	char *buf;
 	size_t len = 0;
-	int fd, no = 0, nf;
+	int fd;
 
 	fd = open(a->plan_path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -499,10 +495,26 @@ void plan_run(struct agent *a)
 	}
 	close(fd);
 	buf[len] = '\0';
+	plan_text(a, buf, len);
+	free(buf);
+}
+
+/*
+ * plan_text() - act on the plan @buf of @len bytes (@buf[@len] is a NUL;
+ * the text is cut into fields in place) line by line: the agent's plan
+ * reader, apart from the file (tests/fuzz/fuzz-plan.c runs it alone).
+ * A NUL byte in the text refuses the plan, as does a first line other
+ * than "probecc-plan<TAB>1": a note, no action, default sink and init.
+ * A bad line is noted and skipped; every other line is acted on in order.
+ */
+void plan_text(struct agent *a, char *buf, size_t len)
+{
+	char *p, *f[MAX_FIELDS];
+	int no = 0, nf;
+
 	if (memchr(buf, '\0', len)) {
 		agent_note(a, "plan", "%s: holds a NUL byte, refused",
 			   a->plan_path);
-		free(buf);
 		return;
 	}
 	for (p = buf; *p; ) {
@@ -540,5 +552,4 @@ void plan_run(struct agent *a)
 	}
 	if (no == 0)
 		agent_note(a, "plan", "%s: empty, refused", a->plan_path);
-	free(buf);
 }

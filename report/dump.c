@@ -550,3 +550,25 @@ void dump_read(struct report *r, char *text, size_t len)
 	join_samples(r);
 	name_user_frames(r);
 }
+
+/*
+ * dump_probe_names() - r->names: the distinct probe names of the hits,
+ * in order of first hit (pointing into the hits), r->nnames of them.
+ */
+void dump_probe_names(struct report *r)
+{
+	const struct dump *d = &r->d;
+	int i, j, cap = 0;
+
+	for (i = 0; i < d->nhits; i++) {
+		for (j = 0; j < r->nnames && strcmp(r->names[j], d->hits[i].probe); j++)
+			;
+		if (j < r->nnames)
+			continue;
+		if (r->nnames == cap) {
+			cap = cap ? cap * 2 : 16;
+			r->names = xrealloc_array(r->names, cap, sizeof(*r->names));
+		}
+		r->names[r->nnames++] = d->hits[i].probe;
+	}
+}

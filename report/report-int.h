@@ -158,6 +158,7 @@ void dump_read(struct report *r, char *text, size_t len);
  */
 bool uprobe_def(const struct report *r, const char *name, char **path,
 		unsigned long long *off);
+void dump_probe_names(struct report *r);
 
 /* expect.c */
 const struct kcount *kprobe_count(const struct dump *d, const char *target);

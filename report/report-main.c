@@ -196,25 +196,6 @@ static int load_probes(struct report *r)
 	return 0;
 }
 
-/* The distinct probe names in order of first hit. */
-static void probe_names(struct report *r)
-{
-	const struct dump *d = &r->d;
-	int i, j, cap = 0;
-
-	for (i = 0; i < d->nhits; i++) {
-		for (j = 0; j < r->nnames && strcmp(r->names[j], d->hits[i].probe); j++)
-			;
-		if (j < r->nnames)
-			continue;
-		if (r->nnames == cap) {
-			cap = cap ? cap * 2 : 16;
-			r->names = xrealloc_array(r->names, cap, sizeof(*r->names));
-		}
-		r->names[r->nnames++] = d->hits[i].probe;
-	}
-}
-
 /* Write one machine output into memory and stage it for @path; 0 or 2. */
 static int stage(const struct report *r, const char *path,
 		 void (*write)(FILE *, const struct report *))
@@ -363,7 +344,7 @@ int report_main(int argc, char **argv)
 	if (!text)
 		return 2;
 	dump_read(&r, text, len);
-	probe_names(&r);
+	dump_probe_names(&r);
 	expect_all(&r);
 
 	/* a machine output on standard output is all it holds (--json -) */

@@ -7,20 +7,30 @@
 
 #include "report-int.h"
 
-/* @s with XML's five special characters escaped (also for junit.c). */
+/*
+ * @s as XML character data or an attribute value (also for junit.c):
+ * the five special characters escaped, and a control byte XML 1.0 has
+ * no Char for (all below 0x20 but TAB, LF, CR; a traced string may hold
+ * them) written as \xNN, so that the file stays well-formed.
+ */
 void xml_escaped(FILE *f, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '<')
+		unsigned char c = *s;
+
+		if (c == '<')
 			fputs("&lt;", f);
-		else if (*s == '>')
+		else if (c == '>')
 			fputs("&gt;", f);
-		else if (*s == '&')
+		else if (c == '&')
 			fputs("&amp;", f);
-		else if (*s == '"')
+		else if (c == '"')
 			fputs("&quot;", f);
+		else if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+			/* XML 1.0 has no such Char, not even as &#x1a;: \xNN */
+			fprintf(f, "\\x%02x", c);
 		else
-			fputc(*s, f);
+			fputc(c, f);
 	}
 }
 

@@ -1,0 +1,1 @@
+ftrace=function "--" trace_event=sched:*

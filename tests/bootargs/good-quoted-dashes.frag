@@ -1,0 +1,1 @@
+ftrace=function ftrace_filter=kernel_execve

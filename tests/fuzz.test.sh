@@ -1,0 +1,49 @@
+# fuzz tests: the libFuzzer harnesses of tests/fuzz/ (built with Debian's
+# clang-14 and libclang-rt-14-dev, ASan and UBSan), each run for
+# FUZZ_CI_SECONDS (default 30) from the seeds of the other groups' inputs
+# (tests/fuzz/seeds.sh), then the out-of-process oracles over what the
+# runs left (tests/fuzz/oracle.sh: the kernel's tools/bootconfig against
+# bc_parse on every compiled bootconfig, mkenvimage + fw_printenv on every
+# --uboot-env file).  A crash, a sanitizer report or a broken oracle
+# fails, naming the input and the command that reproduces it.  The
+# long runs and their figures are bench/fuzz.sh's (bench/README.md).
+#
+# Run alone: bash tests/fuzz.test.sh (through tests/run-tests.sh).
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+fi
+
+fz=$T_OUT/fuzz
+mkdir -p "$fz"
+if ! command -v clang > /dev/null ||
+   ! ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a > /dev/null 2>&1; then
+	t_skip fuzz/build "clang or libclang-rt-14-dev is missing (qemu-images/deps.sh build)"
+	return 0
+fi
+if ! make -s -j2 fuzz-build probecc bootconfig/probecc-bootconfig > "$fz/build.log" 2>&1; then
+	t_fail fuzz/build "make fuzz-build failed" "$fz/build.log"
+	return 0
+fi
+t_pass fuzz/build
+
+for t in compile report bootconfig bootargs plan; do
+	FUZZ_SECONDS=${FUZZ_CI_SECONDS:-30} FUZZ_WORK=$fz tests/fuzz/run.sh "$t" \
+		> "$fz/$t.out" 2> "$fz/$t.err"
+	rc=$?
+	line=$(awk -v t="$t" '$1 == t' "$fz/$t.out")
+	if [ $rc = 0 ] && [ -n "$line" ]; then
+		set -- $line
+		t_pass "fuzz/$t ($2 executions, $3 exec/s, $4 edges, 0 crashes)"
+	else
+		t_fail "fuzz/$t" "run.sh exit $rc" "$fz/$t.out" "$fz/$t.err"
+	fi
+done
+
+if tests/fuzz/oracle.sh "$fz" > "$fz/oracle.out" 2> "$fz/oracle.err"; then
+	while read -r line; do
+		t_pass "fuzz/oracle/${line#oracle.sh: }"
+	done < "$fz/oracle.out"
+else
+	t_fail fuzz/oracle "oracle.sh exit $?" "$fz/oracle.out" "$fz/oracle.err"
+fi

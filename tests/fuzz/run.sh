@@ -1,0 +1,64 @@
+#!/bin/bash
+# run.sh TARGET...: run each libFuzzer target of tests/fuzz/ (built by
+# "make fuzz-build") from the seeds of the tests (seeds.sh), one after
+# the other, and say per target: executions, exec/s, edges (libFuzzer's
+# "cov"), corpus, crashes.  A crash, a sanitizer report or a broken
+# oracle fails the run (exit 1) and prints the command that reproduces
+# it; exit 2 when a target cannot be run at all.
+#
+# Environment:
+#   FUZZ_SECONDS  time per target (default 60)
+#   FUZZ_RUNS     at most this many executions per target (default: no limit)
+#   FUZZ_NICE     nice level of the fuzzer (default 10; bench/fuzz.sh: 19)
+#   FUZZ_WORK     where the seeds, corpora and crashes go
+#                 (default tests/out/fuzz); the corpus of a target grows
+#                 there from run to run until removed
+# Runs from the top of the repository (make fuzz).
+set -u -o pipefail
+cd "$(dirname "$0")/../.."
+secs=${FUZZ_SECONDS:-60}
+runs=${FUZZ_RUNS:--1}
+nice=${FUZZ_NICE:-10}
+work=${FUZZ_WORK:-tests/out/fuzz}
+[ $# -gt 0 ] || set -- compile report bootconfig bootargs plan
+failed=0
+printf '%-11s %12s %8s %7s %8s %8s %s\n' target executions exec/s edges corpus crashes seconds
+for t in "$@"; do
+	bin=tests/fuzz/fuzz-$t
+	w=$work/$t
+	if [ ! -x "$bin" ]; then
+		echo "run.sh: $bin is not built (make fuzz-build)" >&2
+		exit 2
+	fi
+	rm -rf "$w/seeds" "$w/crashes" && mkdir -p "$w/seeds" "$w/corpus" "$w/crashes"
+	if ! tests/fuzz/seeds.sh "$t" "$w/seeds" 2> "$w/seeds.log"; then
+		cat "$w/seeds.log" >&2
+		exit 2
+	fi
+	start=$(date +%s)
+	# -close_fd_mask=3: the code's own stdout and stderr (diagnostics)
+	# go nowhere; libFuzzer and the sanitizers keep theirs.
+	nice -n "$nice" "$bin" -max_total_time="$secs" -runs="$runs" \
+		-close_fd_mask=3 -print_final_stats=1 \
+		-artifact_prefix="$w/crashes/" "$w/corpus" "$w/seeds" > "$w/log" 2>&1
+	rc=$?
+	end=$(date +%s)
+	done_line=$(grep -a -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED)' "$w/log" | tail -1)
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$w/log")
+	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$w/log")
+	cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<< "$done_line")
+	corp=$(ls "$w/corpus" | wc -l)
+	crashes=$(ls "$w/crashes" | wc -l)
+	printf '%-11s %12s %8s %7s %8s %8s %s\n' "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" \
+		"$corp" "$crashes" "$((end - start))"
+	if [ "$rc" != 0 ] || [ "$crashes" != 0 ]; then
+		failed=1
+		echo "run.sh: $t: fuzzer exit $rc, $crashes crash(es); from $w/log:" >&2
+		grep -a -E 'ERROR|SUMMARY|oracle|runtime error' "$w/log" | head -5 >&2
+		for c in "$w"/crashes/*; do
+			[ -e "$c" ] || continue
+			echo "run.sh: reproduce: $bin $c" >&2
+		done
+	fi
+done
+exit $failed

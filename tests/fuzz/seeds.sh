@@ -1,0 +1,77 @@
+#!/bin/bash
+# seeds.sh TARGET DIR: write the seed corpus of fuzz target TARGET into
+# DIR (tests/fuzz/fuzz-TARGET.c says what its input is), generated from
+# the tests' own inputs each time, so that the repository keeps no
+# corpus of its own:
+#   compile     tests/compiler, tests/target, examples and the report's
+#               probe files, each under two targets (byte 0)
+#   report      the dumps of tests/report (real boots and derived), alone
+#               and after the probe file of their case
+#   bootconfig  tests/bootconfig/*.bconf, the kernel's samples when
+#               bootconfig/kernel-tool has built them, and probecc's own
+#               bootconfig of the examples
+#   bootargs    tests/bootargs: each case's existing bootargs and fragment
+#   plan        the plans probecc writes for the compile seeds
+# Runs from the top of the repository; "plan" and "bootconfig" need
+# ./probecc built.
+set -eu -o pipefail
+trap 'echo "${0##*/}: line $LINENO: exit $?: $BASH_COMMAND" >&2' ERR
+target=$1 dir=$2
+mkdir -p "$dir"
+# seed NAME: standard input into DIR/NAME
+seed() { cat > "$dir/$1"; }
+probes() { ls tests/compiler/*.probes tests/target/*.probes examples/*.probes \
+	      tests/report/*.probes tests/report/*/*.probes 2> /dev/null; }
+
+case $target in
+compile)
+	for f in $(probes); do
+		b=$(basename "$f" .probes)
+		# 0x00: mipsel, 6.1, --via cmdline, no kernel symbols;
+		# 0xa1: x86_64, 6.1, --via bootconfig, the synthetic kernel
+		{ printf '\000'; cat "$f"; } | seed "$b-mipsel"
+		{ printf '\241'; cat "$f"; } | seed "$b-x86-bootconfig"
+	done ;;
+report)
+	for raw in tests/report/*/ttyS1.raw tests/report/derived/*.raw; do
+		b=$(basename "$(dirname "$raw")")-$(basename "$raw" .raw)
+		{ printf '\001'; cat "$raw"; } | seed "$b"
+		for p in $(dirname "$raw")/*.probes tests/report/ci-fail.probes; do
+			[ -f "$p" ] || continue
+			{ printf '\001'; cat "$p"; printf '\000'; cat "$raw"; } |
+				seed "$b+$(basename "$p" .probes)"
+		done
+	done ;;
+bootconfig)
+	for f in tests/bootconfig/*.bconf; do
+		seed "$(basename "$f")" < "$f"
+	done
+	if kt=$(bootconfig/kernel-tool 2> /dev/null); then
+		for f in "$(dirname "$kt")"/samples/*.bconf; do
+			seed "kernel-$(basename "$f")" < "$f"
+		done
+	fi
+	for f in examples/*.probes; do
+		./probecc "$f" -o - 2> /dev/null | seed "$(basename "$f" .probes)-out.bconf" || :
+	done ;;
+bootargs)
+	for f in tests/bootargs/*.frag; do
+		b=${f%.frag}
+		{ printf '\000'; [ ! -f "$b.existing" ] || { cat "$b.existing"; printf '\000'; }
+		  cat "$f"; } | seed "$(basename "$b")"
+		{ printf '\001'; [ ! -f "$b.existing" ] || { cat "$b.existing"; printf '\000'; }
+		  cat "$f"; } | seed "$(basename "$b")-replace"
+	done ;;
+plan)
+	for f in $(probes); do
+		for arch in mipsel x86_64; do
+			./probecc "$f" --arch "$arch" --plan - 2> /dev/null > "$dir/.plan" || continue
+			{ printf '\001'; cat "$dir/.plan"; } | seed "$(basename "$f" .probes)-$arch"
+		done
+	done
+	rm -f "$dir/.plan" ;;
+*)
+	echo "${0##*/}: unknown target '$target'" >&2
+	exit 2 ;;
+esac
+echo "${0##*/}: $(ls "$dir" | wc -l) seeds for $target in $dir" >&2
