@@ -25,6 +25,16 @@ t_skip() {
 	fi
 }
 
+# t_grep NAME FILE REGEX [WHY]: pass when a line of FILE (text or not)
+# matches the extended REGEX; WHY is the failure's reason.
+t_grep() {
+	if grep -a -Eq -- "$3" "$2"; then
+		t_pass "$1"
+	else
+		t_fail "$1" "${4:-no line matches /$3/ in $2}"
+	fi
+}
+
 # t_check NAME EXPECTED_FILE ACTUAL_FILE: pass when identical.
 t_check() {
 	if cmp -s "$2" "$3"; then

@@ -6,12 +6,5 @@
 yb=$T_OUT/rootfs
 mkdir -p "$yb"
 . qemu-images/machines.sh
-yb_grep() { # NAME FILE REGEX [WHY]
-	if grep -a -Eq -- "$3" "$2"; then
-		t_pass "$1"
-	else
-		t_fail "$1" "${4:-no line matches /$3/ in $2}"
-	fi
-}
 . tests/yourboot/boot.sh
 yb_boot mipsel

@@ -35,13 +35,6 @@ yb=$T_OUT/yourboot
 mkdir -p "$yb"
 . qemu-images/machines.sh
 
-yb_grep() { # NAME FILE REGEX [WHY]
-	if grep -a -Eq -- "$3" "$2"; then
-		t_pass "$1"
-	else
-		t_fail "$1" "${4:-no line matches /$3/ in $2}"
-	fi
-}
 
 # --- the overlay, on a small base initrd (a real cpio of 3 bytes' text) ---
 mkdir -p "$yb/base/etc"
@@ -87,8 +80,8 @@ if cmp -s "$yb/x/probecc/init" initramfs/agent-x86_64 && [ -x "$yb/x/probecc/ini
 else
 	t_fail yourboot/cpio-agent-plan "probecc/init is not initramfs/agent-x86_64 (mode 0755) or probecc/plan not the --plan text" "$yb/cpio.err"
 fi
-yb_grep yourboot/cpio-rdinit "$yb/cmdline" '^rdinit=/probecc/init ' "the command line does not start with rdinit=/probecc/init"
-yb_grep yourboot/cpio-says-order "$yb/initrd.err" 'as it was, then the overlay .*rdinit=/probecc/init'
+t_grep yourboot/cpio-rdinit "$yb/cmdline" '^rdinit=/probecc/init ' "the command line does not start with rdinit=/probecc/init"
+t_grep yourboot/cpio-says-order "$yb/initrd.err" 'as it was, then the overlay .*rdinit=/probecc/init'
 
 # --- bootconfig last ---
 printf 'kprobe k kernel_execve { f = +0(arg1):string }\ndump console\n' > "$yb/bc.probes"
@@ -122,7 +115,7 @@ if ./probecc "$yb/bc.probes" --arch x86_64 --via bootconfig --initrd "$yb/clash.
 elif [ -e "$yb/clash.img" ]; then
 	t_fail yourboot/bc-both-refused "refused, but $yb/clash.img was written"
 else
-	yb_grep yourboot/bc-both-refused "$yb/clash.err" 'ends with a bootconfig of [0-9]+ bytes'
+	t_grep yourboot/bc-both-refused "$yb/clash.err" 'ends with a bootconfig of [0-9]+ bytes'
 fi
 
 # --- the agent's overlay mode, in test mode ---
@@ -134,12 +127,12 @@ printf 'probecc-plan\t1\narch\tx86_64\nkernel\t6.1\nsink\tconsole\n' > "$yb/root
 agent=initramfs/agent-$(uname -m)
 if [ -x "$agent" ]; then
 	"$agent" --root "$yb/root" --sink "$yb/agent.dump" --overlay --no-exec > /dev/null 2> "$yb/agent-ov.err"
-	yb_grep yourboot/agent-overlay-execs-init "$yb/agent-ov.err" '^agent: would exec /init$'
+	t_grep yourboot/agent-overlay-execs-init "$yb/agent-ov.err" '^agent: would exec /init$'
 	"$agent" --root "$yb/root" --sink "$yb/agent.dump" --no-exec > /dev/null 2> "$yb/agent-plain.err"
-	yb_grep yourboot/agent-plain-kernel-order "$yb/agent-plain.err" '^agent: would exec /sbin/init$'
+	t_grep yourboot/agent-plain-kernel-order "$yb/agent-plain.err" '^agent: would exec /sbin/init$'
 	printf 'init\t/sbin/init\n' >> "$yb/root/probecc/plan"
 	"$agent" --root "$yb/root" --sink "$yb/agent.dump" --overlay --no-exec > /dev/null 2> "$yb/agent-plan.err"
-	yb_grep yourboot/agent-plan-init-first "$yb/agent-plan.err" '^agent: would exec /sbin/init$'
+	t_grep yourboot/agent-plan-init-first "$yb/agent-plan.err" '^agent: would exec /sbin/init$'
 else
 	t_skip yourboot/agent "no $agent for this host"
 fi
@@ -186,7 +179,7 @@ yb_capture() {
 	elif [ -e "$yb/cut.target" ]; then
 		t_fail yourboot/capture-from-log-cut "refused, but $yb/cut.target was written"
 	else
-		yb_grep yourboot/capture-from-log-cut "$yb/cut.err" 'no complete target frame'
+		t_grep yourboot/capture-from-log-cut "$yb/cut.err" 'no complete target frame'
 	fi
 }
 

@@ -8,7 +8,7 @@
 # overlay mode (the one command of a CI job, with its cut-command-line
 # check and the report) until systemd's multi-user.target and the window
 # dump; MIPS kprobe oopses get another boot (tests/lib.sh).
-# Needs $yb (a scratch directory) and yb_grep.  Returns 0 when it booted.
+# Needs $yb (a scratch directory) and t_grep.  Returns 0 when it booted.
 yb_boot() {
 	local t=$1 d=$yb/run-$1 env=$yb/rootfs-$1.env
 	machine "$t" || { t_fail "yourboot/boot-$t" "no machine $t"; return 1; }
@@ -38,12 +38,12 @@ yb_boot() {
 		return 1
 	fi
 	t_pass "yourboot/boot-$t-dumped"
-	yb_grep "yourboot/boot-$t-initramfs-tools" "$d/console.log" 'Begin: Running /scripts/init-bottom' "initramfs-tools' /init did not run to init-bottom"
-	yb_grep "yourboot/boot-$t-systemd" "$d/console.log" 'Reached target.*multi-user\.target' "systemd did not reach multi-user.target"
+	t_grep "yourboot/boot-$t-initramfs-tools" "$d/console.log" 'Begin: Running /scripts/init-bottom' "initramfs-tools' /init did not run to init-bottom"
+	t_grep "yourboot/boot-$t-systemd" "$d/console.log" 'Reached target.*multi-user\.target' "systemd did not reach multi-user.target"
 	if grep -a -q 'run-init: ' "$d/console.log"; then
 		t_fail "yourboot/boot-$t-switch-root" "run-init complained" "$d/console.log"
 	else
 		t_pass "yourboot/boot-$t-switch-root"
 	fi
-	yb_grep "yourboot/boot-$t-window-beyond-switch" "$d/dump2" 'sched_process_exec: filename=/sbin/init ' "the window dump has no exec of /sbin/init (systemd)"
+	t_grep "yourboot/boot-$t-window-beyond-switch" "$d/dump2" 'sched_process_exec: filename=/sbin/init ' "the window dump has no exec of /sbin/init (systemd)"
 }
