@@ -38,15 +38,6 @@ stack_after() {
 		inst { exit }' "$1"
 }
 
-# expect_grep NAME FILE REGEX [WHY]: pass when REGEX matches a line of FILE.
-expect_grep() {
-	if grep -Eq -- "$3" "$2"; then
-		t_pass "$1"
-	else
-		t_fail "$1" "${4:-no line matches /$3/ in $2}"
-	fi
-}
-
 # No item of any dump may have failed, except as EXCEPT (a regex) allows.
 expect_armed() {
 	local name=$1 dump=$2 except=${3:-^$} bad
@@ -71,11 +62,11 @@ for arch in mipsel x86_64; do
 			$'^item\t(bond_create|bonding_init)\tfailed\tset_ftrace_filter'
 		# Loopback registers during the kernel's own boot (subsys_initcall),
 		# seen by the function tracer before userspace.
-		expect_grep "boot/$arch-bond0/loopback-function-trace" "$d/trace1" \
+		t_grep "boot/$arch-bond0/loopback-function-trace" "$d/trace1" \
 			'swapper/0-1 .*register_netdevice <-register_netdev$'
 		stack_after "$d/trace1" 'register_netdevice <-register_netdev$' > "$d/lo.stack"
 		if [ $arch = x86_64 ]; then
-			expect_grep "boot/$arch-bond0/loopback-stack" "$d/lo.stack" \
+			t_grep "boot/$arch-bond0/loopback-stack" "$d/lo.stack" \
 				'^loopback_net_init' "x86_64 stack lacks loopback_net_init"
 		else
 			# MIPS 6.1: func_stack_trace gives one frame (issue: real MIPS stacks).
@@ -89,9 +80,9 @@ for arch in mipsel x86_64; do
 		# bonding.ko, loaded by the rc script, registers "bond%d": the
 		# kprobe records the name at function entry (before the %d is
 		# resolved), and the function tracer sees bond_create call it.
-		expect_grep "boot/$arch-bond0/kprobe-name" "$d/trace2" \
+		t_grep "boot/$arch-bond0/kprobe-name" "$d/trace2" \
 			'insmod-[0-9]+ .* netdev: \(register_netdevice\+0x0/0x[0-9a-f]+\) name="bond%d"'
-		expect_grep "boot/$arch-bond0/function-caller" "$d/trace2" \
+		t_grep "boot/$arch-bond0/function-caller" "$d/trace2" \
 			'insmod-[0-9]+ .*register_netdevice <-bond_create$'
 		stack_after "$d/trace2" 'netdev: \(register_netdevice' > "$d/bond.stack"
 		if [ $arch = x86_64 ]; then
@@ -110,7 +101,7 @@ for arch in mipsel x86_64; do
 			else
 				t_pass "boot/$arch-bond0/perf-not-trigger-on-mips"
 			fi
-			expect_grep "boot/$arch-bond0/perf-sample" "$d/dump2" \
+			t_grep "boot/$arch-bond0/perf-sample" "$d/dump2" \
 				$'^perf\tnetdev\t[0-9]+\t0\t[0-9]+\t[0-9]+\t[0-9a-f]+ '
 			eval "$(qemu-images/fetch $arch)"
 			./probecc report "$d/ttyS1.raw" --modules "$MODULES" \
@@ -138,10 +129,10 @@ for arch in mipsel x86_64; do
 		trace_of "$d/dump1" > "$d/trace1"
 		expect_armed "boot/$arch-args/armed" "$d/dump1"
 		# The kernel's own exec of /init, before any userspace ran.
-		expect_grep "boot/$arch-args/kernel_execve-init" "$d/trace1" \
+		t_grep "boot/$arch-args/kernel_execve-init" "$d/trace1" \
 			' exec: \(kernel_execve\+0x0/0x[0-9a-f]+\) filename="/init" argv=0x[0-9a-f]+ envp=[0-9]+ comm="swapper/0"'
 		# The agent reads its plan: dfd is AT_FDCWD (-100).
-		expect_grep "boot/$arch-args/openat-plan" "$d/trace1" \
+		t_grep "boot/$arch-args/openat-plan" "$d/trace1" \
 			' openat: \(do_sys_openat2\+0x0/0x[0-9a-f]+\) dfd=-100 filename="/probecc/plan" how=0x[0-9a-f]+'
 	fi
 
@@ -154,17 +145,17 @@ for arch in mipsel x86_64; do
 		# The agent's open of its plan returns a descriptor (>= 0)...
 		awk '/ open_entry: .*path="\/probecc\/plan"/ { getline; print; exit }' \
 			"$d/trace1" > "$d/plan.ret"
-		expect_grep "boot/$arch-retval/kretprobe-fd" "$d/plan.ret" \
+		t_grep "boot/$arch-retval/kretprobe-fd" "$d/plan.ret" \
 			' open_ret: \(.*<- do_sys_openat2\) ret=[0-9]+$'
 		# ...and an open of a missing file returns -ENOENT.
-		expect_grep "boot/$arch-retval/kretprobe-enoent" "$d/trace1" \
+		t_grep "boot/$arch-retval/kretprobe-enoent" "$d/trace1" \
 			' open_ret: \(.*<- do_sys_openat2\) ret=-2$'
 		# sched_process_exec with the filter "pid > 1": the exec of /init
 		# (before the agent set the filter) is there, the agent's exec of
 		# the real init by PID 1 (after it) is not, the rc's children are.
-		expect_grep "boot/$arch-retval/event-before-filter" "$d/trace1" \
+		t_grep "boot/$arch-retval/event-before-filter" "$d/trace1" \
 			'sched_process_exec: filename=/init pid=1 '
-		expect_grep "boot/$arch-retval/event-after-filter" "$d/trace2" \
+		t_grep "boot/$arch-retval/event-after-filter" "$d/trace2" \
 			'sched_process_exec: filename=/bin/mountpoint pid=([2-9]|[1-9][0-9]+) '
 		if grep -q 'sched_process_exec: filename=/sbin/init pid=1 ' "$d/trace2"; then
 			t_fail "boot/$arch-retval/event-filter" "the filter let PID 1's exec of /sbin/init through"
@@ -223,7 +214,7 @@ for arch in mipsel x86_64; do
 		# Debian's System.map is a placeholder: the report says so.
 		eval "$(qemu-images/fetch $arch)"
 		./probecc report "$d/ttyS1.raw" --system-map "$SYSTEM_MAP" > /dev/null 2> "$d/map.err"
-		expect_grep "boot/$arch-ci/placeholder-system-map" "$d/map.err" "is Debian's placeholder"
+		t_grep "boot/$arch-ci/placeholder-system-map" "$d/map.err" "is Debian's placeholder"
 		# Machine outputs: JSON names every hit, folded stacks feed flame graphs.
 		if grep -q '"probe": "netdev"' "$d/report.json" &&
 		   grep -q ';register_netdevice 1$' "$d/stacks.folded" &&

@@ -45,14 +45,6 @@ b64_run() {
 	run_probes_oops "boot64/$t-$name" "$b64_dir/$t-$name" --arch "$t" "$@" "$probes"
 }
 
-b64_grep() { # NAME FILE REGEX [WHY]
-	if grep -Eq -- "$3" "$2"; then
-		t_pass "$1"
-	else
-		t_fail "$1" "${4:-no line matches /$3/ in $2}"
-	fi
-}
-
 # b64_sysroot AGENT: a sysroot with /bin/args10 built static for the
 # userland of agent-AGENT (mipsel: o32, mips64el: n64, arm64); prints
 # its directory, or nothing when the cross compiler failed.
@@ -89,13 +81,13 @@ for t in ${B64_TARGETS:-loongson3 loongson3-o32 malta64el arm64}; do
 	# fetched package's own config says so
 	if [ $t = loongson3-o32 ]; then
 		eval "$(qemu-images/fetch $t)"
-		b64_grep "boot64/$t/config-MIPS32_O32" "$CONFIG" '^CONFIG_MIPS32_O32=y$'
+		t_grep "boot64/$t/config-MIPS32_O32" "$CONFIG" '^CONFIG_MIPS32_O32=y$'
 	fi
 
 	# --- ci: bond0, expectations, the stack of the netdev hit ---
 	if b64_run $t ci examples/ci-bond0.probes --report; then
 		d=$b64_dir/$t-ci
-		b64_grep "boot64/$t-ci/expectations-hold" "$d/junit.xml" \
+		t_grep "boot64/$t-ci/expectations-hold" "$d/junit.xml" \
 			'<testsuite name="probecc" tests="6" failures="0">'
 		# netdev's callers, innermost first, as probecc report names them
 		sed -n '/^  netdev /,/^  [^ ]/p' "$d/report.txt" |
@@ -142,38 +134,38 @@ for t in ${B64_TARGETS:-loongson3 loongson3-o32 malta64el arm64}; do
 		d=$b64_dir/$t-args
 		# palloc armed by the agent (MIPS: no room on the command line)
 		# or by kprobe_event= (arm64), then enabled by the agent
-		b64_grep "boot64/$t-args/armed" "$d/dump1" $'^item\tpalloc\t(armed|ok)\tset_event\t'
+		t_grep "boot64/$t-args/armed" "$d/dump1" $'^item\tpalloc\t(armed|ok)\tset_event\t'
 		if grep -P '^item\t' "$d/dump1" | awk -F'\t' '$3 == "failed" || $3 == "missing"' | grep -q .; then
 			t_fail "boot64/$t-args/none-failed" "$(grep -P '^item\t[^\t]*\t(failed|missing)' "$d/dump1")"
 		else
 			t_pass "boot64/$t-args/none-failed"
 		fi
-		b64_grep "boot64/$t-args/kernel_execve-init" "$d/dump1" \
+		t_grep "boot64/$t-args/kernel_execve-init" "$d/dump1" \
 			' exec: \(kernel_execve\+0x0/0x[0-9a-f]+\) filename="/init" argv=0x[0-9a-f]+ envp=[0-9]+ comm="swapper/0"'
 		# arguments 5-8 come from registers: $8-$11 (n64), x4-x7 (arm64)
 		case $M_ARCH in
 		mips64*) regs='parent=%r8:x64 handler=%r9:x64 context=%r10:x64 cgroup_fd=%r11:s32' ;;
 		arm64) regs='parent=%x4:x64 handler=%x5:x64 context=%x6:x64 cgroup_fd=%x7:s32' ;;
 		esac
-		b64_grep "boot64/$t-args/args5-8-registers" "$d/plan" "p:kprobes/palloc perf_event_alloc .* $regs("$'\t'"|\$)"
-		b64_grep "boot64/$t-args/args5-8-values" "$d/dump1" \
+		t_grep "boot64/$t-args/args5-8-registers" "$d/plan" "p:kprobes/palloc perf_event_alloc .* $regs("$'\t'"|\$)"
+		t_grep "boot64/$t-args/args5-8-values" "$d/dump1" \
 			'init-1 .* palloc: \(perf_event_alloc\+0x0/0x[0-9a-f]+\) type=2 cpu=0 task=0x0 parent=0x0 handler=0x0 context=0x0 cgroup_fd=-1$'
 	fi
 
 	# --- retval: kretprobe $retval, 0 and -EBUSY ---
 	if b64_run $t retval tests/boot64/retval64.probes --report; then
 		d=$b64_dir/$t-retval
-		b64_grep "boot64/$t-retval/expectations-hold" "$d/junit.xml" \
+		t_grep "boot64/$t-retval/expectations-hold" "$d/junit.xml" \
 			'<testsuite name="probecc" tests="4" failures="0">'
 		# the real init's "mount -t devtmpfs dev /dev" (qemu-images/rc/bond0)
 		# returns -EBUSY: the kretprobe hit of the same task says so
 		who=$(sed -n 's/^ *\([^ ]*-[0-9]*\) .* mount_entry: .* dev="dev" type="devtmpfs"$/\1/p' "$d/dump2" | head -1)
-		b64_grep "boot64/$t-retval/devtmpfs-ebusy" "$d/dump2" \
+		t_grep "boot64/$t-retval/devtmpfs-ebusy" "$d/dump2" \
 			"^ *${who:-no-such-task} .* mount_ret: \\(.*<- path_mount\\) ret=-16\$"
 		if grep -q 'sched_process_exec: filename=/sbin/init pid=1 ' "$d/dump2"; then
 			t_fail "boot64/$t-retval/event-filter" "the filter let PID 1's exec of /sbin/init through"
 		else
-			b64_grep "boot64/$t-retval/event-filter" "$d/dump2" \
+			t_grep "boot64/$t-retval/event-filter" "$d/dump2" \
 				'sched_process_exec: filename=/bin/mountpoint pid=([2-9]|[1-9][0-9]+) '
 		fi
 	fi
@@ -184,18 +176,18 @@ for t in ${B64_TARGETS:-loongson3 loongson3-o32 malta64el arm64}; do
 	elif b64_run $t uprobe tests/boot64/uprobe10.probes --sysroot "$sr" \
 		--rc tests/boot64/rc-args10 --report; then
 		d=$b64_dir/$t-uprobe
-		b64_grep "boot64/$t-uprobe/expectations-hold" "$d/junit.xml" \
+		t_grep "boot64/$t-uprobe/expectations-hold" "$d/junit.xml" \
 			'<testsuite name="probecc" tests="13" failures="0">'
 		case $M_AGENT in
 		mipsel) abi=o32 regs='a4=%r7:x32 a5=\+16\(\$stack\):x32 a6=\+20\(\$stack\):x32 a7=\+24\(\$stack\):x32 a8=\+28\(\$stack\):x32 a9=\+32\(\$stack\):x32 a10=\+36\(\$stack\):s32' ;;
 		mips64el) abi=n64 regs='a4=%r7 a5=%r8 a6=%r9 a7=%r10 a8=%r11 a9=\$stack0 a10=\$stack1:s32' ;;
 		arm64) abi=aapcs64 regs='a4=%x3 a5=%x4 a6=%x5 a7=%x6 a8=%x7 a9=\$stack0 a10=\$stack1:s32' ;;
 		esac
-		b64_grep "boot64/$t-uprobe/$abi-fetchargs" "$d/plan" \
+		t_grep "boot64/$t-uprobe/$abi-fetchargs" "$d/plan" \
 			"p:uprobes/ten /bin/args10:0x[0-9a-f]+ .* $regs("$'\t'"|\$)"
-		b64_grep "boot64/$t-uprobe/explain-$abi" "$d/explain" \
+		t_grep "boot64/$t-uprobe/explain-$abi" "$d/explain" \
 			"^uprobe ten arguments: the $abi ABI of /bin/args10, "
-		b64_grep "boot64/$t-uprobe/ran" "$d/console.log" 'rc: args10: ten = 842'
+		t_grep "boot64/$t-uprobe/ran" "$d/console.log" 'rc: args10: ten = 842'
 	fi
 
 	# --- room: the command line the firmware passes whole ---

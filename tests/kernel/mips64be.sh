@@ -105,9 +105,6 @@ mbe_report() {
 		t_fail "kernel-mips64be/$1/expectations-hold" "report exit $rc" "$o.report"
 	fi
 }
-mbe_grep() { # NAME FILE ERE
-	grep -Eq -- "$3" "$2" && t_pass "$1" || t_fail "$1" "no line matches /$3/ in $2"
-}
 # the kernel got the whole command line (run-probes' cut check)
 mbe_whole() {
 	local o=$b/$1 got
@@ -135,7 +132,7 @@ if mbe_image ci $p && mbe_boot ci; then
 		t_fail kernel-mips64be/ci/perf-callchain-named \
 			"no bond_create <- bonding_store_bonds <- kernfs_fop_write_iter" "$b/ci.report"
 	fi
-	mbe_grep kernel-mips64be/ci/stack-is-perf "$b/ci.plan" $'^perf\tnetdev\tkprobes/netdev$'
+	t_grep kernel-mips64be/ci/stack-is-perf "$b/ci.plan" $'^perf\tnetdev\tkprobes/netdev$'
 else
 	t_fail kernel-mips64be/ci/boot "boot failed" "$b/ci.err" "$b/ci.cerr" "$b/ci.log"
 fi
@@ -145,7 +142,7 @@ p=tests/kernel/mips64be-args.probes
 if mbe_image args $p && mbe_boot args; then
 	mbe_whole args
 	mbe_report args $p
-	mbe_grep kernel-mips64be/args/args5-8-registers "$b/args.plan" \
+	t_grep kernel-mips64be/args/args5-8-registers "$b/args.plan" \
 		'p:kprobes/mmap do_mmap .* flags=%r8:u64 pgoff=%r9:u64 populate=%r10:x64 uf=%r11:x64 uf_next=\+0\(%r11\):x64'
 	# rc-static's call, all arguments in one hit (the expectations check
 	# each field alone), uf.next pointing at uf, populate beside it
@@ -166,7 +163,7 @@ fi
 p=tests/kernel/mips64be-ret.probes
 if mbe_image ret $p && mbe_boot ret; then
 	mbe_report ret $p
-	mbe_grep kernel-mips64be/ret/eexist-from-rc "$b/ret.dump2" \
+	t_grep kernel-mips64be/ret/eexist-from-rc "$b/ret.dump2" \
 		'rc-static|init-1 .* mkdir_ret: \(.*do_mkdirat.*\) ret=-17$'
 else
 	t_fail kernel-mips64be/ret/boot "boot failed" "$b/ret.err" "$b/ret.cerr" "$b/ret.log"
@@ -176,7 +173,7 @@ fi
 p=tests/kernel/bootconfig.probes
 if mbe_image bc $p -o "$b/bc.bconf" && ./bootconfig/probecc-bootconfig -a "$b/bc.bconf" "$b/bc.gz" &&
    mbe_boot bc; then
-	mbe_grep kernel-mips64be/bootconfig/loaded "$b/bc.log" 'Load bootconfig: [0-9]+ bytes [0-9]+ nodes'
+	t_grep kernel-mips64be/bootconfig/loaded "$b/bc.log" 'Load bootconfig: [0-9]+ bytes [0-9]+ nodes'
 	if grep -q 'trace_boot: Failed' "$b/bc.log"; then
 		t_fail kernel-mips64be/bootconfig/applied "trace_boot refused a key" "$b/bc.log"
 	else
@@ -184,7 +181,7 @@ if mbe_image bc $p -o "$b/bc.bconf" && ./bootconfig/probecc-bootconfig -a "$b/bc
 	fi
 	# netdev and exec are defined by the kernel from bootconfig: the
 	# agent found them armed (ok), it did not define them
-	mbe_grep kernel-mips64be/bootconfig/kprobe-armed-by-kernel "$b/bc.dump1" $'^item\tnetdev\tok\t'
+	t_grep kernel-mips64be/bootconfig/kprobe-armed-by-kernel "$b/bc.dump1" $'^item\tnetdev\tok\t'
 	mbe_report bc $p
 else
 	t_fail kernel-mips64be/bootconfig/boot "boot failed" "$b/bc.err" "$b/bc.cerr" "$b/bc.log"
