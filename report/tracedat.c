@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Raw dumps -> trace.dat ("probecc report --trace-dat OUT CAPTURE").
+ *
+ * The agent's raw dump (initramfs/raw.c, docs/plan.md "Raw dump") holds
+ * the ring buffer's pages and the tracefs files a reader needs, as
+ * records "raw<TAB>NAME<TAB>LEN\n" + LEN bytes.  Here they are put back
+ * as a tracefs-like directory (events/header_page, events/SYS/EV/format,
+ * printk_formats, saved_cmdlines, kallsyms, per_cpu/cpuN/trace_pipe_raw)
+ * and Debian's trace-cmd writes the trace.dat from it, as it does for an
+ * embedded box (trace-cmd-restore(1): "restore -c -t DIR -k KALLSYMS"
+ * makes the headers, "restore -i HEAD CPUFILES..." adds the per-CPU
+ * data).  The file format stays trace-cmd's: nothing here writes it.
+ *
+ * Two fields of the headers are the host's, not the target's
+ * (trace-cmd 3.1.6, lib/trace-cmd/trace-output.c: the byte order, the
+ * size of a long and the page size of the machine that runs restore -c):
+ * the long size and page size are set from the target's own
+ * events/header_page (the commit field is a local_t, a long; the page's
+ * data field ends at the page size).  The byte order cannot be changed
+ * afterwards (every number of the file is written in it), so a
+ * big-endian target is refused.
+ *
+ * The ring buffer pages of every dump of the boot are joined per CPU in
+ * dump order: reading trace_pipe_raw consumes them, so the window dump
+ * holds what came after the init dump.  A damaged or cut dump gives what
+ * came before the damage, whole pages only.
+ */
+#define _GNU_SOURCE	/* memmem, mkdtemp */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "report-int.h"
+
+#define RAW_MARK	"--- raw ---\n"
+#define MAX_CPUS	4096
+
+struct rawfile {
+	char *name;
+	char *data;
+	size_t len, cap;
+	unsigned int dump;	/* the dump it last came from */
+};
+
+struct rawset {
+	struct rawfile *f;
+	int n, cap;
+	int dumps;		/* dumps that had a raw body */
+	char why[512];		/* the first record cut or refused */
+};
+
+/* The names a record may have: tracefs-relative, no "..", no "//". */
+static bool name_ok(const char *s)
+{
+	if (!*s || *s == '/' || strstr(s, "..") || strstr(s, "//"))
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || strchr("_./-:+", *s)))
+			return false;
+	return true;
+}
+
+static struct rawfile *rawfile(struct rawset *rs, const char *name)
+{
+	int i;
+
+	for (i = 0; i < rs->n; i++)
+		if (!strcmp(rs->f[i].name, name))
+			return &rs->f[i];
+	if (rs->n == rs->cap) {
+		rs->cap = rs->cap ? 2 * rs->cap : 64;
+		rs->f = xrealloc_array(rs->f, rs->cap, sizeof(*rs->f));
+	}
+	memset(&rs->f[rs->n], 0, sizeof(rs->f[0]));
+	rs->f[rs->n].name = xstrdup(name);
+	return &rs->f[rs->n++];
+}
+
+static void append(struct rawfile *f, const char *data, size_t n)
+{
+	if (f->len + n + 1 > f->cap) {
+		f->cap = (f->len + n + 1) * 2;
+		f->data = xrealloc_array(f->data, f->cap, 1);
+	}
+	memcpy(f->data + f->len, data, n);
+	f->len += n;
+}
+
+static bool is_cpu_data(const char *name)
+{
+	return !strncmp(name, "per_cpu/cpu", 11) &&
+	       strstr(name, "/trace_pipe_raw");
+}
+
+/*
+ * The records of one dump's body after RAW_MARK into @rs.  Per-CPU data
+ * is appended to what earlier dumps gave; any other file is replaced by
+ * this dump's copy (the window dump knows more event formats).
+ */
+static void read_records(struct rawset *rs, const struct framed *d,
+			 const char *p, const char *end)
+{
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		char name[256], *tab, *lenp, *stop;
+		unsigned long long n;
+		struct rawfile *f;
+
+		if (!nl || nl - p >= (long)sizeof(name) + 32 ||
+		    strncmp(p, "raw\t", 4)) {
+			if (!rs->why[0])
+				snprintf(rs->why, sizeof(rs->why), "dump %u: not a record at byte %zu of its body",
+					 d->n, (size_t)(p - d->body));
+			return;
+		}
+		memcpy(name, p + 4, nl - p - 4);
+		name[nl - p - 4] = '\0';
+		tab = strrchr(name, '\t');
+		lenp = tab ? tab + 1 : NULL;
+		n = lenp ? strtoull(lenp, &stop, 10) : 0;
+		if (tab)
+			*tab = '\0';
+		if (!tab || !*lenp || *stop || !name_ok(name)) {
+			if (!rs->why[0])
+				snprintf(rs->why, sizeof(rs->why), "dump %u: a record header that is not NAME and LEN at byte %zu",
+					 d->n, (size_t)(p - d->body));
+			return;
+		}
+		p = nl + 1;
+		if (n > (unsigned long long)(end - p)) {
+			/* cut by damage: whole pages of CPU data are kept */
+			if (!rs->why[0])
+				snprintf(rs->why, sizeof(rs->why), "dump %u: %s cut after %zu of its %llu bytes (the dump is %s)",
+					 d->n, name, (size_t)(end - p), n,
+					 d->state == FRAME_CUT ? "cut short" : "damaged");
+			if (is_cpu_data(name)) {
+				f = rawfile(rs, name);
+				append(f, p, (end - p) / 4096 * 4096);
+			}
+			return;
+		}
+		f = rawfile(rs, name);
+		if (!is_cpu_data(name) && f->dump != d->n)
+			f->len = 0;	/* this dump's copy replaces it */
+		f->dump = d->n;
+		append(f, p, n);
+		p += n;
+	}
+}
+
+/* "field: ... NAME; offset:O; size:S;" of a header_page line -> O, S. */
+static bool header_field(const struct rawfile *hp, const char *field,
+			 unsigned long *off, unsigned long *size)
+{
+	char pat[64];
+	const char *p;
+
+	if (!hp || !hp->len)
+		return false;
+	snprintf(pat, sizeof(pat), " %s;", field);
+	p = memmem(hp->data, hp->len, pat, strlen(pat));
+	if (!p || !(p = strstr(p, "offset:")))
+		return false;
+	*off = strtoul(p + 7, NULL, 10);
+	p = strstr(p, "size:");
+	if (!p)
+		return false;
+	*size = strtoul(p + 5, NULL, 10);
+	return true;
+}
+
+/*
+ * The target's long size and page size from its events/header_page
+ * (kernel/trace/ring_buffer.c: ring_buffer_print_page_header(): commit
+ * is a local_t, data runs to the page's end), and its byte order from the
+ * first page of CPU data: commit, read in the right order, is at most
+ * the data's size.  -1 (@why set) when they cannot be told.
+ */
+static int target_layout(struct rawset *rs, unsigned int *long_size,
+			 unsigned int *page_size, bool *big_endian,
+			 char *why, size_t size)
+{
+	struct rawfile *hp = NULL;
+	unsigned long coff, csize, doff, dsize;
+	const unsigned char *pg = NULL;
+	unsigned long long le = 0, be = 0;
+	int i;
+
+	for (i = 0; i < rs->n; i++) {
+		if (!strcmp(rs->f[i].name, "events/header_page"))
+			hp = &rs->f[i];
+		else if (!pg && is_cpu_data(rs->f[i].name) && rs->f[i].len)
+			pg = (const unsigned char *)rs->f[i].data;
+	}
+	if (!header_field(hp, "commit", &coff, &csize) ||
+	    !header_field(hp, "data", &doff, &dsize) ||
+	    (csize != 4 && csize != 8) || doff + dsize > 65536 ||
+	    doff + dsize < 1024) {
+		snprintf(why, size, "no readable events/header_page in the dumps (commit and data fields)");
+		return -1;
+	}
+	*long_size = csize;
+	*page_size = doff + dsize;
+	*big_endian = false;
+	if (!pg)
+		return 0;
+	for (i = 0; i < (int)csize; i++) {
+		le |= (unsigned long long)pg[coff + i] << (8 * i);
+		be = be << 8 | pg[coff + i];
+	}
+	/* the high bits of commit are flags (RB_MISSED_*): the low ones count */
+	le &= 0xfffffff;
+	be &= 0xfffffff;
+	*big_endian = le > dsize && be <= dsize;
+	return 0;
+}
+
+/* Write @len bytes to DIR/@name, making its directories. */
+static int put_file(const char *dir, const char *name, const char *data,
+		    size_t len, struct errmsg *e)
+{
+	char *path = xasprintf("%s/%s", dir, name), *slash;
+	int fd, rc = 0;
+
+	for (slash = strchr(path + strlen(dir) + 1, '/'); slash;
+	     slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST)
+			rc = errmsg_set(e, -errno, "%s: %s", path, strerror(errno));
+		*slash = '/';
+	}
+	fd = rc ? -1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (!rc && (fd < 0 || (len && write(fd, data, len) != (ssize_t)len)))
+		rc = errmsg_set(e, -EIO, "%s: %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	return rc;
+}
+
+/* Run trace-cmd with @argv (NULL-ended), its output into DIR/log. */
+static int run_trace_cmd(const char *dir, char **argv, struct errmsg *e)
+{
+	char *log = xasprintf("%s/log", dir);
+	int status, fd;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		free(log);
+		return errmsg_set(e, -errno, "fork: %s", strerror(errno));
+	}
+	if (!pid) {
+		fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execvp("trace-cmd", argv);
+		_exit(127);
+	}
+	free(log);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return errmsg_set(e, -errno, "waitpid: %s", strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return errmsg_set(e, -ENOENT, "trace-cmd not found (Debian package trace-cmd)");
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return errmsg_set(e, -EIO, "trace-cmd %s failed (exit %d); its output is in %s/log",
+				  argv[1], WIFEXITED(status) ? WEXITSTATUS(status) : -1, dir);
+	return 0;
+}
+
+/*
+ * Set the long size and page size in the header of the trace.dat at
+ * @path (trace-cmd.dat(5), v6 and v7 alike: magic, "tracing", the
+ * version string, then endian, long size (1 byte each) and the page
+ * size, 4 bytes in the file's byte order).
+ */
+static int patch_header(const char *path, unsigned int long_size,
+			unsigned int page_size, struct errmsg *e)
+{
+	unsigned char h[32], ps[4];
+	size_t v;
+	int fd = open(path, O_RDWR | O_CLOEXEC), rc = 0;
+
+	if (fd < 0)
+		return errmsg_set(e, -errno, "%s: %s", path, strerror(errno));
+	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
+	    memcmp(h, "\027\010Dtracing", 10)) {
+		close(fd);
+		return errmsg_set(e, -EINVAL, "%s: trace-cmd wrote no trace.dat header", path);
+	}
+	v = strnlen((char *)h + 10, 8);
+	if (v >= 8 || h[10 + v + 1] != 0) {
+		close(fd);
+		return errmsg_set(e, -EINVAL, "%s: a little-endian trace.dat header was expected", path);
+	}
+	ps[0] = page_size;
+	ps[1] = page_size >> 8;
+	ps[2] = page_size >> 16;
+	ps[3] = page_size >> 24;
+	h[10 + v + 2] = long_size;
+	if (pwrite(fd, &h[10 + v + 2], 1, 10 + v + 2) != 1 ||
+	    pwrite(fd, ps, 4, 10 + v + 3) != 4)
+		rc = errmsg_set(e, -EIO, "%s: %s", path, strerror(errno));
+	close(fd);
+	return rc;
+}
+
+static void remove_tree(const char *dir)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		execlp("rm", "rm", "-rf", "--", dir, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+/*
+ * tracedat_write() - the trace.dat of the raw dumps framed in @text (@len
+ * bytes, a capture as frames_read() takes it) staged for @out
+ * (common/output.c: out_commit() puts it in place).  Per CPU, what it
+ * holds is said on @info (a line each).  Returns 0, or -errno with @e
+ * set: no raw dump, a big-endian target, no header_page, trace-cmd
+ * missing or failing (its log kept and named), a file not written.  A
+ * record cut by a damaged dump is not an error: @info says so.
+ */
+int tracedat_write(const char *text, size_t len, const char *out,
+		   FILE *info, struct errmsg *e)
+{
+	struct frames fr = { 0 };
+	struct rawset rs = { 0 };
+	unsigned int long_size, page_size;
+	char tmpl[] = "/tmp/probecc-tracedat-XXXXXX", *dir, why[256];
+	char *argv[8 + MAX_CPUS], *head, *dat, *cpufile[MAX_CPUS] = { 0 };
+	int i, ncpu = 0, rc = 0, argc;
+	bool big;
+	size_t datlen;
+
+	frames_read(text, len, &fr);
+	for (i = 0; i < fr.n; i++) {
+		const struct framed *d = &fr.d[i];
+		const char *m;
+
+		if (!d->body)
+			continue;
+		m = !strncmp(d->body, RAW_MARK, strlen(RAW_MARK)) ? d->body :
+		    memmem(d->body, d->body_len, "\n" RAW_MARK, strlen(RAW_MARK) + 1);
+		if (!m)
+			continue;
+		m += *m == '\n';
+		rs.dumps++;
+		if (d->state != FRAME_COMPLETE)
+			fprintf(info, "dump %u: %s: what came before the trouble is used\n",
+				d->n, d->why);
+		read_records(&rs, d, m + strlen(RAW_MARK), d->body + d->body_len);
+	}
+	if (!rs.dumps)
+		return errmsg_set(e, -ENOENT, "no raw dump in the capture (the probe file's \"dump SINK raw\" makes one)%s",
+				  fr.n ? "" : ": no dump at all");
+	if (rs.why[0])
+		fprintf(info, "%s\n", rs.why);
+	if (target_layout(&rs, &long_size, &page_size, &big, why, sizeof(why)))
+		return errmsg_set(e, -EINVAL, "%s", why);
+	if (big)
+		return errmsg_set(e, -EINVAL, "the target is big-endian: trace-cmd restore writes the host's byte order, so no trace.dat is made (a text dump, \"dump SINK text\", serves)");
+
+	dir = mkdtemp(tmpl);
+	if (!dir)
+		return errmsg_set(e, -errno, "mkdtemp: %s", strerror(errno));
+	for (i = 0; i < rs.n && !rc; i++) {
+		const struct rawfile *f = &rs.f[i];
+		char *stop;
+		long cpu;
+
+		rc = put_file(dir, f->name, f->data, f->len, e);
+		if (rc || !is_cpu_data(f->name))
+			continue;
+		cpu = strtol(f->name + 11, &stop, 10);
+		if (cpu >= 0 && cpu < MAX_CPUS && *stop == '/') {
+			cpufile[cpu] = xasprintf("%s/%s", dir, f->name);
+			if (cpu + 1 > ncpu)
+				ncpu = cpu + 1;
+			fprintf(info, "cpu %ld: %zu bytes, %zu pages of %u bytes\n",
+				cpu, f->len, f->len / page_size, page_size);
+		}
+	}
+	if (!rc && !ncpu)
+		rc = errmsg_set(e, -ENOENT, "the raw dumps hold no ring-buffer pages (per_cpu/cpuN/trace_pipe_raw)");
+	/* a CPU with no data still needs its (empty) file, in order */
+	for (i = 0; i < ncpu && !rc; i++)
+		if (!cpufile[i]) {
+			char name[64];
+
+			snprintf(name, sizeof(name), "per_cpu/cpu%d/trace_pipe_raw", i);
+			rc = put_file(dir, name, "", 0, e);
+			cpufile[i] = xasprintf("%s/%s", dir, name);
+		}
+	if (!rc && !rawfile(&rs, "kallsyms")->len)
+		rc = put_file(dir, "kallsyms", "", 0, e);
+	head = xasprintf("%s/head.dat", dir);
+	dat = xasprintf("%s/trace.dat", dir);
+	if (!rc) {
+		char *ks = xasprintf("%s/kallsyms", dir);
+
+		argc = 0;
+		argv[argc++] = "trace-cmd";
+		argv[argc++] = "restore";
+		argv[argc++] = "-c";
+		argv[argc++] = "-t";
+		argv[argc++] = dir;
+		argv[argc++] = "-k";
+		argv[argc++] = ks;
+		argv[argc++] = "-o";
+		argv[argc++] = head;
+		argv[argc] = NULL;
+		rc = run_trace_cmd(dir, argv, e);
+		free(ks);
+	}
+	if (!rc)
+		rc = patch_header(head, long_size, page_size, e);
+	if (!rc) {
+		argc = 0;
+		argv[argc++] = "trace-cmd";
+		argv[argc++] = "restore";
+		argv[argc++] = "-i";
+		argv[argc++] = head;
+		argv[argc++] = "-o";
+		argv[argc++] = dat;
+		for (i = 0; i < ncpu; i++)
+			argv[argc++] = cpufile[i];
+		argv[argc] = NULL;
+		rc = run_trace_cmd(dir, argv, e);
+	}
+	if (!rc) {
+		char *data;
+
+		rc = file_read(dat, &data, &datlen, e);
+		if (!rc) {
+			rc = out_stage(out, data, datlen, e);
+			free(data);
+		}
+		if (!rc)
+			fprintf(info, "trace.dat: %zu bytes, %d CPU(s), long %u, page %u, from %d raw dump(s)\n",
+				datlen, ncpu, long_size, page_size, rs.dumps);
+	}
+	/* when trace-cmd failed, the directory stays for its log */
+	if (rc != -EIO)
+		remove_tree(dir);
+	free(head);
+	free(dat);
+	for (i = 0; i < ncpu; i++)
+		free(cpufile[i]);
+	return rc;
+}
