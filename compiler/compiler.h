@@ -183,6 +183,7 @@ struct program {
 	struct pos clock_pos;
 	struct probe *probes;
 	char *sink;		/* NULL: console */
+	bool dump_raw;		/* "dump SINK raw": binary ring-buffer pages (docs/plan.md "Raw dump") */
 	unsigned window_ms;	/* 0: no second dump */
 	bool capture;		/* "capture": the agent writes a target frame */
 	struct name *inits;

@@ -61,6 +61,8 @@ char *emit_plan(const struct program *prog, const struct target *t,
 	sb_addf(&sb, "arch\t%s\n", t->abi->arch);
 	sb_addf(&sb, "kernel\t%d.%d\n", t->kmajor, t->kminor);
 	sb_addf(&sb, "sink\t%s\n", prog->sink ? prog->sink : "console");
+	if (prog->dump_raw)
+		sb_addf(&sb, "dump\traw\n");
 	if (prog->window_ms)
 		sb_addf(&sb, "window\t%u\n", (prog->window_ms + 999) / 1000);
 	if (prog->capture)

@@ -1012,6 +1012,13 @@ static bool statement(struct program *prog)
 		else
 			syntax_error(&tok->pos, "expected 'console' or an absolute path (/dev/ttyS1, /probecc.dump) after 'dump'");
 		tok = tok->next;
+		/* the ring buffer's own pages, for trace.dat (docs/plan.md "Raw dump") */
+		if (is("raw")) {
+			prog->dump_raw = true;
+			tok = tok->next;
+		} else if (is("text")) {
+			tok = tok->next;
+		}
 		end_statement("the dump sink");
 	} else if (is("capture")) {
 		/* docs/plan.md "Target": what the running kernel says of itself */

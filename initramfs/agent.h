@@ -77,6 +77,7 @@ struct agent {
 	char kernel[64];
 	unsigned int window;	/* seconds, 0: no window dump */
 	int capture;		/* plan "capture": write the target frame */
+	int dump_raw;		/* plan "dump raw": ring-buffer pages (raw.c) */
 	char *inits[AGENT_MAX_INITS];
 	int n_inits;
 	struct item *items;
@@ -160,5 +161,8 @@ void kprobe_profile_lines(const struct agent *a, struct out *o);
 /* dump.c */
 void sink_open(struct agent *a);
 int dump(struct agent *a, const char *stage);
+
+/* raw.c */
+void raw_dump(struct agent *a, struct out *o);
 
 #endif /* PROBECC_AGENT_H */

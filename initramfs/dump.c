@@ -276,8 +276,8 @@ static void copy_trace(struct out *o, int tfd)
 
 /*
  * dump() - write one framed dump (manifest, then tracefs/trace streamed
- * in DUMP_FRAME_CHUNK_MAX reads; never trace_pipe, which blocks) to
- * @a->sink_fd.
+ * in DUMP_FRAME_CHUNK_MAX reads, never trace_pipe, which blocks; or, with
+ * the plan's "dump raw", the ring buffer's pages: raw.c) to @a->sink_fd.
  * @stage: "init" or "window"
  *
  * The frame (common/dumpframe.h, docs/plan.md "Dump framing") carries
@@ -302,12 +302,12 @@ int dump(struct agent *a, const char *stage)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	us = (now.tv_sec - a->t0.tv_sec) * 1000000LL +
 	     (now.tv_nsec - a->t0.tv_nsec) / 1000;
-	paused = pause_on_trace(a);
+	paused = a->dump_raw ? 0 : pause_on_trace(a);
 	kmsg_scan(a);
 	uptime(a, up, sizeof(up));
 	frame_begin(a, &o, &u, cmdline, sizeof(cmdline));
 
-	if (a->tracefs[0]) {
+	if (a->tracefs[0] && !a->dump_raw) {
 		if (path_join(path, sizeof(path), a->tracefs, "trace"))
 			errno = ENAMETOOLONG;
 		else
@@ -347,6 +347,11 @@ int dump(struct agent *a, const char *stage)
 	if (a->tracefs[0])
 		cpu_lines(a, &o);
 	perf_dump(a, &o);
+	if (a->dump_raw) {
+		raw_dump(a, &o);
+		out_frame_end(&o);
+		return o.err;
+	}
 	out_printf(&o, "--- trace ---\n");
 	out_flush(&o);
 	if (tfd >= 0) {

@@ -425,6 +425,12 @@ static void plan_line(struct agent *a, int no, char **f, int nf)
 			a->window = w;
 	} else if (!strcmp(v, "perf") && nf == 3) {
 		perf_open(a, f[1], f[2]);
+	} else if (!strcmp(v, "dump") && nf == 2) {
+		if (!strcmp(f[1], "raw") || !strcmp(f[1], "text"))
+			a->dump_raw = !strcmp(f[1], "raw");
+		else
+			agent_note(a, "plan", "line %d: dump must be raw or text",
+				   no);
 	} else if (!strcmp(v, "capture") && nf == 1) {
 		a->capture = 1;
 	} else if (!strcmp(v, "init") && nf == 2) {
@@ -443,6 +449,7 @@ static void plan_line(struct agent *a, int no, char **f, int nf)
 		   !strcmp(v, "arch") || !strcmp(v, "kernel") ||
 		   !strcmp(v, "sink") || !strcmp(v, "window") ||
 		   !strcmp(v, "init") || !strcmp(v, "capture") ||
+		   !strcmp(v, "dump") ||
 		   !strcmp(v, "perf")) {
 		agent_note(a, "plan", "line %d: %s: wrong number of fields (%d)",
 			   no, v, nf - 1);

@@ -21,6 +21,7 @@ gcc-mipsel-linux-gnu libc6-dev-mipsel-cross gcc-mips64el-linux-gnuabi64 libc6-de
 gcc-mips64-linux-gnuabi64 libc6-dev-mips64-cross
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 xz-utils zlib1g-dev libarchive-dev man-db groff-base
+libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd pkg-config
 clang libclang-rt-14-dev llvm"
 boot_pkgs="qemu-system-mips qemu-system-x86 qemu-system-arm u-boot-tools u-boot-qemu libubootenv-tool debootstrap qemu-user-static"
 kernel_pkgs="flex bison bc libssl-dev patch"

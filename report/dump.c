@@ -36,7 +36,7 @@ void *xrealloc_array(void *p, size_t n, size_t size)
 }
 
 /* Append @s to the growable array @arr of *@n (capacity *@cap) pointers. */
-static void push_str(char ***arr, int *n, int *cap, char *s)
+void push_str(char ***arr, int *n, int *cap, char *s)
 {
 	if (*n == *cap) {
 		*cap = *cap ? *cap * 2 : 16;
@@ -97,16 +97,20 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 /* True when the capture held something to check expectations against. */
 bool dump_evidence(const struct dump *d)
 {
+	/* raw dumps whose trace.dat could not be read hold no events */
+	if (d->raw && d->raw_why[0])
+		return false;
 	return d->ndumps > 0 || d->unframed;
 }
 
 /* True when the report may pass: evidence, and no dump cut short or damaged. */
 bool dump_complete(const struct dump *d)
 {
-	return dump_evidence(d) && !d->ncut;
+	/* an event no format file decodes may be a hit the verdicts miss */
+	return dump_evidence(d) && !d->ncut && !d->raw_unknown;
 }
 
-static void add_hit(struct dump *d, struct hit *h)
+void add_hit(struct dump *d, struct hit *h)
 {
 	if (d->nhits == d->cap) {
 		d->cap = d->cap ? d->cap * 2 : 256;
@@ -329,6 +333,11 @@ static void parse_dump(struct report *r, char *dump)
 		if (!trace) {
 			if (!strcmp(line, "--- trace ---"))
 				trace = true;
+			else if (!strcmp(line, "--- raw ---")) {
+				/* binary records follow: events.c reads them */
+				d->raw = true;
+				break;
+			}
 			else if (!strncmp(line, "item\t", 5))
 				sb_addf(&d->items, "%s\n", line + 5);
 			else if (!strncmp(line, "cpu\t", 4))
@@ -541,6 +550,12 @@ static void name_user_frames(struct report *r)
 void dump_read(struct report *r, char *text, size_t len)
 {
 	parse_dump(r, last_dump(text, len, &r->d));
+	if (r->d.raw) {
+		struct errmsg e = { 0 };
+
+		if (events_read(r, text, len, &e))
+			snprintf(r->d.raw_why, sizeof(r->d.raw_why), "%s", e.msg);
+	}
 	if (r->k && r->d.stext) {
 		const struct ksym *s = ksym_find(r->k, "_stext");
 

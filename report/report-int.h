@@ -4,6 +4,9 @@
  *
  *   frame.c        the raw capture -> its framed dumps, checked (lengths,
  *                  CRC-32s, nonce: common/dumpframe.h)
+ *   tracedat.c     raw dumps -> trace.dat (through trace-cmd restore)
+ *   events.c       raw dumps -> hits, each record decoded by its format
+ *                  file (libtracecmd, libtraceevent)
  *   dump.c         the dumps -> struct dump (manifest lines, trace hits,
  *                  perf samples joined to hits, frames named, user
  *                  stacks named through --sysroot)
@@ -114,6 +117,9 @@ struct dump {
 	char *oops_epc, *oops_task;
 	struct kcount *kcounts;	/* "kprobe-profile" lines */
 	int nkcounts, capkcounts;
+	bool raw;		/* raw dumps: hits from their trace.dat (events.c) */
+	long raw_events, raw_unknown;	/* records read, of no known format */
+	char raw_why[1024];	/* the trace.dat could not be read: why */
 };
 
 /* One verdict per expectation, computed once. */
@@ -130,6 +136,7 @@ struct report {
 	bool all_hits;			/* --hits: every hit's arguments */
 	int extract;			/* --extract N; 0: none */
 	bool list;			/* --list */
+	const char *trace_dat;		/* --trace-dat OUT; NULL: none */
 
 	struct kernel *k;		/* NULL: no kernel symbols */
 	unsigned long long kaslr;	/* the boot's _stext minus the symbols' */
@@ -145,8 +152,21 @@ struct report {
 /* frame.c */
 void frames_read(const char *text, size_t len, struct frames *f);
 
+/* tracedat.c */
+int tracedat_build(const char *text, size_t len, char **dat_out, FILE *info,
+		   struct errmsg *e);
+void tracedat_done(char *dat);
+int tracedat_write(const char *text, size_t len, const char *out,
+		   FILE *info, struct errmsg *e);
+
+/* events.c */
+int events_read(struct report *r, const char *text, size_t len,
+		struct errmsg *e);
+
 /* dump.c */
 void *xrealloc_array(void *p, size_t n, size_t size);
+void push_str(char ***arr, int *n, int *cap, char *s);
+void add_hit(struct dump *d, struct hit *h);
 bool dump_evidence(const struct dump *d);
 bool dump_complete(const struct dump *d);
 void dump_read(struct report *r, char *text, size_t len);

@@ -18,7 +18,7 @@ const char report_usage[] =
 	"usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT]\n"
 	"                      [--system-map FILE] [--target FILE] [--vmlinux FILE] [--modules DIR]\n"
 	"                      [--sysroot DIR] [--hits]\n"
-	"       probecc report --extract N DUMP | --list DUMP\n";
+	"       probecc report --extract N DUMP | --list DUMP | --trace-dat OUT DUMP\n";
 
 static const char help[] =
 	"\n"
@@ -42,6 +42,8 @@ static const char help[] =
 	"  --hits             every hit's arguments (without it, up to 8 a probe)\n"
 	"  --extract N        print dump N's body (its frames checked and taken off)\n"
 	"  --list             print the numbers of the complete dumps\n"
+	"  --trace-dat OUT    write the raw dumps (\"dump SINK raw\") as a trace.dat for\n"
+	"                     trace-cmd report and KernelShark (runs trace-cmd restore)\n"
 	"  -h, --help         this text\n"
 	"\n"
 	"Exit status: 0 every expectation holds; 1 an expectation failed; 2 the\n"
@@ -50,7 +52,9 @@ static const char help[] =
 	"bad usage, an input that cannot be read or is not what its option says\n"
 	"(a probe file with errors, a missing --target) or an output that cannot\n"
 	"be written.  --extract: 0 printed, 1 no dump N, 3 cut short, 4 damaged\n"
-	"(3 and 4 print the checked chunks before the trouble), 2 as above.\n";
+	"(3 and 4 print the checked chunks before the trouble), 2 as above.\n"
+	"--trace-dat: 0 written, 2 not (no raw dump, a big-endian target, trace-cmd\n"
+	"missing or failing).\n";
 
 static const struct option options[] = {
 	{ "probes", required_argument, NULL, 'p' },
@@ -66,6 +70,7 @@ static const struct option options[] = {
 	{ "hits", no_argument, NULL, 'H' },
 	{ "extract", required_argument, NULL, 'x' },
 	{ "list", no_argument, NULL, 'l' },
+	{ "trace-dat", required_argument, NULL, 'T' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -91,6 +96,7 @@ static int parse_args(struct report *r, int argc, char **argv)
 		case 'r': r->sysroot = optarg; break;
 		case 'H': r->all_hits = true; break;
 		case 'l': r->list = true; break;
+		case 'T': r->trace_dat = optarg; break;
 		case 'x': {
 			char *end;
 
@@ -330,6 +336,19 @@ int report_main(int argc, char **argv)
 	int rc;
 
 	rc = parse_args(&r, argc, argv);
+	if (!rc && r.trace_dat) {
+		struct errmsg e = { 0 };
+
+		text = read_input(r.dumppath, &len);
+		if (!text)
+			return 2;
+		if (tracedat_write(text, len, r.trace_dat, stderr, &e) ||
+		    out_commit(&e)) {
+			fprintf(stderr, "probecc report: %s: %s\n", r.dumppath, e.msg);
+			return 2;
+		}
+		return 0;
+	}
 	if (!rc && (r.list || r.extract)) {
 		text = read_input(r.dumppath, &len);
 		return text ? frames_main(&r, text, len) : 2;

@@ -177,6 +177,15 @@ void text_write(FILE *out, const struct report *r)
 			d->ncut, d->why, d->ndumps ? "; the report reads the last complete one, but no verdict can pass" : "");
 	if (d->stray)
 		fprintf(out, "not taken: %d frame line(s), the first at %s\n", d->stray, d->stray_why);
+	if (d->raw && d->raw_why[0])
+		fprintf(out, "raw dumps not read: %s\n", d->raw_why);
+	else if (d->raw)
+		fprintf(out, "raw dumps: %ld event(s) decoded by their format files%s\n",
+			d->raw_events - d->raw_unknown,
+			d->raw_unknown ? ", some of no format (see below)" : "");
+	if (d->raw_unknown)
+		fprintf(out, "not decoded: %ld event(s) of an id no format file names\n",
+			d->raw_unknown);
 	if (!dump_evidence(d))
 		fprintf(out, "no complete dump in %s: nothing to check the expectations against\n",
 			r->dumppath);

@@ -28,6 +28,7 @@
  */
 #define _GNU_SOURCE	/* memmem, mkdtemp */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,6 +316,17 @@ static int patch_header(const char *path, unsigned int long_size,
 	return rc;
 }
 
+static void say(FILE *info, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!info)
+		return;
+	va_start(ap, fmt);
+	vfprintf(info, fmt, ap);
+	va_end(ap);
+}
+
 static void remove_tree(const char *dir)
 {
 	pid_t pid = fork();
@@ -328,16 +340,17 @@ static void remove_tree(const char *dir)
 }
 
 /*
- * tracedat_write() - the trace.dat of the raw dumps framed in @text (@len
- * bytes, a capture as frames_read() takes it) staged for @out
- * (common/output.c: out_commit() puts it in place).  Per CPU, what it
- * holds is said on @info (a line each).  Returns 0, or -errno with @e
- * set: no raw dump, a big-endian target, no header_page, trace-cmd
- * missing or failing (its log kept and named), a file not written.  A
- * record cut by a damaged dump is not an error: @info says so.
+ * tracedat_build() - the trace.dat of the raw dumps framed in @text (@len
+ * bytes, a capture as frames_read() takes it), made in a new directory
+ * under /tmp: *@dat (malloc'd) is its path, tracedat_done() removes it.
+ * What it holds (per CPU, dumps cut or damaged) is said on @info, a line
+ * each; @info may be NULL.  Returns 0, or -errno with @e set: no raw
+ * dump, a big-endian target, no header_page, trace-cmd missing or
+ * failing (its directory and log kept and named), a file not written.
+ * A record cut by a damaged dump is not an error: @info says so.
  */
-int tracedat_write(const char *text, size_t len, const char *out,
-		   FILE *info, struct errmsg *e)
+int tracedat_build(const char *text, size_t len, char **dat_out, FILE *info,
+		   struct errmsg *e)
 {
 	struct frames fr = { 0 };
 	struct rawset rs = { 0 };
@@ -346,7 +359,6 @@ int tracedat_write(const char *text, size_t len, const char *out,
 	char *argv[8 + MAX_CPUS], *head, *dat, *cpufile[MAX_CPUS] = { 0 };
 	int i, ncpu = 0, rc = 0, argc;
 	bool big;
-	size_t datlen;
 
 	frames_read(text, len, &fr);
 	for (i = 0; i < fr.n; i++) {
@@ -362,7 +374,7 @@ int tracedat_write(const char *text, size_t len, const char *out,
 		m += *m == '\n';
 		rs.dumps++;
 		if (d->state != FRAME_COMPLETE)
-			fprintf(info, "dump %u: %s: what came before the trouble is used\n",
+			say(info, "dump %u: %s: what came before the trouble is used\n",
 				d->n, d->why);
 		read_records(&rs, d, m + strlen(RAW_MARK), d->body + d->body_len);
 	}
@@ -370,7 +382,7 @@ int tracedat_write(const char *text, size_t len, const char *out,
 		return errmsg_set(e, -ENOENT, "no raw dump in the capture (the probe file's \"dump SINK raw\" makes one)%s",
 				  fr.n ? "" : ": no dump at all");
 	if (rs.why[0])
-		fprintf(info, "%s\n", rs.why);
+		say(info, "%s\n", rs.why);
 	if (target_layout(&rs, &long_size, &page_size, &big, why, sizeof(why)))
 		return errmsg_set(e, -EINVAL, "%s", why);
 	if (big)
@@ -392,7 +404,7 @@ int tracedat_write(const char *text, size_t len, const char *out,
 			cpufile[cpu] = xasprintf("%s/%s", dir, f->name);
 			if (cpu + 1 > ncpu)
 				ncpu = cpu + 1;
-			fprintf(info, "cpu %ld: %zu bytes, %zu pages of %u bytes\n",
+			say(info, "cpu %ld: %zu bytes, %zu pages of %u bytes\n",
 				cpu, f->len, f->len / page_size, page_size);
 		}
 	}
@@ -443,24 +455,59 @@ int tracedat_write(const char *text, size_t len, const char *out,
 		argv[argc] = NULL;
 		rc = run_trace_cmd(dir, argv, e);
 	}
-	if (!rc) {
-		char *data;
-
-		rc = file_read(dat, &data, &datlen, e);
-		if (!rc) {
-			rc = out_stage(out, data, datlen, e);
-			free(data);
-		}
-		if (!rc)
-			fprintf(info, "trace.dat: %zu bytes, %d CPU(s), long %u, page %u, from %d raw dump(s)\n",
-				datlen, ncpu, long_size, page_size, rs.dumps);
-	}
+	if (!rc)
+		say(info, "trace.dat: %d CPU(s), long %u, page %u, from %d raw dump(s)\n",
+			ncpu, long_size, page_size, rs.dumps);
 	/* when trace-cmd failed, the directory stays for its log */
-	if (rc != -EIO)
+	if (rc && rc != -EIO)
 		remove_tree(dir);
 	free(head);
-	free(dat);
+	if (rc)
+		free(dat);
+	else
+		*dat_out = dat;
 	for (i = 0; i < ncpu; i++)
 		free(cpufile[i]);
+	for (i = 0; i < rs.n; i++) {
+		free(rs.f[i].name);
+		free(rs.f[i].data);
+	}
+	free(rs.f);
+	return rc;
+}
+
+/* tracedat_done() - remove the directory of @dat (tracedat_build()), free @dat. */
+void tracedat_done(char *dat)
+{
+	char *slash = dat ? strrchr(dat, '/') : NULL;
+
+	if (slash && !strncmp(dat, "/tmp/probecc-tracedat-", 22)) {
+		*slash = '\0';
+		remove_tree(dat);
+	}
+	free(dat);
+}
+
+/*
+ * tracedat_write() - tracedat_build()'s trace.dat staged for @out
+ * (common/output.c: out_commit() puts it in place).  Returns 0 or -errno
+ * with @e set, as tracedat_build().
+ */
+int tracedat_write(const char *text, size_t len, const char *out,
+		   FILE *info, struct errmsg *e)
+{
+	char *dat = NULL, *data;
+	size_t datlen;
+	int rc = tracedat_build(text, len, &dat, info, e);
+
+	if (!rc)
+		rc = file_read(dat, &data, &datlen, e);
+	if (!rc) {
+		rc = out_stage(out, data, datlen, e);
+		free(data);
+		if (!rc)
+			say(info, "%s: %zu bytes\n", out, datlen);
+	}
+	tracedat_done(dat);
 	return rc;
 }
