@@ -79,6 +79,50 @@ static long long raw_file(struct out *o, const char *path, const char *name,
 	return total;
 }
 
+/*
+ * /proc/kallsyms at @path as "kallsyms" records, only the code symbols
+ * (types t, T, w, W: a trace names code addresses only), and with
+ * @modules_only only the lines of modules ("\t[MOD]"): the kernel's own
+ * did not change since the init dump, which the host joins to this one.
+ * Halves x86_64's 3.9 MB (measured on Debian's 6.1 amd64 kernel).
+ */
+static void raw_kallsyms(struct out *o, const char *path, int modules_only)
+{
+	static char buf[RAW_PIECE], keep[RAW_PIECE];
+	size_t have = 0, k;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	for (;;) {
+		char *p, *nl;
+
+		n = read(fd, buf + have, sizeof(buf) - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n > 0)
+			have += n;
+		/* whole lines only; the rest waits for the next read */
+		for (p = buf, k = 0; (nl = memchr(p, '\n', buf + have - p)); p = nl + 1) {
+			char *type = memchr(p, ' ', nl - p);
+
+			if (!type || nl - type < 3 || !strchr("tTwW", type[1]) ||
+			    (modules_only && !memchr(p, '[', nl - p)))
+				continue;
+			memcpy(keep + k, p, nl + 1 - p);
+			k += nl + 1 - p;
+		}
+		if (k)
+			raw_record(o, "kallsyms", keep, k);
+		memmove(buf, p, buf + have - p);
+		have = buf + have - p;
+		if (n <= 0 || have == sizeof(buf))
+			break;	/* the end, an error, or a line over 60 KiB */
+	}
+	close(fd);
+}
+
 /* The file @rel under @base as a record named @rel; missing: skipped. */
 static void raw_tracefs(struct out *o, const char *base, const char *rel)
 {
@@ -217,7 +261,7 @@ void raw_dump(struct agent *a, struct out *o)
 	raw_tracefs(o, a->tracefs, "saved_tgids");
 	raw_tracefs(o, a->tracefs, "trace_clock");
 	if (!rooted(a, path, sizeof(path), "/proc/kallsyms"))
-		raw_file(o, path, "kallsyms", 0, 0);
+		raw_kallsyms(o, path, a->n_dumps > 1);
 	if (!path_join(path, sizeof(path), a->tracefs, "buffer_size_kb") &&
 	    read_small(path, v, sizeof(v)) > 0)
 		max = strtoll(v, NULL, 10) * 2048;	/* 2 x KiB */

@@ -23,7 +23,9 @@
  *
  * The ring buffer pages of every dump of the boot are joined per CPU in
  * dump order: reading trace_pipe_raw consumes them, so the window dump
- * holds what came after the init dump.  A damaged or cut dump gives what
+ * holds what came after the init dump.  kallsyms is joined too: the
+ * window dump sends only the modules' symbols.  Other files are the last
+ * dump's (it knows the events defined since).  A damaged or cut dump gives what
  * came before the damage, whole pages only.
  */
 #define _GNU_SOURCE	/* memmem, mkdtemp */
@@ -147,7 +149,8 @@ static void read_records(struct rawset *rs, const struct framed *d,
 			return;
 		}
 		f = rawfile(rs, name);
-		if (!is_cpu_data(name) && f->dump != d->n)
+		/* a later dump's kallsyms holds only the modules' lines */
+		if (!is_cpu_data(name) && strcmp(name, "kallsyms") && f->dump != d->n)
 			f->len = 0;	/* this dump's copy replaces it */
 		f->dump = d->n;
 		append(f, p, n);

@@ -1,0 +1,111 @@
+# Raw dumps and trace.dat (issue 17, part 1): "dump SINK raw" makes the
+# agent dump the ring buffer's pages and the format files that decode
+# them (initramfs/raw.c); "probecc report" reads them through
+# libtracecmd/libtraceevent (report/events.c) and "--trace-dat" writes a
+# trace.dat through trace-cmd restore (report/tracedat.c), on real boots
+# of Debian's kernels:
+#   mipsel, x86_64  examples/trace-dat.probes with --report: every
+#                   expectation holds from the raw dumps (the kprobe's
+#                   string field decoded by its format file, the stack:
+#                   MIPS the agent's perf callchain, x86_64 the kernel's
+#                   kernel_stack events)
+#   */trace-dat     trace-cmd report reads the trace.dat: the kprobe with
+#                   its field, the function tracer's entries, the
+#                   kretprobe's return value; as many events as the dumps'
+#                   per-CPU "entries" counted (nothing the buffer held is
+#                   lost); the ASan build writes the same bytes
+#   mipsel/graph    function_graph with option latency-format, which
+#                   breaks text parsing: the entries still count as hits
+#   damaged         a byte changed in dump 2's last chunk: the trace.dat
+#                   still holds dump 1's events, not dump 2's; the report
+#                   is no evidence (exit 2)
+#   text-dump       a text dump gives no trace.dat (exit 2, says why)
+
+td_dir=$T_OUT/tracedat
+mkdir -p "$td_dir"
+
+# td_events DAT: the event lines of trace-cmd report DAT.
+td_events() {
+	trace-cmd report "$1" 2> /dev/null | grep -E '^ *[^ ].*\[[0-9]+\] '
+}
+
+for arch in mipsel x86_64; do
+	d=$td_dir/$arch
+	run_probes_oops "tracedat/$arch" "$d" --arch $arch --report \
+		examples/trace-dat.probes || continue
+	if ./probecc report --trace-dat "$d/boot.dat" "$d/ttyS1.raw" 2> "$d/trace-dat.log"; then
+		t_pass "tracedat/$arch/trace-dat"
+	else
+		t_fail "tracedat/$arch/trace-dat" "probecc report --trace-dat failed" "$d/trace-dat.log"
+		continue
+	fi
+	td_events "$d/boot.dat" > "$d/events"
+	t_grep "tracedat/$arch/trace-cmd-kprobe" "$d/events" 'netdev: +\([0-9a-f]+\) name="bond%d"'
+	t_grep "tracedat/$arch/trace-cmd-function" "$d/events" 'function: +register_netdevice'
+	t_grep "tracedat/$arch/trace-cmd-kretprobe" "$d/events" 'mkdir: +\(.*\) ret=0x(ffffffef|ffffffffffffffef)'
+	# every event the dumps' per-CPU "entries" counted is in the file
+	want=$(for n in 1 2; do ./probecc report --extract $n "$d/ttyS1.raw" 2> /dev/null |
+		sed -n '/^--- raw ---$/q; s/^cpu\t[0-9]*\tentries\t\([0-9]*\).*/\1/p'; done |
+		awk '{ s += $1 } END { print s + 0 }')
+	got=$(wc -l < "$d/events")
+	if [ "$want" -gt 0 ] && [ "$got" = "$want" ]; then
+		t_pass "tracedat/$arch/all-entries"
+	else
+		t_fail "tracedat/$arch/all-entries" "trace-cmd report has $got event(s), the dumps counted $want"
+	fi
+	ASAN_OPTIONS=detect_leaks=0 ./probecc-asan report --trace-dat "$d/boot-asan.dat" \
+		"$d/ttyS1.raw" 2> "$d/trace-dat-asan.log"
+	t_check "tracedat/$arch/asan-same" "$d/boot.dat" "$d/boot-asan.dat"
+done
+
+# function_graph and a trace option that changes the text layout
+d=$td_dir/graph
+printf '%s\n' 'graph register_netdevice' 'option latency-format' \
+	'dump /dev/ttyS1 raw' 'window 4s' 'expect register_netdevice hits >= 2' > "$td_dir/graph.probes"
+run_probes_oops "tracedat/mipsel/graph" "$d" --arch mipsel --report "$td_dir/graph.probes"
+
+# damage: a byte of dump 2's last chunk (the ring-buffer page) changed
+d=$td_dir/mipsel
+if [ -f "$d/ttyS1.raw" ]; then
+	python3 - "$d/ttyS1.raw" "$td_dir/damaged.raw" <<-'EOF'
+	import re, sys
+	b = bytearray(open(sys.argv[1], 'rb').read())
+	last = list(re.finditer(rb'=== probecc dump 2 chunk \d+ (\d+) ', b))[-1]
+	data = b.index(b'\n', last.start()) + 1
+	b[data + int(last.group(1)) // 2] ^= 0x55
+	open(sys.argv[2], 'wb').write(b)
+	EOF
+	rc=0
+	./probecc report --trace-dat "$td_dir/damaged.dat" "$td_dir/damaged.raw" \
+		2> "$td_dir/damaged.log" || rc=$?
+	if [ $rc = 0 ] && grep -q 'dump 2: chunk .* fails its CRC-32' "$td_dir/damaged.log"; then
+		t_pass "tracedat/damaged/says-which"
+	else
+		t_fail "tracedat/damaged/says-which" "exit $rc" "$td_dir/damaged.log"
+	fi
+	td_events "$td_dir/damaged.dat" > "$td_dir/damaged.events"
+	t_grep "tracedat/damaged/dump1-kept" "$td_dir/damaged.events" 'init-1 .*mkdir: '
+	if grep -q 'bond%d' "$td_dir/damaged.events"; then
+		t_fail "tracedat/damaged/dump2-not-made-up" "an event of the damaged page is in the trace.dat"
+	else
+		t_pass "tracedat/damaged/dump2-not-made-up"
+	fi
+	rc=0
+	./probecc report "$td_dir/damaged.raw" > "$td_dir/damaged.report" 2>&1 || rc=$?
+	if [ $rc = 2 ]; then
+		t_pass "tracedat/damaged/no-evidence"
+	else
+		t_fail "tracedat/damaged/no-evidence" "report exit $rc, not 2" "$td_dir/damaged.report"
+	fi
+fi
+
+# a text dump has no pages to make a trace.dat of
+rc=0
+./probecc report --trace-dat "$td_dir/text.dat" tests/report/mipsel-ci/ttyS1.raw \
+	2> "$td_dir/text.log" || rc=$?
+if [ $rc = 2 ] && grep -q 'no raw dump in the capture' "$td_dir/text.log" &&
+   [ ! -e "$td_dir/text.dat" ]; then
+	t_pass "tracedat/text-dump"
+else
+	t_fail "tracedat/text-dump" "exit $rc" "$td_dir/text.log"
+fi
