@@ -163,6 +163,7 @@ void sink_open(struct agent *a);
 int dump(struct agent *a, const char *stage);
 
 /* raw.c */
-void raw_dump(struct agent *a, struct out *o);
+void raw_dump(struct agent *a, struct out *o, int was_on);
+int tracing_on(const struct agent *a, int on);
 
 #endif /* PROBECC_AGENT_H */

@@ -296,12 +296,14 @@ int dump(struct agent *a, const char *stage)
 	struct timespec now;
 	struct utsname u;
 	long long us;
-	int tfd = -1, paused;
+	int tfd = -1, paused, was_on;
 	size_t i;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	us = (now.tv_sec - a->t0.tv_sec) * 1000000LL +
 	     (now.tv_nsec - a->t0.tv_nsec) / 1000;
+	/* raw: recording stops before the per-CPU counts, text: when trace opens */
+	was_on = a->dump_raw && a->tracefs[0] ? tracing_on(a, 0) : -1;
 	paused = a->dump_raw ? 0 : pause_on_trace(a);
 	kmsg_scan(a);
 	uptime(a, up, sizeof(up));
@@ -348,7 +350,7 @@ int dump(struct agent *a, const char *stage)
 		cpu_lines(a, &o);
 	perf_dump(a, &o);
 	if (a->dump_raw) {
-		raw_dump(a, &o);
+		raw_dump(a, &o, was_on);
 		out_frame_end(&o);
 		return o.err;
 	}

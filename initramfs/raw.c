@@ -188,8 +188,13 @@ static void raw_set_event_formats(struct agent *a, struct out *o,
 	}
 }
 
-/* Write "1" or "0" to tracefs/tracing_on; its old value, -1 if unknown. */
-static int tracing_on(const struct agent *a, int on)
+/*
+ * tracing_on() - write "1" or "0" to tracefs/tracing_on; its old value
+ * (1 on, 0 off), -1 if unknown.  dump() stops recording with it before
+ * the manifest's per-CPU counts, so they count exactly what raw_dump()
+ * reads.
+ */
+int tracing_on(const struct agent *a, int on)
 {
 	char path[AGENT_PATH_MAX], v[8];
 	int fd, old = -1;
@@ -209,7 +214,9 @@ static int tracing_on(const struct agent *a, int on)
 
 /*
  * raw_dump() - the raw body of a dump into @o, after the manifest:
- * "--- raw ---", then the records (see the top of this file).
+ * "--- raw ---", then the records (see the top of this file); recording
+ * is turned on again after when @was_on (tracing_on()'s value: dump()
+ * turned it off before the manifest).
  *
  * The ring buffer is turned off (tracing_on 0) while its pages are read,
  * so the dump's own reads, writes and serial interrupts are not recorded
@@ -223,17 +230,16 @@ static int tracing_on(const struct agent *a, int on)
  * emptied anyway.  Each CPU is read for at most twice its buffer size
  * (buffer_size_kb), a bound should the kernel keep writing.
  */
-void raw_dump(struct agent *a, struct out *o)
+void raw_dump(struct agent *a, struct out *o, int was_on)
 {
 	char path[AGENT_PATH_MAX], inst[AGENT_PATH_MAX], rel[64], v[32];
 	const char *base;
 	long long max = 0;
-	int old, cpu, misses = 0;
+	int cpu, misses = 0;
 
 	out_printf(o, "--- raw ---\n");
 	if (!a->tracefs[0])
 		return;
-	old = tracing_on(a, 0);
 	/*
 	 * Formats come from a new instance when one can be made: on 6.1
 	 * events/kprobes/NAME/ is often missing for kprobe_event= probes
@@ -278,6 +284,6 @@ void raw_dump(struct agent *a, struct out *o)
 		else if (got < 0)
 			agent_note(a, "trace", "%s: %s", rel, strerror(-got));
 	}
-	if (old == 1)
+	if (was_on == 1)
 		tracing_on(a, 1);
 }
