@@ -20,6 +20,7 @@ build_pkgs="gcc make libfdt-dev libelf-dev libdw-dev device-tree-compiler cpio
 gcc-mipsel-linux-gnu libc6-dev-mipsel-cross gcc-mips64el-linux-gnuabi64 libc6-dev-mips64el-cross
 gcc-mips64-linux-gnuabi64 libc6-dev-mips64-cross
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+gcc-riscv64-linux-gnu libc6-dev-riscv64-cross
 xz-utils zlib1g-dev libarchive-dev man-db groff-base
 libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd pkg-config
 clang libclang-rt-14-dev llvm"

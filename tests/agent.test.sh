@@ -114,6 +114,30 @@ plan "$d/plan" \
 run_agent full --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
 filter "$d/root/dump.out" > "$d/dump"
 t_check agent/full-dump tests/agent/full.dump "$d/dump"
+# The same plan through each cross-built agent under qemu-user (the
+# image's own binary, static, as the board runs it): the same dump.
+for arch in mipsel mips64el mips64 arm64 riscv64 x86_64; do
+	case $arch in
+	arm64) q=qemu-aarch64-static ;;
+	x86_64) q= ;;
+	*) q=qemu-$arch-static ;;
+	esac
+	x=$A/cross-$arch
+	if [ ! -x initramfs/agent-$arch ]; then
+		t_skip "agent/cross-$arch" "initramfs/agent-$arch not built (its cross compiler: qemu-images/deps.sh build)"
+		continue
+	fi
+	if [ -n "$q" ] && ! command -v $q > /dev/null; then
+		t_skip "agent/cross-$arch" "no $q (qemu-user-static)"
+		continue
+	fi
+	mk_tracefs "$x/tfs"
+	mk_root "$x/root"
+	timeout 60 $q initramfs/agent-$arch --root "$x/root" --tracefs "$x/tfs" \
+		--plan "$d/plan" --no-exec 2> "$x.err"
+	filter "$x/root/dump.out" > "$x/dump" 2> /dev/null
+	t_check "agent/cross-$arch" tests/agent/full.dump "$x/dump"
+done
 # the frames check out: lengths, CRC-32s, one nonce, the end line's counts
 if ./probecc report --extract 1 "$d/root/dump.out" > "$d/body" 2> "$d/extract.err" &&
    [ "$(head -1 "$d/body")" = "probecc-manifest${TAB}1" ] && [ "$(dumps "$d/root/dump.out")" = 1 ]; then
