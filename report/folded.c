@@ -1,20 +1,64 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * --folded: one line per hit, "outermost;...;innermost;probe 1", the
- * input of flamegraph.pl.
+ * --folded: folded stacks, the input of flamegraph.pl and speedscope:
+ * "outermost;...;innermost;probe COUNT", one line per distinct stack,
+ * sorted, with the number of hits that had it.
+ *
+ * A frame is named one way wherever it comes from: the function's name
+ * alone, without the "+0xOFF" of a perf callchain or a sym-offset stack,
+ * the "/0xSIZE" of a kernel stack, or the " [module]" tag, so that the
+ * same caller seen by the kernel's stack trace and by the agent's perf
+ * callchain merges into one frame.  flamegraph.pl splits frames at ';':
+ * one in a name becomes ':'.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "report-int.h"
+
+/* Append frame @s to @sb as its bare function name, then ';'. */
+static void add_frame(struct strbuf *sb, const char *s)
+{
+	size_t n = strcspn(s, "+/ ");
+
+	for (; n && *s; s++, n--)
+		sb_addf(sb, "%c", *s == ';' ? ':' : *s);
+	sb_addf(sb, ";");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 void folded_write(FILE *f, const struct report *r)
 {
 	const struct dump *d = &r->d;
-	int i, j;
+	char **lines;
+	int i, j, n;
 
+	if (!d->nhits)
+		return;
+	lines = xcalloc(d->nhits, sizeof(*lines));
 	for (i = 0; i < d->nhits; i++) {
-		for (j = d->hits[i].nframes - 1; j >= 0; j--)
-			fprintf(f, "%s;", d->hits[i].frames[j]);
-		if (!d->hits[i].nframes && d->hits[i].parent)
-			fprintf(f, "%s;", d->hits[i].parent);
-		fprintf(f, "%s 1\n", d->hits[i].probe);
+		const struct hit *h = &d->hits[i];
+		struct strbuf sb = { 0 };
+
+		for (j = h->nframes - 1; j >= 0; j--)
+			add_frame(&sb, h->frames[j]);
+		if (!h->nframes && h->parent)
+			add_frame(&sb, h->parent);
+		add_frame(&sb, h->probe);
+		sb.s[sb.len - 1] = '\0';	/* the last ';' */
+		lines[i] = sb.s;
 	}
+	qsort(lines, d->nhits, sizeof(*lines), cmp_str);
+	for (i = 0; i < d->nhits; i = j) {
+		for (j = i + 1, n = 1; j < d->nhits && !strcmp(lines[i], lines[j]); j++)
+			n++;
+		fprintf(f, "%s %d\n", lines[i], n);
+	}
+	for (i = 0; i < d->nhits; i++)
+		free(lines[i]);
+	free(lines);
 }
