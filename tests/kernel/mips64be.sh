@@ -22,6 +22,10 @@
 #           unwinder from a kprobe's pt_regs needs no patch), the function
 #           tracer's stack is the one frame ftrace_graph_call (what 0003
 #           mends; tests/kernel/stacks.sh shows the others on mipsel).
+#  6. uprobe tests/boot64/uprobe10.probes: tests/boot64/args10.c built
+#           n64 big-endian into a sysroot, run by rc-static; its ten
+#           arguments by the program's ABI (5-8 from %r8-%r11, 9-10 from
+#           $stack0-1), the string and the uretprobe's value, big-endian.
 #  4. bootconfig: probecc -o bootconfig appended with probecc-bootconfig's
 #           little-endian footer is loaded by this big-endian 6.1 kernel
 #           and everything in it is armed before userspace; the same text
@@ -231,4 +235,24 @@ if qemu-images/build-kernel mips64 --unpatched > "$b/unpatched.env" 2> "$b/unpat
 	unset MBE_VMLINUX
 else
 	t_fail kernel-mips64be/unpatched/build "build-kernel mips64 --unpatched failed" "$b/unpatched.build"
+fi
+
+# 6. uprobe: ten arguments of an n64 big-endian program
+sr=$b/sysroot
+mkdir -p "$sr/bin"
+if ! mips64-linux-gnuabi64-gcc -O2 -static -o "$sr/bin/args10" tests/boot64/args10.c \
+	2> "$b/args10.err"; then
+	t_fail kernel-mips64be/uprobe "cannot build tests/boot64/args10.c" "$b/args10.err"
+elif ./probecc tests/boot64/uprobe10.probes --vmlinux "$BE_VMLINUX" --sysroot "$sr" \
+	--cmdline-max $mbe_max --plan "$b/uprobe.plan" --cmdline > "$b/uprobe.cmdline" \
+	2> "$b/uprobe.cerr" &&
+     qemu-images/mkimage malta64 -o "$b/uprobe.gz" --plan "$b/uprobe.plan" --module none \
+	--rc "$b/rc" --add "$sr/bin/args10:/bin/args10" 2>> "$b/uprobe.cerr" &&
+     mbe_boot uprobe; then
+	mbe_report uprobe tests/boot64/uprobe10.probes
+	# n64: arguments 5-8 in %r8-%r11, 9-10 on the stack
+	t_grep kernel-mips64be/uprobe/n64-fetchargs "$b/uprobe.plan" \
+		'a5=%r8(:[a-z0-9]+)? a6=%r9(:[a-z0-9]+)? a7=%r10(:[a-z0-9]+)? a8=%r11(:[a-z0-9]+)? a9=\$stack0'
+else
+	t_fail kernel-mips64be/uprobe "compile, image or boot failed" "$b/uprobe.cerr" "$b/uprobe.log"
 fi

@@ -16,7 +16,9 @@
  *     3 pages): do_mmap (mm/mmap.c, 6.1) gets 8 arguments, 5 and 6 of
  *     them known (flags 2, pgoff 3) for an n64 kprobe reading them from
  *     $8-$11 (tests/kernel/mips64be-args.probes);
- *  6. waits for the agent's window dump (/run/probecc.done, 30 s at most)
+ *  6. runs /bin/args10 when the image has it (tests/boot64/args10.c, the
+ *     uprobe target of ten arguments, built n64 big-endian by the test);
+ *  7. waits for the agent's window dump (/run/probecc.done, 30 s at most)
  *     and powers off (reboot(2) RB_POWER_OFF).
  * Messages go to the console prefixed "rc:".  Built by the test with the
  * target's cross compiler, -static.
@@ -29,6 +31,7 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -79,6 +82,18 @@ int main(void)
 		say("mmap of /init failed", errno);
 	if (fd >= 0)
 		close(fd);
+
+	if (!access("/bin/args10", X_OK)) {
+		pid_t pid = fork();
+		int status = 0;
+
+		if (!pid) {
+			execl("/bin/args10", "args10", (char *)NULL);
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) < 0 || status)
+			say("/bin/args10 failed", pid < 0 ? errno : 0);
+	}
 
 	for (i = 0; i < 150 && access("/run/probecc.done", F_OK); i++)
 		nanosleep(&fifth, NULL);
