@@ -18,6 +18,7 @@
  *    allows none raw), the SVG and JUnit outputs none but TAB, LF and
  *    CR (XML 1.0's Char: not even as a character reference).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
