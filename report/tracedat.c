@@ -4,7 +4,9 @@
  *
  * The agent's raw dump (initramfs/raw.c, docs/plan.md "Raw dump") holds
  * the ring buffer's pages and the tracefs files a reader needs, as
- * records "raw<TAB>NAME<TAB>LEN\n" + LEN bytes.  Here they are put back
+ * records "raw<TAB>NAME<TAB>LEN\n" + LEN bytes, or "rawz<TAB>NAME<TAB>
+ * LEN<TAB>SIZE\n" + LEN bytes of zlib stream inflating to SIZE (zlib's
+ * uncompress()).  Here they are put back
  * as a tracefs-like directory (events/header_page, events/SYS/EV/format,
  * printk_formats, saved_cmdlines, kallsyms, per_cpu/cpuN/trace_pipe_raw)
  * and Debian's trace-cmd writes the trace.dat from it, as it does for an
@@ -37,10 +39,12 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "report-int.h"
 
 #define RAW_MARK	"--- raw ---\n"
+#define RAW_SIZE_MAX	(1 << 20)	/* a rawz piece inflates to at most this */
 #define MAX_CPUS	4096
 
 struct rawfile {
@@ -115,16 +119,30 @@ static void read_records(struct rawset *rs, const struct framed *d,
 		unsigned long long n;
 		struct rawfile *f;
 
-		if (!nl || nl - p >= (long)sizeof(name) + 32 ||
-		    strncmp(p, "raw\t", 4)) {
+		bool z = nl && !strncmp(p, "rawz\t", 5);
+		unsigned long long size = 0;
+		size_t h = z ? 5 : 4;
+
+		if (!nl || nl - p >= (long)sizeof(name) + 64 ||
+		    (!z && strncmp(p, "raw\t", 4))) {
 			if (!rs->why[0])
 				snprintf(rs->why, sizeof(rs->why), "dump %u: not a record at byte %zu of its body",
 					 d->n, (size_t)(p - d->body));
 			return;
 		}
-		memcpy(name, p + 4, nl - p - 4);
-		name[nl - p - 4] = '\0';
+		memcpy(name, p + h, nl - p - h);
+		name[nl - p - h] = '\0';
 		tab = strrchr(name, '\t');
+		/* rawz: NAME LEN SIZE, the last field the inflated size */
+		if (z && tab) {
+			size = strtoull(tab + 1, &stop, 10);
+			if (!tab[1] || *stop || size > RAW_SIZE_MAX)
+				tab = NULL;
+			else {
+				*tab = '\0';
+				tab = strrchr(name, '\t');
+			}
+		}
 		lenp = tab ? tab + 1 : NULL;
 		n = lenp ? strtoull(lenp, &stop, 10) : 0;
 		if (tab)
@@ -153,7 +171,23 @@ static void read_records(struct rawset *rs, const struct framed *d,
 		if (!is_cpu_data(name) && strcmp(name, "kallsyms") && f->dump != d->n)
 			f->len = 0;	/* this dump's copy replaces it */
 		f->dump = d->n;
-		append(f, p, n);
+		if (z) {
+			uLongf out = size;
+			char *buf = xcalloc(1, size + 1);
+
+			if (uncompress((Bytef *)buf, &out, (const Bytef *)p, n) != Z_OK ||
+			    out != size) {
+				if (!rs->why[0])
+					snprintf(rs->why, sizeof(rs->why), "dump %u: a compressed record of %s does not inflate to its %llu bytes",
+						 d->n, name, size);
+				free(buf);
+				return;
+			}
+			append(f, buf, size);
+			free(buf);
+		} else {
+			append(f, p, n);
+		}
 		p += n;
 	}
 }

@@ -9,6 +9,7 @@
 #                   string field decoded by its format file, the stack:
 #                   MIPS the agent's perf callchain, x86_64 the kernel's
 #                   kernel_stack events)
+#   */compressed    the ring-buffer pages went as zlib records (rawz)
 #   */trace-dat     trace-cmd report reads the trace.dat: the kprobe with
 #                   its field, the function tracer's entries, the
 #                   kretprobe's return value; as many events as the dumps'
@@ -39,6 +40,9 @@ for arch in mipsel x86_64; do
 		t_fail "tracedat/$arch/trace-dat" "probecc report --trace-dat failed" "$d/trace-dat.log"
 		continue
 	fi
+	# the agent has zlib here (make agent-zlib, run by make check): the
+	# pages and kallsyms go compressed
+	t_grep "tracedat/$arch/compressed" "$d/dump1" $'rawz\tper_cpu/cpu0/trace_pipe_raw\t[0-9]+\t[0-9]+$'
 	td_events "$d/boot.dat" > "$d/events"
 	t_grep "tracedat/$arch/trace-cmd-kprobe" "$d/events" 'netdev: +\([0-9a-f]+\) name="bond%d"'
 	t_grep "tracedat/$arch/trace-cmd-function" "$d/events" 'function: +register_netdevice'
