@@ -1,24 +1,204 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * --json: every hit (probe, time, task, args, parent, stack, and the
- * user stack when the kernel recorded one) and every expectation's
- * verdict; the kernel's kprobe single-step oops when the dump reports
- * one.
+ * --json: every hit (probe, time, task, args as printed and as typed
+ * "fields", parent, stack, and the user stack when the kernel recorded
+ * one), the items the agent could not arm, every expectation's verdict;
+ * the kernel's kprobe single-step oops when the dump reports one.  The
+ * file is valid UTF-8 whatever bytes the kernel traced (json_string()).
  */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "report-int.h"
 
-static void json_string(FILE *f, const char *s)
+/*
+ * utf8_len() - the length in bytes of the valid UTF-8 sequence at @s
+ * (RFC 3629: no overlong form, no surrogate, nothing past U+10FFFF), 1
+ * for an ASCII byte, 0 when @s starts none.  Reads at most 4 bytes, and
+ * stops at a NUL (which is no continuation byte).
+ */
+int utf8_len(const unsigned char *s)
 {
+	int n, i;
+	unsigned int c;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, c = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, c = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, c = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates and past U+10FFFF are not UTF-8 */
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/*
+ * json_string() - @s as a JSON string (RFC 8259) on @f, always valid
+ * UTF-8: '"', '\\' and control bytes escaped, valid UTF-8 sequences
+ * kept, and every other byte (what the kernel traced need not be text)
+ * written as the code point of that byte, "\u00XX", so that no byte is
+ * lost and the file stays readable by every JSON parser.
+ */
+void json_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
 	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
+	while (*p) {
+		int n = utf8_len(p);
+
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f || !n)
+			fprintf(f, "\\u%04x", *p);
 		else
-			fputc(*s, f);
+			fwrite(p, 1, n, f);
+		p += n ? n : 1;
 	}
 	fputc('"', f);
+}
+
+/*
+ * json_value() - one field value as the kernel printed it, typed: a
+ * quoted string as a JSON string (the quotes taken off), a decimal or
+ * 0x hex integer that a double holds exactly (|v| < 2^53) as a JSON
+ * number, anything else as a string.
+ */
+void json_value(FILE *f, const char *v, size_t n)
+{
+	char buf[64], *end;
+	unsigned long long u;
+	long long sv;
+
+	if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
+		char *t = xstrndup(v + 1, n - 2);
+
+		json_string(f, t);
+		free(t);
+		return;
+	}
+	if (n && n < sizeof(buf)) {
+		memcpy(buf, v, n);
+		buf[n] = '\0';
+		errno = 0;
+		if (!strncmp(buf, "0x", 2) && buf[2]) {
+			u = strtoull(buf + 2, &end, 16);
+			if (!*end && !errno && u < (1ULL << 53)) {
+				fprintf(f, "%llu", u);
+				return;
+			}
+		} else if ((buf[0] == '-' || (buf[0] >= '0' && buf[0] <= '9'))) {
+			sv = strtoll(buf, &end, 10);
+			if (!*end && end != buf && !errno &&
+			    sv < (1LL << 53) && sv > -(1LL << 53) &&
+			    (buf[0] != '0' || !buf[1]) && strcmp(buf, "-0")) {
+				fprintf(f, "%lld", sv);
+				return;
+			}
+		}
+	}
+	{
+		char *t = xstrndup(v, n);
+
+		json_string(f, t);
+		free(t);
+	}
+}
+
+/*
+ * json_fields() - the "NAME=VALUE" fields of a hit's args (a kprobe's
+ * "(ip) name=\"bond%d\" ret=0x11", as trace_output.c prints them) as a
+ * JSON object of typed values (json_value()).  A quoted value runs to
+ * the quote that ends it before a space and the next NAME=, or the end.
+ */
+void json_fields(FILE *f, const char *args)
+{
+	const char *p = args;
+	int first = 1;
+
+	fputc('{', f);
+	while (*p) {
+		const char *name, *eq, *v, *end;
+
+		while (*p == ' ')
+			p++;
+		name = p;
+		eq = p + strcspn(p, "= ");
+		if (*eq != '=') {	/* "(ip)" and other words: not a field */
+			p = eq;
+			continue;
+		}
+		v = eq + 1;
+		if (*v == '"') {
+			end = v + 1;
+			for (;;) {
+				const char *q = strchr(end, '"');
+
+				if (!q) {
+					end = v + strlen(v);
+					break;
+				}
+				end = q + 1;
+				if (!*end || (*end == ' ' && strchr(end, '=') &&
+					      strcspn(end + 1, "= ") == strcspn(end + 1, "=")))
+					break;
+			}
+		} else {
+			end = v + strcspn(v, " ");
+		}
+		fprintf(f, "%s", first ? "" : ", ");
+		first = 0;
+		{
+			char *k = xstrndup(name, eq - name);
+
+			json_string(f, k);
+			free(k);
+		}
+		fprintf(f, ": ");
+		json_value(f, v, end - v);
+		p = end;
+	}
+	fputc('}', f);
+}
+
+/* The agent's items that failed or are missing: probe, state, file, detail. */
+static void json_not_armed(FILE *f, const struct dump *d)
+{
+	const char *p;
+	int n = 0;
+
+	for (p = d->items.s; p && *p; p = strchr(p, '\n') + 1) {
+		const char *nl = strchr(p, '\n');
+		char *line = xstrndup(p, nl - p), *fld[4] = { 0 }, *save = NULL;
+		int i;
+
+		for (i = 0; i < 4; i++)
+			fld[i] = strtok_r(i ? NULL : line, "\t", &save);
+		if (fld[1] && (!strcmp(fld[1], "failed") || !strcmp(fld[1], "missing"))) {
+			static const char *const key[] = { "probe", "state", "file", "detail" };
+
+			fprintf(f, "%s\n  {", n++ ? "," : "");
+			for (i = 0; i < 4; i++) {
+				fprintf(f, "%s\"%s\": ", i ? ", " : "", key[i]);
+				json_string(f, fld[i] ? fld[i] : "");
+			}
+			fprintf(f, "}");
+		}
+		free(line);
+	}
 }
 
 void json_write(FILE *f, const struct report *r)
@@ -45,6 +225,8 @@ void json_write(FILE *f, const struct report *r)
 		json_string(f, h->task);
 		fprintf(f, ", \"args\": ");
 		json_string(f, h->args);
+		fprintf(f, ", \"fields\": ");
+		json_fields(f, h->args);
 		if (h->parent) {
 			fprintf(f, ", \"parent\": ");
 			json_string(f, h->parent);
@@ -65,6 +247,8 @@ void json_write(FILE *f, const struct report *r)
 		}
 		fprintf(f, "}");
 	}
+	fprintf(f, "\n], \"not_armed\": [");
+	json_not_armed(f, d);
 	fprintf(f, "\n], \"expectations\": [");
 	for (i = 0, e = r->prog ? r->prog->expects : NULL; e; e = e->next, i++) {
 		fprintf(f, "%s\n  {\"expect\": ", i ? "," : "");

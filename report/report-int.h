@@ -12,7 +12,7 @@
  *                  stacks named through --sysroot)
  *   expect.c       one verdict per "expect" line of the probe file
  *   text.c         the report for a person (stdout)
- *   json.c, folded.c, svg.c, junit.c
+ *   json.c, folded.c, svg.c, junit.c, perfetto.c
  *                  one machine output each, written to a FILE *
  *   report-main.c  the command line, loading, the outputs staged together
  *
@@ -130,7 +130,7 @@ struct verdict {
 
 struct report {
 	/* the command line */
-	const char *dumppath, *probes, *json, *folded, *svg, *junit;
+	const char *dumppath, *probes, *json, *folded, *svg, *junit, *perfetto;
 	const char *sysmap, *target, *vmlinux, *modules_dir;
 	const char *sysroot;		/* --sysroot: user ELF files; NULL: none */
 	bool all_hits;			/* --hits: every hit's arguments */
@@ -191,6 +191,11 @@ void text_summary(FILE *out, const struct report *r);
 
 /* json.c, folded.c, svg.c, junit.c */
 void json_write(FILE *f, const struct report *r);
+void json_string(FILE *f, const char *s);
+int utf8_len(const unsigned char *s);
+void json_value(FILE *f, const char *v, size_t n);
+void json_fields(FILE *f, const char *args);
+void perfetto_write(FILE *f, const struct report *r);
 void folded_write(FILE *f, const struct report *r);
 void svg_write(FILE *f, const struct report *r);
 void junit_write(FILE *f, const struct report *r);

@@ -16,6 +16,7 @@
 
 const char report_usage[] =
 	"usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT]\n"
+	"                      [--perfetto OUT]\n"
 	"                      [--system-map FILE] [--target FILE] [--vmlinux FILE] [--modules DIR]\n"
 	"                      [--sysroot DIR] [--hits]\n"
 	"       probecc report --extract N DUMP | --list DUMP | --trace-dat OUT DUMP\n";
@@ -33,6 +34,7 @@ static const char help[] =
 	"  --folded OUT       folded stacks (flamegraph.pl)\n"
 	"  --svg OUT          a timeline of the hits\n"
 	"  --junit OUT        one JUnit testcase per expectation\n"
+	"  --perfetto OUT     the hits as Trace Event Format JSON (Perfetto, chrome://tracing)\n"
 	"  --system-map FILE  kernel symbols: a System.map or /proc/kallsyms copy\n"
 	"  --target FILE      kernel symbols: a capture (qemu-images/capture)\n"
 	"  --vmlinux FILE     kernel symbols: the ELF kernel\n"
@@ -62,6 +64,7 @@ static const struct option options[] = {
 	{ "folded", required_argument, NULL, 'f' },
 	{ "svg", required_argument, NULL, 's' },
 	{ "junit", required_argument, NULL, 'u' },
+	{ "perfetto", required_argument, NULL, 'P' },
 	{ "system-map", required_argument, NULL, 'm' },
 	{ "target", required_argument, NULL, 't' },
 	{ "vmlinux", required_argument, NULL, 'v' },
@@ -89,6 +92,7 @@ static int parse_args(struct report *r, int argc, char **argv)
 		case 'f': r->folded = optarg; break;
 		case 's': r->svg = optarg; break;
 		case 'u': r->junit = optarg; break;
+		case 'P': r->perfetto = optarg; break;
 		case 'm': r->sysmap = optarg; break;
 		case 't': r->target = optarg; break;
 		case 'v': r->vmlinux = optarg; break;
@@ -236,7 +240,8 @@ static int write_outputs(const struct report *r)
 	struct errmsg e;
 
 	if (stage(r, r->json, json_write) || stage(r, r->folded, folded_write) ||
-	    stage(r, r->svg, svg_write) || stage(r, r->junit, junit_write)) {
+	    stage(r, r->svg, svg_write) || stage(r, r->junit, junit_write) ||
+	    stage(r, r->perfetto, perfetto_write)) {
 		out_abort();
 		return 2;
 	}
@@ -368,7 +373,7 @@ int report_main(int argc, char **argv)
 
 	/* a machine output on standard output is all it holds (--json -) */
 	show = !on_stdout(r.json) && !on_stdout(r.folded) && !on_stdout(r.svg) &&
-	       !on_stdout(r.junit);
+	       !on_stdout(r.junit) && !on_stdout(r.perfetto);
 	rc = show ? print_safe(&r, text_write) : 0;
 	if (!rc)
 		rc = write_outputs(&r);

@@ -17,8 +17,16 @@ void xml_escaped(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		unsigned char c = *s;
+		int n = utf8_len((const unsigned char *)s);
 
-		if (c == '<')
+		if (c >= 0x80 && n) {
+			/* a whole UTF-8 sequence: the character */
+			fwrite(s, 1, n, f);
+			s += n - 1;
+		} else if (c >= 0x80) {
+			/* a byte of no UTF-8 sequence: not text, \xNN as above */
+			fprintf(f, "\\x%02x", c);
+		} else if (c == '<')
 			fputs("&lt;", f);
 		else if (c == '>')
 			fputs("&gt;", f);

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --perfetto: the hits as a Trace Event Format file (the JSON that
+ * Perfetto's UI, chrome://tracing and speedscope open; "Trace Event
+ * Format", Google, the document Perfetto links to):
+ *
+ *   {"traceEvents": [...], "stackFrames": {...}, "displayTimeUnit": "ms"}
+ *
+ * - one process, "boot" (pid 1), and one thread track per task (tid: the
+ *   task's pid, named by a "thread_name" metadata event "M");
+ * - one instant event ("ph": "i", thread scope) per hit at its time in
+ *   microseconds since boot, named by its probe, with its fields typed as
+ *   "args" (json_fields()) and, when it has a stack, "sf": the id of its
+ *   innermost frame in "stackFrames", where each frame names its function
+ *   and its "parent" frame (the caller), shared by every stack through it;
+ * - a global instant event "userspace starts" at the real init's start,
+ *   and the agent's arming failures as global instants at time 0.
+ * Frames are bare function names, as in --folded.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report-int.h"
+#include "strmap.h"
+
+struct frame_ids {
+	struct strmap ids;	/* "PARENT;NAME" -> id (1-based, as a pointer) */
+	struct strbuf out;	/* the "stackFrames" members written so far */
+	long n;
+};
+
+/* The id of frame @name called from @parent (0: outermost), added once. */
+static long frame_id(struct frame_ids *fr, long parent, const char *name)
+{
+	size_t len = strcspn(name, "+/ ");
+	char *key = xasprintf("%ld;%.*s", parent, (int)len, name);
+	void *v = strmap_get(&fr->ids, key, strlen(key));
+	char *bare;
+	FILE *m;
+	char *mb = NULL;
+	size_t ml = 0;
+
+	if (v) {
+		free(key);
+		return (long)(size_t)v;
+	}
+	if (strmap_put(&fr->ids, key, strlen(key), (void *)(size_t)(fr->n + 1)))
+		fatal("out of memory");
+	fr->n++;
+	bare = xstrndup(name, len);
+	m = open_memstream(&mb, &ml);
+	if (!m)
+		fatal("out of memory");
+	fprintf(m, "%s\n  \"%ld\": {\"name\": ", fr->n > 1 ? "," : "", fr->n);
+	json_string(m, bare);
+	if (parent)
+		fprintf(m, ", \"parent\": \"%ld\"", parent);
+	fprintf(m, ", \"category\": \"kernel\"}");
+	fclose(m);
+	sb_addf(&fr->out, "%s", mb);
+	free(mb);
+	free(bare);
+	return fr->n;	/* the key stays: the map does not copy it */
+}
+
+/* "comm-PID" -> PID (the task's tid); 0 when there is none. */
+static long task_tid(const char *task)
+{
+	const char *dash = strrchr(task, '-');
+
+	return dash ? strtol(dash + 1, NULL, 10) : 0;
+}
+
+void perfetto_write(FILE *f, const struct report *r)
+{
+	const struct dump *d = &r->d;
+	struct frame_ids fr = { 0 };
+	struct strmap named = { 0 };
+	const char *p;
+	int i, j;
+
+	fprintf(f, "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n");
+	fprintf(f, "  {\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": \"boot\"}}");
+	for (i = 0; i < d->nhits; i++) {
+		const struct hit *h = &d->hits[i];
+		long tid = task_tid(h->task), sf = 0;
+
+		if (!strmap_get(&named, h->task, strlen(h->task))) {
+			if (strmap_put(&named, h->task, strlen(h->task), (void *)1))
+				fatal("out of memory");
+			fprintf(f, ",\n  {\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": %ld, \"args\": {\"name\": ", tid);
+			json_string(f, h->task);
+			fprintf(f, "}}");
+		}
+		/* outermost first: each frame's parent is its caller */
+		for (j = h->nframes - 1; j >= 0; j--)
+			sf = frame_id(&fr, sf, h->frames[j]);
+		if (!h->nframes && h->parent)
+			sf = frame_id(&fr, sf, h->parent);
+		fprintf(f, ",\n  {\"ph\": \"i\", \"s\": \"t\", \"cat\": \"probecc\", \"name\": ");
+		json_string(f, h->probe);
+		fprintf(f, ", \"ts\": %.3f, \"pid\": 1, \"tid\": %ld, \"args\": ", h->ts * 1e6, tid);
+		json_fields(f, h->args);
+		if (sf)
+			fprintf(f, ", \"sf\": \"%ld\"", sf);
+		fprintf(f, "}");
+	}
+	if (d->init_time >= 0)
+		fprintf(f, ",\n  {\"ph\": \"i\", \"s\": \"g\", \"cat\": \"probecc\", \"name\": \"userspace starts\", \"ts\": %.3f, \"pid\": 1, \"tid\": 0}",
+			d->init_time * 1e6);
+	for (p = d->items.s; p && *p; p = strchr(p, '\n') + 1) {
+		const char *nl = strchr(p, '\n');
+		char *line = xstrndup(p, nl - p);
+
+		if (strstr(line, "\tfailed\t") || strstr(line, "\tmissing\t")) {
+			fprintf(f, ",\n  {\"ph\": \"i\", \"s\": \"g\", \"cat\": \"probecc\", \"name\": \"not armed\", \"ts\": 0, \"pid\": 1, \"tid\": 0, \"args\": {\"item\": ");
+			json_string(f, line);
+			fprintf(f, "}}");
+		}
+		free(line);
+	}
+	fprintf(f, "\n], \"stackFrames\": {%s\n}}\n", fr.out.s ? fr.out.s : "");
+	free(fr.out.s);
+	strmap_free(&fr.ids);
+	strmap_free(&named);
+}
