@@ -18,7 +18,7 @@
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-report_outs="report.json stacks.folded junit.xml timeline.svg"
+report_outs="report.json stacks.folded junit.xml timeline.svg perfetto.json"
 
 # report_case BIN CASEDIR TAG
 report_case() {
@@ -29,7 +29,7 @@ report_case() {
 	args=$(grep -v '^#' "$c/args")
 	"$bin" report --json "$d/out/report.json" --folded "$d/out/stacks.folded" \
 		--junit "$d/out/junit.xml" --svg "$d/out/timeline.svg" \
-		$args > "$d/stdout" 2> "$d/stderr"
+		--perfetto "$d/out/perfetto.json" $args > "$d/stdout" 2> "$d/stderr"
 	rc=$?
 	echo $rc > "$d/status"
 	t_check "$name.status" "$c/status" "$d/status"
@@ -42,8 +42,16 @@ report_case() {
 			t_fail "$name.$f" "wrote $f, expected none"
 		fi
 	done
+	# whatever was written parses as what it claims to be
+	if [ -n "$(ls -A "$d/out")" ]; then
+		if python3 tests/report/validate.py "$d/out" > "$d/validate" 2>&1; then
+			t_pass "$name.outputs-parse"
+		else
+			t_fail "$name.outputs-parse" "an output is not valid UTF-8, JSON, Trace Event Format or XML" "$d/validate"
+		fi
+	fi
 	if [ -n "$(ls -A "$d/out" | grep -v -x -F -e report.json -e stacks.folded \
-			-e junit.xml -e timeline.svg)" ]; then
+			-e junit.xml -e timeline.svg -e perfetto.json)" ]; then
 		t_fail "$name.staging" "left files behind: $(ls -A "$d/out")"
 	fi
 }
