@@ -61,6 +61,7 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 	int i;
 
 	d->init_time = -1;
+	d->last_time = -1;
 	frames_read(text, len, &f);
 	d->stray = f.stray;
 	snprintf(d->stray_why, sizeof(d->stray_why), "%s", f.stray_why);
@@ -79,6 +80,13 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 	}
 	if (!last)
 		return text + len;	/* "" */
+	{
+		/* the last dump's start: the end of what the dumps can hold */
+		const char *u = strstr(last->body, "uptime\t");
+
+		if (u && (u == last->body || u[-1] == '\n'))
+			d->last_time = atof(u + 7);
+	}
 	for (i = 0; i < f.n && !first; i++)
 		if (f.d[i].state == FRAME_COMPLETE && !strcmp(f.d[i].nonce, last->nonce))
 			first = &f.d[i];

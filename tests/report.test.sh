@@ -67,6 +67,20 @@ for bin in ./probecc ./probecc-asan; do
 	done
 done
 
+# The timeline is a picture: rsvg-convert (librsvg, Debian librsvg2-bin)
+# renders the real Malta boot's SVG to a PNG of the SVG's size.
+svg=$T_OUT/report/probecc/arming-refused/out/timeline.svg
+if ! command -v rsvg-convert > /dev/null; then
+	t_skip report/svg-renders "no rsvg-convert (qemu-images/deps.sh installs librsvg2-bin)"
+elif rsvg-convert -o "$T_OUT/report-timeline.png" "$svg" 2> "$T_OUT/report-timeline.err" &&
+     [ "$(od -An -tx1 -N8 "$T_OUT/report-timeline.png" | tr -d ' ')" = 89504e470d0a1a0a ] &&
+     [ "$(od -An -tu1 -j16 -N8 "$T_OUT/report-timeline.png" | awk '{ print $3 * 256 + $4, $7 * 256 + $8 }')" = \
+       "$(sed -n '1s/.* width="\([0-9]*\)" height="\([0-9]*\)".*/\1 \2/p' "$svg")" ]; then
+	t_pass report/svg-renders
+else
+	t_fail report/svg-renders "rsvg-convert gave no PNG of the SVG's size" "$T_OUT/report-timeline.err"
+fi
+
 # A report that cannot be written is no report: standard output on
 # /dev/full exits 2 with a message (issue 18: it exited 0).
 if [ -w /dev/full ]; then

@@ -19,11 +19,11 @@ for c in $cases; do
 	c=tests/report/cases/$(basename "$c")
 	rm -rf "$tmp/out" && mkdir "$tmp/out"
 	rm -f "$c/status" "$c/stdout" "$c/stderr" "$c/report.json" \
-		"$c/stacks.folded" "$c/junit.xml" "$c/timeline.svg"
+		"$c/stacks.folded" "$c/junit.xml" "$c/timeline.svg" "$c/perfetto.json"
 	rc=0
 	"$bin" report --json "$tmp/out/report.json" --folded "$tmp/out/stacks.folded" \
 		--junit "$tmp/out/junit.xml" --svg "$tmp/out/timeline.svg" \
-		$(grep -v '^#' "$c/args") > "$c/stdout" 2> "$c/stderr" || rc=$?
+		--perfetto "$tmp/out/perfetto.json" $(grep -v '^#' "$c/args") > "$c/stdout" 2> "$c/stderr" || rc=$?
 	echo $rc > "$c/status"
 	cp "$tmp"/out/* "$c/" 2>/dev/null || true
 	echo "$c: exit $rc, $(ls "$tmp/out" | tr '\n' ' ')"
