@@ -1018,6 +1018,8 @@ static bool statement(struct program *prog)
 			tok = tok->next;
 		} else if (is("text")) {
 			tok = tok->next;
+		} else if (tok->kind == TK_WORD) {
+			syntax_error(&tok->pos, "expected the dump's form, 'raw' or 'text', or the end of the statement after the dump sink");
 		}
 		end_statement("the dump sink");
 	} else if (is("capture")) {
