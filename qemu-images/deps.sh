@@ -22,7 +22,7 @@ gcc-mips64-linux-gnuabi64 libc6-dev-mips64-cross
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 gcc-riscv64-linux-gnu libc6-dev-riscv64-cross
 xz-utils zlib1g-dev libarchive-dev man-db groff-base
-libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd pkg-config librsvg2-bin
+libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd pkg-config librsvg2-bin python3
 clang libclang-rt-14-dev llvm"
 boot_pkgs="qemu-system-mips qemu-system-x86 qemu-system-arm u-boot-tools u-boot-qemu libubootenv-tool debootstrap qemu-user-static"
 kernel_pkgs="flex bison bc libssl-dev patch"
