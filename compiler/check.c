@@ -543,6 +543,25 @@ static void check_field(struct checker *c, const struct field *f,
 	free(text);
 }
 
+/*
+ * check_field_fetch() - the rules of check_program() for one field @f of
+ * probe @p alone (its fetcharg, its type, their length), on the kernel of
+ * @t: for probecc --vars, which offers a C name only as a fetch the
+ * compiler takes (the o32 stack slots and 4-byte pointers under a 64-bit
+ * kernel, kernel/trace/trace_probe_tmpl.h).  @p->abi is the uprobe's
+ * program's ABI, NULL for the kernel's.  Problems go to @d, at @f's
+ * positions; returns their number.  Nothing is kept of @f or @p.
+ */
+int check_field_fetch(const struct field *f, const struct probe *p,
+		      const struct target *t, struct diags *d)
+{
+	struct checker c = { .t = t, .d = d };
+	int before = d->n;
+
+	check_field(&c, f, p);
+	return d->n - before;
+}
+
 /* ---- tracers, options, clocks: kernel/trace/trace.c, trace_boot.c ---- */
 
 /*

@@ -347,6 +347,15 @@ int check_program(const struct program *prog, const struct kernel *k,
 		  const struct target *t, struct strbuf *explain,
 		  struct diags *d, struct diags *warn, int *kernel_errors);
 
+/*
+ * check_field_fetch() - the rules of check_program() for one field @f of
+ * probe @p alone, on the kernel of @t (@p->abi: a uprobe's program's ABI,
+ * NULL for the kernel's); for --vars.  Problems go to @d; returns their
+ * number.
+ */
+int check_field_fetch(const struct field *f, const struct probe *p,
+		      const struct target *t, struct diags *d);
+
 /* ---- placement (place.c) ---- */
 
 enum via { VIA_CMDLINE, VIA_BOOTCONFIG };

@@ -95,9 +95,21 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 		const char *u = strstr(body, "uptime\t");
 		const char *a = strstr(body, "agent_us\t");
 
+		/*
+		 * agent_us is CLOCK_MONOTONIC since the agent's start: below
+		 * 0 the target's clock went back between the two readings
+		 * (seen once on loongson3-o32 under QEMU, initramfs/README.md),
+		 * and no start can be placed from it.
+		 */
 		if (u && a && (u == body || u[-1] == '\n') &&
-		    (a == body || a[-1] == '\n'))
-			d->init_time = atof(u + 7) - atof(a + 9) / 1e6;
+		    (a == body || a[-1] == '\n')) {
+			if (atof(a + 9) >= 0)
+				d->init_time = atof(u + 7) - atof(a + 9) / 1e6;
+			else
+				snprintf(d->init_why, sizeof(d->init_why),
+					 "userspace's start is not known: dump %u says agent_us %.0f, the target's CLOCK_MONOTONIC read less than at the agent's start",
+					 first->n, atof(a + 9));
+		}
 	}
 	return last->body;
 }

@@ -226,7 +226,11 @@ static bool expect_hits(const struct expectation *e, const struct dump *d,
 			continue;
 		count++;
 	}
-	snprintf(why, size, "%lld hit(s)", count);
+	if (e->when != W_ANY && d->init_time < 0)
+		snprintf(why, size, "%lld hit(s): %s", count,
+			 d->init_why[0] ? d->init_why : "userspace's start is not known");
+	else
+		snprintf(why, size, "%lld hit(s)", count);
 	if (!strcmp(e->op, ">="))
 		ok = count >= e->n;
 	else if (!strcmp(e->op, "<="))

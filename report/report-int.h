@@ -101,6 +101,7 @@ struct dump {
 	char stray_why[256];
 	bool unframed;		/* no frames: the file is one dump's body */
 	double init_time;	/* uptime of userspace start; -1: unknown */
+	char init_why[200];	/* why it is unknown, when the dump should have told */
 	double last_time;	/* uptime when the last dump began; -1: unknown */
 	struct strbuf items;	/* "item" lines of the last dump */
 	struct strbuf cpus;	/* "cpu" lines of the last dump */

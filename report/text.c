@@ -191,6 +191,8 @@ void text_write(FILE *out, const struct report *r)
 			r->dumppath);
 	if (d->init_time >= 0)
 		fprintf(out, "userspace started at %.3f s\n", d->init_time);
+	else if (d->init_why[0])
+		fprintf(out, "%s\n", d->init_why);
 	if (d->items.s)
 		not_armed(out, r);
 	if (d->noops) {

@@ -12,16 +12,29 @@
  * and Debian's trace-cmd writes the trace.dat from it, as it does for an
  * embedded box (trace-cmd-restore(1): "restore -c -t DIR -k KALLSYMS"
  * makes the headers, "restore -i HEAD CPUFILES..." adds the per-CPU
- * data).  The file format stays trace-cmd's: nothing here writes it.
+ * data).  The file format stays trace-cmd's: nothing here writes it but
+ * libtracecmd, besides the two header fields patched below.
  *
- * Two fields of the headers are the host's, not the target's
+ * Three fields of the headers are the host's, not the target's
  * (trace-cmd 3.1.6, lib/trace-cmd/trace-output.c: the byte order, the
- * size of a long and the page size of the machine that runs restore -c):
- * the long size and page size are set from the target's own
+ * size of a long and the page size of the machine that runs restore -c;
+ * restore -i writes the long size again): the long size and page size
+ * are set, in the head and in the trace.dat, from the target's own
  * events/header_page (the commit field is a local_t, a long; the page's
- * data field ends at the page size).  The byte order cannot be changed
- * afterwards (every number of the file is written in it), so a
- * big-endian target is refused.
+ * data field ends at the page size).
+ *
+ * The byte order cannot be patched afterwards: every number of the file
+ * (section sizes, counts, offsets) is written in it, and the ring-buffer
+ * pages are copied as they are, so they must be read in the target's
+ * order (trace-cmd.dat.v6(5): the endian byte after the version, "now all
+ * numbers are written in file defined endianess").  trace-cmd restore has
+ * no option for it: its output inherits the byte order of the machine
+ * (restore -c) or of its input file (restore -i, through tracecmd_copy()
+ * and tracecmd_output_set_from_input(), which takes the input's
+ * tep_is_file_bigendian()).  So for a target of the other byte order the
+ * head restore -c wrote is written again by libtracecmd's own writer
+ * (other_order_head()), in the target's order, and restore -i then adds
+ * the pages to that head, keeping its order.
  *
  * The ring buffer pages of every dump of the boot are joined per CPU in
  * dump order: reading trace_pipe_raw consumes them, so the window dump
@@ -41,7 +54,37 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <trace-cmd/trace-cmd.h>
+
 #include "report-int.h"
+
+/*
+ * libtracecmd's trace.dat writer.  Debian's libtracecmd1 3.1.6 exports
+ * these functions (trace-cmd restore and record are built on them) but
+ * libtracecmd-dev ships only trace-cmd.h, the reading API; trace-cmd
+ * declares them in lib/trace-cmd/include/private/trace-cmd-private.h.
+ * Declared here as that version has them; the link fails if a libtracecmd
+ * lacks one.
+ */
+struct tracecmd_output;
+struct tracecmd_event_list;
+struct tracecmd_output *tracecmd_output_create(const char *output_file);
+int tracecmd_output_set_from_input(struct tracecmd_output *handle,
+				   struct tracecmd_input *ihandle);
+int tracecmd_output_set_version(struct tracecmd_output *handle, int file_version);
+int tracecmd_output_set_trace_dir(struct tracecmd_output *handle,
+				  const char *tracing_dir);
+int tracecmd_output_set_kallsyms(struct tracecmd_output *handle,
+				 const char *kallsyms);
+int tracecmd_output_write_headers(struct tracecmd_output *handle,
+				  struct tracecmd_event_list *list);
+int tracecmd_write_cmdlines(struct tracecmd_output *handle);
+void tracecmd_output_close(struct tracecmd_output *handle);
+
+#ifndef __BYTE_ORDER__
+#error "the host's byte order is needed (__BYTE_ORDER__)"
+#endif
+#define HOST_BIG_ENDIAN	(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
 
 #define RAW_MARK	"--- raw ---\n"
 #define RAW_SIZE_MAX	(1 << 20)	/* a rawz piece inflates to at most this */
@@ -214,11 +257,24 @@ static bool header_field(const struct rawfile *hp, const char *field,
 }
 
 /*
+ * Whether the commit field of a page, read as @v, can be one: the data's
+ * length, 1 to @dsize bytes, once the flags of its bits 30 and 31 are
+ * cleared (kernel/trace/ring_buffer.c: RB_MISSED_EVENTS, RB_MISSED_STORED);
+ * read in the wrong order, the length lands in the high bytes.
+ */
+static bool commit_ok(unsigned long long v, unsigned long dsize)
+{
+	v &= ~(3ULL << 30);
+	return v && v <= dsize;
+}
+
+/*
  * The target's long size and page size from its events/header_page
  * (kernel/trace/ring_buffer.c: ring_buffer_print_page_header(): commit
  * is a local_t, data runs to the page's end), and its byte order from the
- * first page of CPU data: commit, read in the right order, is at most
- * the data's size.  -1 (@why set) when they cannot be told.
+ * pages of CPU data: the first page whose commit is a length in one byte
+ * order only tells (no page tells: little-endian, and the trace has no
+ * events to misread).  -1 (@why set) when the layout cannot be told.
  */
 static int target_layout(struct rawset *rs, unsigned int *long_size,
 			 unsigned int *page_size, bool *big_endian,
@@ -226,36 +282,40 @@ static int target_layout(struct rawset *rs, unsigned int *long_size,
 {
 	struct rawfile *hp = NULL;
 	unsigned long coff, csize, doff, dsize;
-	const unsigned char *pg = NULL;
-	unsigned long long le = 0, be = 0;
-	int i;
+	size_t off;
+	int i, j;
 
-	for (i = 0; i < rs->n; i++) {
+	for (i = 0; i < rs->n; i++)
 		if (!strcmp(rs->f[i].name, "events/header_page"))
 			hp = &rs->f[i];
-		else if (!pg && is_cpu_data(rs->f[i].name) && rs->f[i].len)
-			pg = (const unsigned char *)rs->f[i].data;
-	}
 	if (!header_field(hp, "commit", &coff, &csize) ||
 	    !header_field(hp, "data", &doff, &dsize) ||
 	    (csize != 4 && csize != 8) || doff + dsize > 65536 ||
-	    doff + dsize < 1024) {
+	    doff + dsize < 1024 || coff + csize > doff) {
 		snprintf(why, size, "no readable events/header_page in the dumps (commit and data fields)");
 		return -1;
 	}
 	*long_size = csize;
 	*page_size = doff + dsize;
 	*big_endian = false;
-	if (!pg)
-		return 0;
-	for (i = 0; i < (int)csize; i++) {
-		le |= (unsigned long long)pg[coff + i] << (8 * i);
-		be = be << 8 | pg[coff + i];
+	for (i = 0; i < rs->n; i++) {
+		const unsigned char *pg = (const unsigned char *)rs->f[i].data;
+
+		if (!is_cpu_data(rs->f[i].name))
+			continue;
+		for (off = 0; off + *page_size <= rs->f[i].len; off += *page_size) {
+			unsigned long long le = 0, be = 0;
+
+			for (j = 0; j < (int)csize; j++) {
+				le |= (unsigned long long)pg[off + coff + j] << (8 * j);
+				be = be << 8 | pg[off + coff + j];
+			}
+			if (commit_ok(le, dsize) != commit_ok(be, dsize)) {
+				*big_endian = commit_ok(be, dsize);
+				return 0;
+			}
+		}
 	}
-	/* the high bits of commit are flags (RB_MISSED_*): the low ones count */
-	le &= 0xfffffff;
-	be &= 0xfffffff;
-	*big_endian = le > dsize && be <= dsize;
 	return 0;
 }
 
@@ -318,16 +378,16 @@ static int run_trace_cmd(const char *dir, char **argv, struct errmsg *e)
 
 /*
  * Set the long size and page size in the header of the trace.dat at
- * @path (trace-cmd.dat(5), v6 and v7 alike: magic, "tracing", the
- * version string, then endian, long size (1 byte each) and the page
- * size, 4 bytes in the file's byte order).
+ * @path, a file in the byte order @big_endian says (trace-cmd.dat(5), v6
+ * and v7 alike: magic, "tracing", the version string, then endian, long
+ * size (1 byte each) and the page size, 4 bytes in the file's byte order).
  */
-static int patch_header(const char *path, unsigned int long_size,
+static int patch_header(const char *path, bool big_endian, unsigned int long_size,
 			unsigned int page_size, struct errmsg *e)
 {
 	unsigned char h[32], ps[4];
 	size_t v;
-	int fd = open(path, O_RDWR | O_CLOEXEC), rc = 0;
+	int fd = open(path, O_RDWR | O_CLOEXEC), rc = 0, i;
 
 	if (fd < 0)
 		return errmsg_set(e, -errno, "%s: %s", path, strerror(errno));
@@ -337,19 +397,59 @@ static int patch_header(const char *path, unsigned int long_size,
 		return errmsg_set(e, -EINVAL, "%s: trace-cmd wrote no trace.dat header", path);
 	}
 	v = strnlen((char *)h + 10, 8);
-	if (v >= 8 || h[10 + v + 1] != 0) {
+	if (v >= 8 || h[10 + v + 1] != big_endian) {
 		close(fd);
-		return errmsg_set(e, -EINVAL, "%s: a little-endian trace.dat header was expected", path);
+		return errmsg_set(e, -EINVAL, "%s: a %s-endian trace.dat header was expected",
+				  path, big_endian ? "big" : "little");
 	}
-	ps[0] = page_size;
-	ps[1] = page_size >> 8;
-	ps[2] = page_size >> 16;
-	ps[3] = page_size >> 24;
+	for (i = 0; i < 4; i++)
+		ps[big_endian ? 3 - i : i] = page_size >> (8 * i);
 	h[10 + v + 2] = long_size;
 	if (pwrite(fd, &h[10 + v + 2], 1, 10 + v + 2) != 1 ||
 	    pwrite(fd, ps, 4, 10 + v + 3) != 4)
 		rc = errmsg_set(e, -EIO, "%s: %s", path, strerror(errno));
 	close(fd);
+	return rc;
+}
+
+/*
+ * The head @host (written by trace-cmd restore -c from the tracefs-like
+ * @dir and @kallsyms, in the host's byte order, its page size already the
+ * target's) written again as @out in the other byte order, by
+ * libtracecmd's writer: the output takes its byte order from the input's
+ * tep (tracecmd_output_set_from_input() reads tep_is_file_bigendian()),
+ * so the input's is set to the target's once its headers are read, and
+ * the headers are read again from @dir as restore -c does
+ * (tracecmd_output_write_headers(), tracecmd_write_cmdlines()).  File
+ * version 6: in 3.1.6 the version 7 writer puts some option data (the
+ * CPU count, the buffer offsets) in the host's order, version 6 converts
+ * every number.  Returns 0, or -EIO with @e set.
+ */
+static int other_order_head(const char *host, const char *out, const char *dir,
+			    const char *kallsyms, struct errmsg *e)
+{
+	struct tracecmd_input *in;
+	struct tracecmd_output *o;
+	int rc = 0;
+
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	in = tracecmd_open_head(host, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!in)
+		return errmsg_set(e, -EIO, "libtracecmd cannot read the head trace-cmd restore -c wrote (%s)", host);
+	tep_set_file_bigendian(tracecmd_get_tep(in),
+			       HOST_BIG_ENDIAN ? TEP_LITTLE_ENDIAN : TEP_BIG_ENDIAN);
+	o = tracecmd_output_create(out);
+	if (!o || tracecmd_output_set_from_input(o, in) ||
+	    tracecmd_output_set_version(o, 6) ||
+	    tracecmd_output_set_trace_dir(o, dir) ||
+	    tracecmd_output_set_kallsyms(o, kallsyms) ||
+	    tracecmd_output_write_headers(o, NULL) ||
+	    tracecmd_write_cmdlines(o) < 0)
+		rc = errmsg_set(e, -EIO, "libtracecmd could not write the %s-endian head %s",
+				HOST_BIG_ENDIAN ? "little" : "big", out);
+	if (o)
+		tracecmd_output_close(o);
+	tracecmd_close(in);
 	return rc;
 }
 
@@ -382,7 +482,7 @@ static void remove_tree(const char *dir)
  * under /tmp: *@dat (malloc'd) is its path, tracedat_done() removes it.
  * What it holds (per CPU, dumps cut or damaged) is said on @info, a line
  * each; @info may be NULL.  Returns 0, or -errno with @e set: no raw
- * dump, a big-endian target, no header_page, trace-cmd missing or
+ * dump, no header_page, trace-cmd or libtracecmd missing or
  * failing (its directory and log kept and named), a file not written.
  * A record cut by a damaged dump is not an error: @info says so.
  */
@@ -393,7 +493,7 @@ int tracedat_build(const char *text, size_t len, char **dat_out, FILE *info,
 	struct rawset rs = { 0 };
 	unsigned int long_size, page_size;
 	char tmpl[] = "/tmp/probecc-tracedat-XXXXXX", *dir, why[256];
-	char *argv[8 + MAX_CPUS], *head, *dat, *cpufile[MAX_CPUS] = { 0 };
+	char *argv[8 + MAX_CPUS], *head, *other, *dat, *cpufile[MAX_CPUS] = { 0 };
 	int i, ncpu = 0, rc = 0, argc;
 	bool big;
 
@@ -422,8 +522,6 @@ int tracedat_build(const char *text, size_t len, char **dat_out, FILE *info,
 		say(info, "%s\n", rs.why);
 	if (target_layout(&rs, &long_size, &page_size, &big, why, sizeof(why)))
 		return errmsg_set(e, -EINVAL, "%s", why);
-	if (big)
-		return errmsg_set(e, -EINVAL, "the target is big-endian: trace-cmd restore writes the host's byte order, so no trace.dat is made (a text dump, \"dump SINK text\", serves)");
 
 	dir = mkdtemp(tmpl);
 	if (!dir)
@@ -459,6 +557,7 @@ int tracedat_build(const char *text, size_t len, char **dat_out, FILE *info,
 	if (!rc && !rawfile(&rs, "kallsyms")->len)
 		rc = put_file(dir, "kallsyms", "", 0, e);
 	head = xasprintf("%s/head.dat", dir);
+	other = xasprintf("%s/head-%s.dat", dir, big ? "be" : "le");
 	dat = xasprintf("%s/trace.dat", dir);
 	if (!rc) {
 		char *ks = xasprintf("%s/kallsyms", dir);
@@ -478,13 +577,22 @@ int tracedat_build(const char *text, size_t len, char **dat_out, FILE *info,
 		free(ks);
 	}
 	if (!rc)
-		rc = patch_header(head, long_size, page_size, e);
+		rc = patch_header(head, HOST_BIG_ENDIAN, long_size, page_size, e);
+	/* a target of the other byte order: its head written again in it */
+	if (!rc && big != HOST_BIG_ENDIAN) {
+		char *ks = xasprintf("%s/kallsyms", dir);
+
+		rc = other_order_head(head, other, dir, ks, e);
+		if (!rc)
+			rc = patch_header(other, big, long_size, page_size, e);
+		free(ks);
+	}
 	if (!rc) {
 		argc = 0;
 		argv[argc++] = "trace-cmd";
 		argv[argc++] = "restore";
 		argv[argc++] = "-i";
-		argv[argc++] = head;
+		argv[argc++] = big != HOST_BIG_ENDIAN ? other : head;
 		argv[argc++] = "-o";
 		argv[argc++] = dat;
 		for (i = 0; i < ncpu; i++)
@@ -492,13 +600,17 @@ int tracedat_build(const char *text, size_t len, char **dat_out, FILE *info,
 		argv[argc] = NULL;
 		rc = run_trace_cmd(dir, argv, e);
 	}
+	/* restore -i writes the host's long size again (its page size is the head's) */
 	if (!rc)
-		say(info, "trace.dat: %d CPU(s), long %u, page %u, from %d raw dump(s)\n",
-			ncpu, long_size, page_size, rs.dumps);
+		rc = patch_header(dat, big, long_size, page_size, e);
+	if (!rc)
+		say(info, "trace.dat: %d CPU(s), long %u, page %u, %s-endian, from %d raw dump(s)\n",
+			ncpu, long_size, page_size, big ? "big" : "little", rs.dumps);
 	/* when trace-cmd failed, the directory stays for its log */
 	if (rc && rc != -EIO)
 		remove_tree(dir);
 	free(head);
+	free(other);
 	if (rc)
 		free(dat);
 	else

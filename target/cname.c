@@ -1330,8 +1330,15 @@ int cname_resolve(struct program *prog, const struct kernel *k,
 
 /* ---- --vars ---- */
 
+/*
+ * A variable is offered only as a fetch the compiler takes from probe
+ * @probe on the kernel of @kt (check_field_fetch(): an o32 stack string
+ * under a 64-bit kernel is refused there); else why not, as for one that
+ * cannot be reached.
+ */
 static void list_scope(struct res *r, Dwarf_Die *scope, struct strbuf *out,
-		       const struct pos *pos)
+		       const struct pos *pos, const struct probe *probe,
+		       const struct target *kt)
 {
 	Dwarf_Die c;
 
@@ -1360,10 +1367,21 @@ static void list_scope(struct res *r, Dwarf_Die *scope, struct strbuf *out,
 		if (r->why.s)
 			r->why.s[0] = 0;
 		if (resolve_field(r, &f)) {
+			struct diags d = { 0 };
+			int i;
+
 			text = fetch_field(&f, &p, r->t);
-			sb_addf(out, "  %-10s %s %s = %s\n",
-				tag == DW_TAG_formal_parameter ? "parameter" : "local",
-				tn, n, text + 2);
+			if (check_field_fetch(&f, probe, kt, &d))
+				sb_addf(out, "  %-10s %s %s: refused as %s: %s\n",
+					tag == DW_TAG_formal_parameter ? "parameter" : "local",
+					tn, n, text + 2, d.v[0].msg);
+			else
+				sb_addf(out, "  %-10s %s %s = %s\n",
+					tag == DW_TAG_formal_parameter ? "parameter" : "local",
+					tn, n, text + 2);
+			for (i = 0; i < d.n; i++)
+				free(d.v[i].msg);
+			free(d.v);
 			free(text);
 		} else {
 			sb_addf(out, "  %-10s %s %s: %s\n",
@@ -1416,7 +1434,7 @@ int cname_list_vars(const char *where, const struct kernel *k,
 
 			if (!uelf_check_arch(path, t->abi->arch, &uabi, NULL) &&
 			    abi_user(t->abi, uabi))
-				pt.abi = abi_user(t->abi, uabi);
+				pt.abi = p.abi = abi_user(t->abi, uabi);
 			free(path);
 		}
 	} else {
@@ -1435,7 +1453,7 @@ int cname_list_vars(const char *where, const struct kernel *k,
 		(unsigned long long)s.pc, s.sym, (unsigned long long)(s.pc - s.entry),
 		file ? file : "?", line, s.o->path);
 	for (i = s.sub; i >= s.first; i--)
-		list_scope(&r, &s.scopes[i], out, &p.pos);
+		list_scope(&r, &s.scopes[i], out, &p.pos, &p, t);
 	free(s.scopes);
 	free(w);
 	return 0;

@@ -93,6 +93,9 @@ edited(CI, sub(rb'cpu\t0\tentries\t(\d+)\toverrun\t0\tdropped\t0\n',
                rb'cpu\t0\tentries\t\1\toverrun\t9223372036854775807\tdropped\t0\ncpu\t1\tentries\t0\toverrun\t9223372036854775807\tdropped\t0\n', 2),
        'lost-overflow.raw')
 edited(CI, sub(rb'(perf\tnetdev\t\d+\t0\t)94\t94\t', rb'\g<1>95\t95\t', 2), 'perf-unmatched.raw')
+# agent_us below 0: the target's CLOCK_MONOTONIC read less at dump 1 than
+# at the agent's start (seen once on loongson3-o32, initramfs/README.md)
+edited(CI, sub(rb'agent_us\t\d+\n', b'agent_us\t-3310061\n', 1), 'clock-back.raw')
 edited(CI, lambda n, b: b.replace(b'name="bond%d"', b'name="bond\x1b[2J\x07%d"'),
        'escape-in-string.raw')
 # A traced function name with ESC and SUB, which XML cannot hold (the SVG
