@@ -30,6 +30,7 @@
 #define AGENT_WINDOW_MAX	86400	/* seconds */
 #define AGENT_MAX_PERF		64	/* "perf" plan lines */
 #define AGENT_MAX_OOPS		8	/* kprobe-oops lines of one dump */
+#define AGENT_MARK_MAX		1024	/* bytes of an error_log header kept */
 
 /* One CPU's perf ring of a "perf" probe (perf.c). */
 struct perf_ring {
@@ -95,6 +96,12 @@ struct agent {
 	unsigned int n_dumps;	/* dumps written so far (the window child's
 				 * copy counts the parent's init dump) */
 	char nonce[DUMP_FRAME_NONCE_LEN + 1];	/* this boot's, boot_nonce() */
+	/*
+	 * error_log's last entry header seen (plan.c): read once before the
+	 * first write, then again only after a write fails.
+	 */
+	char errlog_mark[AGENT_MARK_MAX];
+	int errlog_read;	/* errlog_mark holds error_log's state */
 };
 
 /*
@@ -141,7 +148,7 @@ void plan_run(struct agent *a);
 void plan_text(struct agent *a, char *buf, size_t len);
 int file_has_token(const char *path, const char *match);
 void errlog_mark(const char *tracefs, char *mark, size_t size);
-void errlog_detail(const char *tracefs, const char *mark, int err,
+void errlog_detail(const char *tracefs, char *mark, size_t msize, int err,
 		   char *out, size_t size);
 
 /* capture.c */
