@@ -86,6 +86,7 @@ struct agent {
 	char *notes[AGENT_MAX_NOTES];
 	size_t n_notes, dropped_notes;
 	struct timespec t0;	/* CLOCK_MONOTONIC at start of main() */
+	long long plan_us;	/* the plan's run (plan_run()), -1 before */
 	struct perf_probe perf[AGENT_MAX_PERF];
 	size_t n_perf;
 	char *perf_text;	/* "perf" lines read so far (perf.c) */

@@ -2,7 +2,7 @@
 # agent (initramfs/agent-asan) runs on the host in test mode (--root,
 # --tracefs, --plan, --sink, --no-exec) against a directory standing in
 # for tracefs; mkinitramfs builds archives that cpio -t inspects.
-# Golden files are in tests/agent/; uptime, agent_us, uname and the
+# Golden files are in tests/agent/; uptime, agent_us, plan_us, uname and the
 # tracefs path vary and are replaced by X before comparing.
 
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
@@ -62,7 +62,7 @@ plan() {
 # lines the boot's nonce and what the manifest's lengths change (a chunk's
 # length and CRC-32, the end line's byte count).
 filter() {
-	sed -E "s/^(uptime|agent_us)$TAB.*/\\1${TAB}X/; s/^uname$TAB.*/uname${TAB}X${TAB}X/; s/^tracefs$TAB.+/tracefs${TAB}X/
+	sed -E "s/^(uptime|agent_us|plan_us)$TAB.*/\\1${TAB}X/; s/^uname$TAB.*/uname${TAB}X${TAB}X/; s/^tracefs$TAB.+/tracefs${TAB}X/
 		s/^(=== probecc dump [0-9]+ begin) [0-9a-f]{16} ===\$/\\1 NONCE ===/
 		s/^(=== probecc dump [0-9]+ chunk [0-9]+) [0-9]+ [0-9a-f]{8} [0-9a-f]{16} ===\$/\\1 LEN CRC NONCE ===/
 		s/^(=== probecc dump [0-9]+ end [0-9]+) [0-9]+ [0-9a-f]{16} ===\$/\\1 BYTES NONCE ===/" "$@"
