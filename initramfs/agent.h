@@ -31,6 +31,8 @@
 #define AGENT_MAX_PERF		64	/* "perf" plan lines */
 #define AGENT_MAX_OOPS		8	/* kprobe-oops lines of one dump */
 #define AGENT_MARK_MAX		1024	/* bytes of an error_log header kept */
+#define AGENT_SEEN_FILES	4	/* files kept for expect lines */
+#define AGENT_SEEN_MAX		(1024 * 1024)	/* bytes of one kept file */
 
 /* One CPU's perf ring of a "perf" probe (perf.c). */
 struct perf_ring {
@@ -103,6 +105,15 @@ struct agent {
 	 */
 	char errlog_mark[AGENT_MARK_MAX];
 	int errlog_read;	/* errlog_mark holds error_log's state */
+	/*
+	 * Files "expect" lines read, kept until the agent's next write
+	 * (plan.c): set_ftrace_filter's read walks every ftrace record.
+	 */
+	struct {
+		char *file;	/* FILE of the plan line; NULL: free slot */
+		char *text;
+		size_t len;
+	} seen[AGENT_SEEN_FILES];
 };
 
 /*

@@ -72,6 +72,98 @@ int file_has_token(const char *path, const char *match)
 	return found;
 }
 
+/* text_has_token(): file_has_token() on @n bytes of @t in memory. */
+static int text_has_token(const char *t, size_t n, const char *match)
+{
+	size_t mlen = strlen(match), i = 0, s;
+
+	while (i < n) {
+		while (i < n && isspace((unsigned char)t[i]))
+			i++;
+		s = i;
+		while (i < n && !isspace((unsigned char)t[i]))
+			i++;
+		if (i > s && i - s == mlen && !memcmp(t + s, match, mlen))
+			return 1;
+	}
+	return 0;
+}
+
+/* Forget the files expect lines read: the agent is about to write. */
+static void seen_drop(struct agent *a)
+{
+	size_t i;
+
+	for (i = 0; i < AGENT_SEEN_FILES; i++) {
+		free(a->seen[i].file);
+		free(a->seen[i].text);
+		a->seen[i].file = NULL;
+		a->seen[i].text = NULL;
+	}
+}
+
+/*
+ * seen_has_token() - file_has_token() for an expect line's @file (its
+ * tracefs @path), reading the file once for all the expect lines that
+ * check it until the agent's next write (tracefs_write() drops the
+ * copies): the plan checks each function name of a list, each kprobe in
+ * available_events and set_event, and a read of set_ftrace_filter walks
+ * every ftrace record of the kernel (kernel/trace/ftrace.c: t_func_next(),
+ * 29,844 on Malta).  A file larger than AGENT_SEEN_MAX, or when memory
+ * is short, is streamed each time as before.
+ * Returns 1, 0, or -errno as file_has_token().
+ */
+static int seen_has_token(struct agent *a, const char *file,
+			  const char *path, const char *match)
+{
+	size_t i, len = 0;
+	char *buf;
+	int fd, slot = -1;
+
+	for (i = 0; i < AGENT_SEEN_FILES; i++) {
+		if (a->seen[i].file && !strcmp(a->seen[i].file, file))
+			return text_has_token(a->seen[i].text, a->seen[i].len,
+					      match);
+		if (!a->seen[i].file && slot < 0)
+			slot = i;
+	}
+	if (slot < 0)
+		return file_has_token(path, match);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(AGENT_SEEN_MAX + 1);
+	while (buf && len <= AGENT_SEEN_MAX) {
+		ssize_t n = read(fd, buf + len, AGENT_SEEN_MAX + 1 - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = -errno;
+
+			free(buf);
+			close(fd);
+			return err;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	if (!buf || len > AGENT_SEEN_MAX) {
+		free(buf);
+		return file_has_token(path, match);
+	}
+	a->seen[slot].file = strdup(file);
+	if (!a->seen[slot].file) {
+		free(buf);
+		return file_has_token(path, match);
+	}
+	a->seen[slot].text = buf;
+	a->seen[slot].len = len;
+	return text_has_token(buf, len, match);
+}
+
 /*
  * read_errlog() - the tail (at most ERRLOG_MAX - 1 bytes) of
  * @tracefs/error_log into a malloc'd, NUL-terminated buffer owned by the
@@ -331,6 +423,7 @@ static int tracefs_write(struct agent *a, const char *file, const char *buf,
 		snprintf(detail, size, "bad path");
 		return -EINVAL;
 	}
+	seen_drop(a);
 	if (!a->errlog_read) {
 		errlog_mark(a->tracefs, a->errlog_mark, sizeof(a->errlog_mark));
 		a->errlog_read = 1;
@@ -416,7 +509,7 @@ static void do_expect(struct agent *a, char **f, int nf)
 
 	if (a->tracefs[0] && !bad_rel_path(file) &&
 	    !path_join(path, sizeof(path), a->tracefs, file))
-		r = file_has_token(path, match);
+		r = seen_has_token(a, file, path, match);
 	if (r == 1) {
 		agent_item(a, probe, "ok", file, "-");
 		return;
@@ -812,6 +905,8 @@ static int run_add(struct run *r, char **f)
  * A NUL byte in the text refuses the plan, as does a first line other
  * than "probecc-plan<TAB>1": a note, no action, default sink and init.
  * A bad line is noted and skipped; every other line is acted on in order.
+ * The files expect lines read are kept until the next write (and freed
+ * at the end), seen_has_token().
  * Consecutive "arm" lines that define probes in the same file
  * (batchable(), def_event()) go to the kernel in one write (arm_batch()),
  * with the same items as one write each; empty lines between them do
@@ -893,4 +988,5 @@ void plan_text(struct agent *a, char *buf, size_t len)
 			arm_batch(a, run.l, run.n);
 	}
 	free(run.l);
+	seen_drop(a);
 }

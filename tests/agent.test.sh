@@ -262,9 +262,23 @@ if command -v strace > /dev/null && [ -w /dev/full ]; then
 		'u2	armed	uprobe_events	p:uprobes/u2 /bin/sh:0x20' > "$d/want"
 	grep '^item' "$d/dump" > "$d/items" 2>&1
 	t_check agent/batch-items "$d/want" "$d/items"
+
+	# expect lines read a file once until the agent's next write
+	d=$A/seen
+	traced seen 'expect|a|set_ftrace_filter|register_netdevice' \
+		'expect|b|set_ftrace_filter|bond_create|bond_create' \
+		'expect|c|set_ftrace_filter|nosuch|nosuch' \
+		'expect|d|set_ftrace_filter|nosuch|nosuch'
+	n=$(opens seen set_ftrace_filter)
+	[ "$n" = 3 ] && t_pass agent/expect-read-once ||
+		t_fail agent/expect-read-once "set_ftrace_filter opened $n times, want 3 (a read for a-c, c's append, a read for d)" "$d/strace"
+	printf 'item\t%s\n' 'a	ok	set_ftrace_filter	-' 'b	ok	set_ftrace_filter	-' \
+		'c	armed-late	set_ftrace_filter	-' 'd	ok	set_ftrace_filter	-' > "$d/want"
+	grep '^item' "$d/dump" > "$d/items" 2>&1
+	t_check agent/expect-read-once-items "$d/want" "$d/items"
 else
 	for t in errlog-once errlog-on-failure batch-one-write batch-uprobes-one-write \
-		batch-lines batch-uprobes batch-items; do
+		batch-lines batch-uprobes batch-items expect-read-once expect-read-once-items; do
 		t_skip agent/$t "needs strace and /dev/full"
 	done
 fi
