@@ -113,6 +113,16 @@ static struct lookup lookup(const struct kernel *k, const char *name)
 	return l;
 }
 
+const char *module_only_function(const struct kernel *k, const char *name)
+{
+	struct lookup l;
+
+	if (!k || !k->syms_known)
+		return NULL;
+	l = lookup(k, name);
+	return l.mod && !l.func ? l.mod->module : NULL;
+}
+
 /* The error for a name the kernel does not have as a function. */
 static void no_function(struct checker *c, const struct pos *p,
 			const char *name, const struct lookup *l)

@@ -356,6 +356,19 @@ int check_program(const struct program *prog, const struct kernel *k,
 int check_field_fetch(const struct field *f, const struct probe *p,
 		      const struct target *t, struct diags *d);
 
+/*
+ * module_only_function() - the module of function @name when the kernel
+ * has it only in modules: @k knows the kernel's own symbols (a target,
+ * vmlinux or System.map) and the modules' (--modules, or a capture
+ * taken with them loaded), and every function of that name is a
+ * module's.  ftrace can filter such a function only once its module is
+ * loaded (kernel/trace/ftrace.c: match_records() walks the loaded
+ * ftrace records), so an append at /init, before any module loads, is
+ * refused.  Returns the module name (owned by @k), or NULL: a
+ * vmlinux function, a name @k does not know, or @k NULL.
+ */
+const char *module_only_function(const struct kernel *k, const char *name);
+
 /* ---- placement (place.c) ---- */
 
 enum via { VIA_CMDLINE, VIA_BOOTCONFIG };
@@ -383,6 +396,7 @@ struct target {
 	signed char hist_triggers;	/* CONFIG_HIST_TRIGGERS: ftrace.event.*.actions */
 	bool overlay;		/* --initrd: the agent is rdinit=OVERLAY_INIT */
 	const char *vmlinux;	/* --vmlinux: its DWARF tells inlined functions; NULL: none */
+	const struct kernel *k;	/* what is known of the kernel's symbols; never NULL in main.c */
 };
 
 /* Where the overlay puts the agent (initrd.c, initramfs/agent.c). */

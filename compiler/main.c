@@ -422,6 +422,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	t.vmlinux = vmlinux;
+	t.k = k;
 	nerr = check_program(prog, k, &t, &checks, &diags, &warnings, &nkernel);
 	diag_print_as(&warnings, "warning");
 	if (nerr) {

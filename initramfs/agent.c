@@ -417,6 +417,7 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &a.t0);
 	a.pid1 = getpid() == 1;
 	a.sink_fd = -1;
+	a.plan_us = -1;
 	strcpy(a.sink, "console");
 	signal(SIGPIPE, SIG_IGN);	/* a sink write error is reported */
 	a.argv0 = argv[0];

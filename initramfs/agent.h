@@ -30,6 +30,9 @@
 #define AGENT_WINDOW_MAX	86400	/* seconds */
 #define AGENT_MAX_PERF		64	/* "perf" plan lines */
 #define AGENT_MAX_OOPS		8	/* kprobe-oops lines of one dump */
+#define AGENT_MARK_MAX		1024	/* bytes of an error_log header kept */
+#define AGENT_SEEN_FILES	4	/* files kept for expect lines */
+#define AGENT_SEEN_MAX		(1024 * 1024)	/* bytes of one kept file */
 
 /* One CPU's perf ring of a "perf" probe (perf.c). */
 struct perf_ring {
@@ -85,6 +88,7 @@ struct agent {
 	char *notes[AGENT_MAX_NOTES];
 	size_t n_notes, dropped_notes;
 	struct timespec t0;	/* CLOCK_MONOTONIC at start of main() */
+	long long plan_us;	/* the plan's run (plan_run()), -1 before */
 	struct perf_probe perf[AGENT_MAX_PERF];
 	size_t n_perf;
 	char *perf_text;	/* "perf" lines read so far (perf.c) */
@@ -95,6 +99,21 @@ struct agent {
 	unsigned int n_dumps;	/* dumps written so far (the window child's
 				 * copy counts the parent's init dump) */
 	char nonce[DUMP_FRAME_NONCE_LEN + 1];	/* this boot's, boot_nonce() */
+	/*
+	 * error_log's last entry header seen (plan.c): read once before the
+	 * first write, then again only after a write fails.
+	 */
+	char errlog_mark[AGENT_MARK_MAX];
+	int errlog_read;	/* errlog_mark holds error_log's state */
+	/*
+	 * Files "expect" lines read, kept until the agent's next write
+	 * (plan.c): set_ftrace_filter's read walks every ftrace record.
+	 */
+	struct {
+		char *file;	/* FILE of the plan line; NULL: free slot */
+		char *text;
+		size_t len;
+	} seen[AGENT_SEEN_FILES];
 };
 
 /*
@@ -141,7 +160,7 @@ void plan_run(struct agent *a);
 void plan_text(struct agent *a, char *buf, size_t len);
 int file_has_token(const char *path, const char *match);
 void errlog_mark(const char *tracefs, char *mark, size_t size);
-void errlog_detail(const char *tracefs, const char *mark, int err,
+void errlog_detail(const char *tracefs, char *mark, size_t msize, int err,
 		   char *out, size_t size);
 
 /* capture.c */

@@ -321,8 +321,10 @@ int dump(struct agent *a, const char *stage)
 	out_frame_begin(&o, a->nonce, ++a->n_dumps);
 	out_printf(&o, "probecc-manifest\t1\nstage\t%s\nuptime\t%s\n", stage,
 		   up);
-	out_printf(&o, "agent_us\t%lld\ntracefs\t%s\n", us,
-		   a->tracefs[0] ? a->tracefs : "-");
+	out_printf(&o, "agent_us\t%lld\n", us);
+	if (a->plan_us >= 0)
+		out_printf(&o, "plan_us\t%lld\n", a->plan_us);
+	out_printf(&o, "tracefs\t%s\n", a->tracefs[0] ? a->tracefs : "-");
 	/* the ring buffer stops when trace is opened: nothing is recorded until the end frame */
 	if (paused)
 		out_printf(&o, "paused\t%s\n", up);

@@ -72,6 +72,98 @@ int file_has_token(const char *path, const char *match)
 	return found;
 }
 
+/* text_has_token(): file_has_token() on @n bytes of @t in memory. */
+static int text_has_token(const char *t, size_t n, const char *match)
+{
+	size_t mlen = strlen(match), i = 0, s;
+
+	while (i < n) {
+		while (i < n && isspace((unsigned char)t[i]))
+			i++;
+		s = i;
+		while (i < n && !isspace((unsigned char)t[i]))
+			i++;
+		if (i > s && i - s == mlen && !memcmp(t + s, match, mlen))
+			return 1;
+	}
+	return 0;
+}
+
+/* Forget the files expect lines read: the agent is about to write. */
+static void seen_drop(struct agent *a)
+{
+	size_t i;
+
+	for (i = 0; i < AGENT_SEEN_FILES; i++) {
+		free(a->seen[i].file);
+		free(a->seen[i].text);
+		a->seen[i].file = NULL;
+		a->seen[i].text = NULL;
+	}
+}
+
+/*
+ * seen_has_token() - file_has_token() for an expect line's @file (its
+ * tracefs @path), reading the file once for all the expect lines that
+ * check it until the agent's next write (tracefs_write() drops the
+ * copies): the plan checks each function name of a list, each kprobe in
+ * available_events and set_event, and a read of set_ftrace_filter walks
+ * every ftrace record of the kernel (kernel/trace/ftrace.c: t_func_next(),
+ * 29,844 on Malta).  A file larger than AGENT_SEEN_MAX, or when memory
+ * is short, is streamed each time as before.
+ * Returns 1, 0, or -errno as file_has_token().
+ */
+static int seen_has_token(struct agent *a, const char *file,
+			  const char *path, const char *match)
+{
+	size_t i, len = 0;
+	char *buf;
+	int fd, slot = -1;
+
+	for (i = 0; i < AGENT_SEEN_FILES; i++) {
+		if (a->seen[i].file && !strcmp(a->seen[i].file, file))
+			return text_has_token(a->seen[i].text, a->seen[i].len,
+					      match);
+		if (!a->seen[i].file && slot < 0)
+			slot = i;
+	}
+	if (slot < 0)
+		return file_has_token(path, match);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(AGENT_SEEN_MAX + 1);
+	while (buf && len <= AGENT_SEEN_MAX) {
+		ssize_t n = read(fd, buf + len, AGENT_SEEN_MAX + 1 - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = -errno;
+
+			free(buf);
+			close(fd);
+			return err;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	if (!buf || len > AGENT_SEEN_MAX) {
+		free(buf);
+		return file_has_token(path, match);
+	}
+	a->seen[slot].file = strdup(file);
+	if (!a->seen[slot].file) {
+		free(buf);
+		return file_has_token(path, match);
+	}
+	a->seen[slot].text = buf;
+	a->seen[slot].len = len;
+	return text_has_token(buf, len, match);
+}
+
 /*
  * read_errlog() - the tail (at most ERRLOG_MAX - 1 bytes) of
  * @tracefs/error_log into a malloc'd, NUL-terminated buffer owned by the
@@ -120,24 +212,15 @@ static int is_header(const char *line)
 	return line[0] == '[';
 }
 
-/*
- * errlog_mark() - remember where error_log ends before a write.
- * @tracefs: tracefs mount ("" for none)
- * @mark: out, the last entry header line of error_log (entries start
- *        with "[%5llu.%06u] ", kernel/trace/trace.c:
- *        tracing_err_log_seq_show), or "" when there is none
- * @size: bytes of @mark (a longer header is cut; it still compares)
- */
-void errlog_mark(const char *tracefs, char *mark, size_t size)
+/* Copy the last entry header line of @log (NUL-terminated) into @mark. */
+static void last_header(const char *log, char *mark, size_t size)
 {
-	char *log = read_errlog(tracefs), *p, *last = NULL;
+	const char *p, *last = NULL;
 	size_t n;
 
 	mark[0] = '\0';
-	if (!log)
-		return;
 	for (p = log; *p; ) {
-		char *nl = strchr(p, '\n');
+		const char *nl = strchr(p, '\n');
 
 		if (is_header(p))
 			last = p;
@@ -150,6 +233,24 @@ void errlog_mark(const char *tracefs, char *mark, size_t size)
 		memcpy(mark, last, n);
 		mark[n] = '\0';
 	}
+}
+
+/*
+ * errlog_mark() - remember where error_log ends before a write.
+ * @tracefs: tracefs mount ("" for none)
+ * @mark: out, the last entry header line of error_log (entries start
+ *        with "[%5llu.%06u] ", kernel/trace/trace.c:
+ *        tracing_err_log_seq_show), or "" when there is none
+ * @size: bytes of @mark (a longer header is cut; it still compares)
+ */
+void errlog_mark(const char *tracefs, char *mark, size_t size)
+{
+	char *log = read_errlog(tracefs);
+
+	mark[0] = '\0';
+	if (!log)
+		return;
+	last_header(log, mark, size);
 	free(log);
 }
 
@@ -179,12 +280,15 @@ static void append(char *out, size_t size, size_t *len, const char *s,
  * " | " and the line with leading blanks dropped; the "[sec.usec] "
  * prefix of a header is dropped and the caret line under "  Command: "
  * (kernel/trace/trace.c:tracing_err_log_show_pos) becomes "^ at N",
- * N the 0-based column in the command.
- * @tracefs: tracefs mount; @mark: from errlog_mark() before the write
+ * N the 0-based column in the command.  error_log is read once.
+ * @tracefs: tracefs mount
+ * @mark: in, from errlog_mark() before the write; out, the last header
+ *        of error_log now (so the next failure gets only its own lines);
+ *        unchanged when error_log cannot be read.  @msize: its bytes
  * @err: positive errno of the write
  * @out, @size: result buffer, always NUL-terminated, cut with "..."
  */
-void errlog_detail(const char *tracefs, const char *mark, int err,
+void errlog_detail(const char *tracefs, char *mark, size_t msize, int err,
 		   char *out, size_t size)
 {
 	char *log = read_errlog(tracefs), *p, *start;
@@ -240,6 +344,7 @@ void errlog_detail(const char *tracefs, const char *mark, int err,
 		append(out, size, &len, " | ", 3);
 		append(out, size, &len, t, line + n - t);
 	}
+	last_header(log, mark, msize);
 	free(log);
 	sanitize_field(out);
 }
@@ -261,24 +366,56 @@ static int bad_rel_path(const char *f)
 }
 
 /*
- * tracefs_append() - append "@value\n" to @tracefs/@file with one
- * write(2) on an O_WRONLY|O_APPEND descriptor (no O_TRUNC: that clears
- * kprobe_events, uprobe_events and set_ftrace_filter, see
+ * enable_file() - the events/GROUP/EVENT/enable file for a set_event
+ * line @value "GROUP:EVENT" (no '!', glob or blank: one event of the
+ * top instance), into @rel of @size bytes.  Returns 0, or -1 when
+ * @value is another form.
+ */
+static int enable_file(const char *value, char *rel, size_t size)
+{
+	const char *colon = strchr(value, ':');
+	size_t g;
+
+	if (!colon || colon == value || !colon[1] ||
+	    strpbrk(value, "!*?[]/ \t\n") || strchr(colon + 1, ':'))
+		return -1;
+	g = colon - value;
+	if (snprintf(rel, size, "events/%.*s/%s/enable", (int)g, value,
+		     colon + 1) >= (int)size)
+		return -1;
+	return 0;
+}
+
+/*
+ * tracefs_write() - write @len bytes of @buf to @a->tracefs/@file with
+ * one write(2) on an O_WRONLY|O_APPEND descriptor (no O_TRUNC: that
+ * clears kprobe_events, uprobe_events and set_ftrace_filter, see
  * kernel/trace/trace_kprobe.c:probes_open, ftrace.c:ftrace_regex_open).
- * The newline is what `echo VALUE >> FILE` writes.
+ *
+ * One event "GROUP:EVENT\n" for set_event is written as "1\n" to
+ * events/GROUP/EVENT/enable instead when that file opens: the same
+ * ftrace_event_enable_disable() of the same event, without set_event's
+ * walk of every event of the kernel for each line
+ * (kernel/trace/trace_events.c: __ftrace_set_clr_event_nolock() against
+ * event_enable_write()); 1,300 events on Malta.  Otherwise (no such
+ * directory: 6.1 often makes none for a boot-time kprobe) set_event.
+ *
+ * error_log is read before the first write of the agent and after each
+ * failed one, never around a write that succeeds: a successful write
+ * adds no entry to it (kernel/trace/trace.c: tracing_log_err() is
+ * called on errors only), and the agent is the only writer at /init.
  * @detail: on failure, the DETAIL text (errlog_detail()); @size bytes
  *
  * Returns 0 or -errno.
  */
-static int tracefs_append(const char *tracefs, const char *file,
-			  const char *value, char *detail, size_t size)
+static int tracefs_write(struct agent *a, const char *file, const char *buf,
+			 size_t len, char *detail, size_t size)
 {
-	char path[AGENT_PATH_MAX], mark[MARK_MAX], *line;
-	size_t len = strlen(value);
-	int fd, err = 0;
+	char path[AGENT_PATH_MAX], rel[AGENT_PATH_MAX];
+	int fd = -1, err = 0;
 	ssize_t n;
 
-	if (!tracefs[0]) {
+	if (!a->tracefs[0]) {
 		snprintf(detail, size, "no tracefs");
 		return -ENOENT;
 	}
@@ -286,36 +423,75 @@ static int tracefs_append(const char *tracefs, const char *file,
 		snprintf(detail, size, "bad path");
 		return -EINVAL;
 	}
-	if (path_join(path, sizeof(path), tracefs, file)) {
-		snprintf(detail, size, "%s", strerror(ENAMETOOLONG));
-		return -ENAMETOOLONG;
+	seen_drop(a);
+	if (!a->errlog_read) {
+		errlog_mark(a->tracefs, a->errlog_mark, sizeof(a->errlog_mark));
+		a->errlog_read = 1;
 	}
-	line = malloc(len + 2);
+	if (!strcmp(file, "set_event") && len > 1 && buf[len - 1] == '\n' &&
+	    !memchr(buf, '\n', len - 1) && len < sizeof(rel)) {
+		char value[AGENT_PATH_MAX];
+
+		memcpy(value, buf, len - 1);
+		value[len - 1] = '\0';
+		if (!enable_file(value, rel, sizeof(rel)) &&
+		    !path_join(path, sizeof(path), a->tracefs, rel)) {
+			fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC |
+				  O_NOCTTY);
+			if (fd >= 0) {
+				buf = "1\n";
+				len = 2;
+			}
+		}
+	}
+	if (fd < 0) {
+		if (path_join(path, sizeof(path), a->tracefs, file)) {
+			snprintf(detail, size, "%s", strerror(ENAMETOOLONG));
+			return -ENAMETOOLONG;
+		}
+		fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
+	}
+	if (fd < 0) {
+		err = errno;
+	} else {
+		do {
+			n = write(fd, buf, len);
+		} while (n < 0 && errno == EINTR);
+		if (n < 0)
+			err = errno;
+		else if ((size_t)n != len)
+			err = EIO;	/* short write: the kernel took a part */
+		if (close(fd) && !err)
+			err = errno;
+	}
+	if (err)
+		errlog_detail(a->tracefs, a->errlog_mark,
+			      sizeof(a->errlog_mark), err, detail, size);
+	return -err;
+}
+
+/*
+ * tracefs_append() - append "@value\n" to @a->tracefs/@file, as
+ * `echo VALUE >> FILE` would (tracefs_write()).
+ * Returns 0 or -errno, with the DETAIL of a failure in @detail.
+ */
+static int tracefs_append(struct agent *a, const char *file,
+			  const char *value, char *detail, size_t size)
+{
+	size_t len = strlen(value);
+	char *line = malloc(len + 2);
+	int r;
+
 	if (!line) {
 		snprintf(detail, size, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	memcpy(line, value, len);
 	line[len] = '\n';
-	errlog_mark(tracefs, mark, sizeof(mark));
-	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		err = errno;
-	} else {
-		do {
-			n = write(fd, line, len + 1);
-		} while (n < 0 && errno == EINTR);
-		if (n < 0)
-			err = errno;
-		else if ((size_t)n != len + 1)
-			err = EIO;	/* short write: the kernel took a part */
-		if (close(fd) && !err)
-			err = errno;
-	}
+	line[len + 1] = '\0';
+	r = tracefs_write(a, file, line, len + 1, detail, size);
 	free(line);
-	if (err)
-		errlog_detail(tracefs, mark, err, detail, size);
-	return -err;
+	return r;
 }
 
 /*
@@ -333,7 +509,7 @@ static void do_expect(struct agent *a, char **f, int nf)
 
 	if (a->tracefs[0] && !bad_rel_path(file) &&
 	    !path_join(path, sizeof(path), a->tracefs, file))
-		r = file_has_token(path, match);
+		r = seen_has_token(a, file, path, match);
 	if (r == 1) {
 		agent_item(a, probe, "ok", file, "-");
 		return;
@@ -342,7 +518,7 @@ static void do_expect(struct agent *a, char **f, int nf)
 		agent_item(a, probe, "missing", file, "-");
 		return;
 	}
-	if (tracefs_append(a->tracefs, wfile, value, detail, sizeof(detail)))
+	if (tracefs_append(a, wfile, value, detail, sizeof(detail)))
 		agent_item(a, probe, "failed", wfile, detail);
 	else
 		agent_item(a, probe, "armed-late", wfile, "-");
@@ -353,10 +529,156 @@ static void do_arm(struct agent *a, char **f)
 {
 	char detail[AGENT_DETAIL_MAX];
 
-	if (tracefs_append(a->tracefs, f[2], f[3], detail, sizeof(detail)))
+	if (tracefs_append(a, f[2], f[3], detail, sizeof(detail)))
 		agent_item(a, f[1], "failed", f[2], detail);
 	else
 		agent_item(a, f[1], "armed", f[2], f[3]);
+}
+
+/*
+ * def_event() - "GROUP/EVENT" of a probe definition @def of the form
+ * "[pr][MAXACTIVE]:GROUP/EVENT ..." (kernel/trace/trace_kprobe.c,
+ * trace_uprobe.c: the form kprobe_events and uprobe_events list), into
+ * @out (@size bytes).  Returns 0, or -1 for any other form (a generated
+ * name, the default group, a removal), which is not batched.
+ */
+static int def_event(const char *def, char *out, size_t size)
+{
+	const char *p = def, *name;
+	size_t n;
+
+	if (*p != 'p' && *p != 'r')
+		return -1;
+	for (p++; *p >= '0' && *p <= '9'; p++)
+		;
+	if (*p++ != ':')
+		return -1;
+	name = p;
+	n = strcspn(name, " \t");
+	if (!n || name[n] != ' ' || !memchr(name, '/', n) || name[0] == '/' ||
+	    name[n - 1] == '/' || n >= size)
+		return -1;
+	memcpy(out, name, n);
+	out[n] = '\0';
+	return 0;
+}
+
+/* Is "GROUP/EVENT" @ev defined in the listing @list (a probe file's text)? */
+static int listed(const char *list, const char *ev)
+{
+	size_t n = strlen(ev);
+	const char *p;
+
+	for (p = list; *p; ) {
+		const char *nl = strchr(p, '\n'), *colon = strchr(p, ':');
+
+		if (colon && (!nl || colon < nl) && !strncmp(colon + 1, ev, n) &&
+		    (colon[1 + n] == ' ' || colon[1 + n] == '\n' ||
+		     !colon[1 + n]))
+			return 1;
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	return 0;
+}
+
+/* The text of @a->tracefs/@file (malloc'd, at most 4 MiB), or NULL. */
+static char *read_listing(const struct agent *a, const char *file)
+{
+	size_t cap = 4 * 1024 * 1024, len = 0;
+	char path[AGENT_PATH_MAX], *buf;
+	int fd;
+
+	if (path_join(path, sizeof(path), a->tracefs, file))
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = malloc(cap + 1);
+	while (buf && len < cap) {
+		ssize_t n = read(fd, buf + len, cap - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	if (buf)
+		buf[len] = '\0';
+	return buf;
+}
+
+/*
+ * Plan lines a run of "arm" lines may share one write(2) for: the probe
+ * definition files, where the kernel takes a write line by line and
+ * stops at the first line it refuses, the lines before it defined
+ * (kernel/trace/trace_dynevent.c: trace_parse_run_command()).
+ */
+static int batchable(const char *file)
+{
+	return !strcmp(file, "kprobe_events") ||
+	       !strcmp(file, "uprobe_events");
+}
+
+/*
+ * arm_batch() - the "arm PROBE FILE DEF" lines @l[0..@n) (one batchable
+ * FILE, each DEF of def_event()'s form) in one write: each item "armed"
+ * when it goes through.  When the kernel refuses a line, the lines
+ * before it are defined and those after it were not tried: FILE's
+ * listing tells which DEF failed (item "failed" with errno and the
+ * error_log lines), and the rest is written again as a new batch.  When
+ * the listing cannot be read, every line of the batch failed.
+ */
+static void arm_batch(struct agent *a, char *(*l)[4], size_t n)
+{
+	char detail[AGENT_DETAIL_MAX], ev[AGENT_PATH_MAX], *buf, *list;
+	const char *file = l[0][2];
+	size_t i, len, bad;
+
+	while (n) {
+		for (len = 0, i = 0; i < n; i++)
+			len += strlen(l[i][3]) + 1;
+		buf = malloc(len + 1);
+		if (!buf) {
+			for (i = 0; i < n; i++)
+				do_arm(a, l[i]);
+			return;
+		}
+		for (len = 0, i = 0; i < n; i++) {
+			size_t k = strlen(l[i][3]);
+
+			memcpy(buf + len, l[i][3], k);
+			buf[len + k] = '\n';
+			len += k + 1;
+		}
+		buf[len] = '\0';
+		if (!tracefs_write(a, file, buf, len, detail, sizeof(detail))) {
+			free(buf);
+			for (i = 0; i < n; i++)
+				agent_item(a, l[i][1], "armed", file, l[i][3]);
+			return;
+		}
+		free(buf);
+		list = read_listing(a, file);
+		for (bad = 0; list && bad < n; bad++)
+			if (def_event(l[bad][3], ev, sizeof(ev)) ||
+			    !listed(list, ev))
+				break;
+		free(list);
+		if (!list) {
+			for (i = 0; i < n; i++)
+				agent_item(a, l[i][1], "failed", file, detail);
+			return;
+		}
+		for (i = 0; i < bad; i++)
+			agent_item(a, l[i][1], "armed", file, l[i][3]);
+		if (bad == n)	/* refused, yet all there: nothing to retry */
+			return;
+		agent_item(a, l[bad][1], "failed", file, detail);
+		l += bad + 1;
+		n -= bad + 1;
+	}
 }
 
 /* Split @line at TABs into at most @max fields; -1 when there are more. */
@@ -458,12 +780,28 @@ static void plan_line(struct agent *a, int no, char **f, int nf)
 	}
 }
 
+static void plan_file(struct agent *a);
+
 /*
  * plan_run() - read the plan at @a->plan_path and act on it line by line
  * (plan_text()).  The file is read whole, up to AGENT_PLAN_MAX bytes
- * (more is reported and ignored).  Nothing here fails the boot.
+ * (more is reported and ignored).  Nothing here fails the boot.  The
+ * time it all took (CLOCK_MONOTONIC, microseconds) goes to @a->plan_us,
+ * the manifest's plan_us: the agent's own cost of the plan.
  */
 void plan_run(struct agent *a)
+{
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	plan_file(a);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	a->plan_us = (t1.tv_sec - t0.tv_sec) * 1000000LL +
+		     (t1.tv_nsec - t0.tv_nsec) / 1000;
+}
+
+/* plan_run()'s read of the plan file and its acting on it. */
+static void plan_file(struct agent *a)
 {
 	char *buf;
 	size_t len = 0;
@@ -507,56 +845,148 @@ void plan_run(struct agent *a)
 }
 
 /*
+ * next_line() - the next line of the plan text at *@p (cut in place,
+ * a final CR dropped), its number in *@no; NULL at the end.
+ */
+static char *next_line(char **p, int *no)
+{
+	char *line = *p, *nl;
+
+	if (!*line)
+		return NULL;
+	nl = strchr(line, '\n');
+	if (nl) {
+		*nl = '\0';
+		*p = nl + 1;
+	} else {
+		*p = line + strlen(line);
+		nl = *p;
+	}
+	(*no)++;
+	if (nl > line && nl[-1] == '\r')
+		nl[-1] = '\0';
+	return line;
+}
+
+/* Can the line of fields @f (@nf) be part of a batch (arm_batch())? */
+static int run_line(char **f, int nf)
+{
+	char ev[AGENT_PATH_MAX];
+
+	return nf == 4 && !strcmp(f[0], "arm") && f[1][0] && f[2][0] &&
+	       batchable(f[2]) && !def_event(f[3], ev, sizeof(ev));
+}
+
+/* A run of batchable "arm" lines: the fields of each (grows by doubling). */
+struct run {
+	char *(*l)[4];
+	size_t n, cap;
+};
+
+static int run_add(struct run *r, char **f)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 64;
+		char *(*l)[4] = realloc(r->l, cap * sizeof(*l));
+
+		if (!l)
+			return -1;
+		r->l = l;
+		r->cap = cap;
+	}
+	memcpy(r->l[r->n++], f, 4 * sizeof(char *));
+	return 0;
+}
+
+/*
  * plan_text() - act on the plan @buf of @len bytes (@buf[@len] is a NUL;
  * the text is cut into fields in place) line by line: the agent's plan
  * reader, apart from the file (tests/fuzz/fuzz-plan.c runs it alone).
  * A NUL byte in the text refuses the plan, as does a first line other
  * than "probecc-plan<TAB>1": a note, no action, default sink and init.
  * A bad line is noted and skipped; every other line is acted on in order.
+ * The files expect lines read are kept until the next write (and freed
+ * at the end), seen_has_token().
+ * Consecutive "arm" lines that define probes in the same file
+ * (batchable(), def_event()) go to the kernel in one write (arm_batch()),
+ * with the same items as one write each; empty lines between them do
+ * not end the run.
  */
 void plan_text(struct agent *a, char *buf, size_t len)
 {
-	char *p, *f[MAX_FIELDS];
-	int no = 0, nf;
+	char *p = buf, *line, *f[MAX_FIELDS], *g[MAX_FIELDS];
+	struct run run = { 0 };
+	int no = 0, nf, ng, have = 0, first_no;
 
 	if (memchr(buf, '\0', len)) {
 		agent_note(a, "plan", "%s: holds a NUL byte, refused",
 			   a->plan_path);
 		return;
 	}
-	for (p = buf; *p; ) {
-		char *line = p, *nl = strchr(p, '\n');
-
-		if (nl) {
-			*nl = '\0';
-			p = nl + 1;
-		} else {
-			p += strlen(p);
-		}
-		no++;
-		if (nl > line && nl[-1] == '\r')
-			nl[-1] = '\0';
-		if (no == 1) {
-			char first[65];
-
-			snprintf(first, sizeof(first), "%s", line);
-			nf = split(line, f, MAX_FIELDS);
-			if (nf != 2 || strcmp(f[0], "probecc-plan") ||
-			    strcmp(f[1], "1")) {
-				agent_note(a, "plan", "%s: not a version 1 plan (first line \"%s\"), refused",
-					   a->plan_path, first);
-				break;
-			}
-			continue;
-		}
-		if (!*line)
-			continue;
-		nf = split(line, f, MAX_FIELDS);
-		if (nf < 0)
-			agent_note(a, "plan", "line %d: too many fields", no);
-		else
-			plan_line(a, no, f, nf);
-	}
-	if (no == 0)
+	line = next_line(&p, &no);
+	if (!line) {
 		agent_note(a, "plan", "%s: empty, refused", a->plan_path);
+		return;
+	}
+	{
+		char first[65];
+
+		snprintf(first, sizeof(first), "%s", line);
+		nf = split(line, f, MAX_FIELDS);
+		if (nf != 2 || strcmp(f[0], "probecc-plan") ||
+		    strcmp(f[1], "1")) {
+			agent_note(a, "plan", "%s: not a version 1 plan (first line \"%s\"), refused",
+				   a->plan_path, first);
+			return;
+		}
+	}
+	for (;;) {
+		if (!have) {
+			line = next_line(&p, &no);
+			if (!line)
+				break;
+			if (!*line)
+				continue;
+			nf = split(line, f, MAX_FIELDS);
+			if (nf < 0) {
+				agent_note(a, "plan", "line %d: too many fields",
+					   no);
+				continue;
+			}
+		}
+		have = 0;
+		if (!run_line(f, nf)) {
+			plan_line(a, no, f, nf);
+			continue;
+		}
+		run.n = 0;
+		first_no = no;
+		if (run_add(&run, f)) {
+			plan_line(a, no, f, nf);
+			continue;
+		}
+		while ((line = next_line(&p, &no))) {
+			if (!*line)
+				continue;
+			ng = split(line, g, MAX_FIELDS);
+			if (ng > 0 && run_line(g, ng) && !strcmp(g[2], f[2]) &&
+			    !run_add(&run, g))
+				continue;
+			if (ng < 0) {
+				agent_note(a, "plan", "line %d: too many fields",
+					   no);
+			} else {
+				memcpy(f, g, sizeof(f));
+				nf = ng;
+				have = 1;
+			}
+			break;
+		}
+		if (run.n == 1)
+			plan_line(a, first_no, run.l[0], 4);
+		else
+			arm_batch(a, run.l, run.n);
+	}
+	free(run.l);
+	seen_drop(a);
 }

@@ -100,9 +100,21 @@ static int nm_line(struct kernel *k, char *line)
 	len = strcspn(name, " \t");
 	if (!len)
 		return -1;
-	/* Module symbols of a capture: the modules loaded at capture time. */
-	kernel_add_sym(k, name, len, addr, 0, type[0],
-		name[len] == '\t' ? "(module)" : NULL);
+	/*
+	 * Module symbols of a capture: the modules loaded at capture time,
+	 * "NAME\t[MODULE]" (kernel/module/kallsyms.c); the module's name is
+	 * kept for the messages, "(module)" when the brackets are not there.
+	 */
+	if (name[len] == '\t') {
+		const char *m = name + len + 1;
+		size_t mlen = m[0] == '[' ? strcspn(m + 1, "]") : 0;
+
+		kernel_add_sym(k, name, len, addr, 0, type[0],
+			       mlen && m[1 + mlen] == ']' ?
+			       xstrndup(m + 1, mlen) : "(module)");
+		return 0;
+	}
+	kernel_add_sym(k, name, len, addr, 0, type[0], NULL);
 	return 0;
 }
 

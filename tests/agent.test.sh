@@ -2,7 +2,7 @@
 # agent (initramfs/agent-asan) runs on the host in test mode (--root,
 # --tracefs, --plan, --sink, --no-exec) against a directory standing in
 # for tracefs; mkinitramfs builds archives that cpio -t inspects.
-# Golden files are in tests/agent/; uptime, agent_us, uname and the
+# Golden files are in tests/agent/; uptime, agent_us, plan_us, uname and the
 # tracefs path vary and are replaced by X before comparing.
 
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
@@ -62,7 +62,7 @@ plan() {
 # lines the boot's nonce and what the manifest's lengths change (a chunk's
 # length and CRC-32, the end line's byte count).
 filter() {
-	sed -E "s/^(uptime|agent_us)$TAB.*/\\1${TAB}X/; s/^uname$TAB.*/uname${TAB}X${TAB}X/; s/^tracefs$TAB.+/tracefs${TAB}X/
+	sed -E "s/^(uptime|agent_us|plan_us)$TAB.*/\\1${TAB}X/; s/^uname$TAB.*/uname${TAB}X${TAB}X/; s/^tracefs$TAB.+/tracefs${TAB}X/
 		s/^(=== probecc dump [0-9]+ begin) [0-9a-f]{16} ===\$/\\1 NONCE ===/
 		s/^(=== probecc dump [0-9]+ chunk [0-9]+) [0-9]+ [0-9a-f]{8} [0-9a-f]{16} ===\$/\\1 LEN CRC NONCE ===/
 		s/^(=== probecc dump [0-9]+ end [0-9]+) [0-9]+ [0-9a-f]{16} ===\$/\\1 BYTES NONCE ===/" "$@"
@@ -193,6 +193,137 @@ if [ -w /dev/full ] && command -v mkfifo > /dev/null; then
 else
 	t_skip agent/failed-errlog-reason "needs /dev/full and mkfifo"
 fi
+
+# ---- error_log is read before the first write and after each failed
+# one, never around a write that succeeds (issue 17: ~1,000 syscalls for
+# 196 writes); consecutive definitions go in one write.  Counted with
+# strace: the opens of error_log and of the definition files. ----
+# traced NAME PLAN-LINES...: run the plan under strace -f -e openat into
+# $A/NAME/strace (with a tracefs, a root and bad_events -> /dev/full).
+traced() {
+	local name=$1 e
+	shift
+	e=$A/$name
+	mk_tracefs "$e/tfs"
+	mk_root "$e/root"
+	: > "$e/tfs/set_event"
+	ln -s /dev/full "$e/tfs/bad_events"
+	plan "$e/plan" 'probecc-plan|1' "$@"
+	timeout 60 strace -f -qq -e trace=openat -o "$e/strace" \
+		"$AGENT" --root "$e/root" --tracefs "$e/tfs" --plan "$e/plan" \
+		--sink "$e/dump" --no-exec 2> "$A/$name.err"
+}
+# opens NAME FILE: how often the agent opened tracefs FILE
+opens() { grep -c "openat(.*/tfs/$2\"" "$A/$1/strace"; }
+if command -v strace > /dev/null && [ -w /dev/full ]; then
+	traced errlog-ok 'arm|a|kprobe_events|p:kprobes/a f' \
+		'arm|a|set_event|kprobes:a' 'expect|-|options/func_stack_trace|1|1' \
+		'arm|b|events/sched/sched_process_exec/trigger|stacktrace'
+	n=$(opens errlog-ok error_log)
+	[ "$n" = 1 ] && t_pass agent/errlog-once ||
+		t_fail agent/errlog-once "error_log opened $n times for 4 writes that succeed, want 1" "$A/errlog-ok/strace"
+	traced errlog-fail 'arm|a|kprobe_events|p:kprobes/a f' \
+		'arm|bad|bad_events|x' 'arm|b|set_event|kprobes:b' 'arm|bad2|bad_events|y'
+	n=$(opens errlog-fail error_log)
+	[ "$n" = 3 ] && t_pass agent/errlog-on-failure ||
+		t_fail agent/errlog-on-failure "error_log opened $n times for 2 failed writes, want 3 (once before, once after each)" "$A/errlog-fail/strace"
+
+	d=$A/batch
+	traced batch \
+		'arm|k1|kprobe_events|p:kprobes/k1 vfs_read' \
+		'' \
+		'arm|k2|kprobe_events|r16:kprobes/k2 vfs_write $retval' \
+		'arm|k3|kprobe_events|p:kprobes/k3 vfs_open' \
+		'arm|k1|set_event|kprobes:k1' \
+		'arm|k4|kprobe_events|p:kprobes/k4 vfs_fsync' \
+		'arm|k5|kprobe_events|p k5sym' \
+		'arm|u1|uprobe_events|p:uprobes/u1 /bin/sh:0x10' \
+		'arm|u2|uprobe_events|p:uprobes/u2 /bin/sh:0x20'
+	# k1-k3 in one write, k4 alone, k5 (no GROUP/EVENT: not batched) alone
+	n=$(opens batch kprobe_events)
+	[ "$n" = 3 ] && t_pass agent/batch-one-write ||
+		t_fail agent/batch-one-write "kprobe_events opened $n times, want 3" "$d/strace"
+	n=$(opens batch uprobe_events)
+	[ "$n" = 1 ] && t_pass agent/batch-uprobes-one-write ||
+		t_fail agent/batch-uprobes-one-write "uprobe_events opened $n times, want 1" "$d/strace"
+	printf '%s\n' 'p:kprobes/early kernel_init' 'p:kprobes/k1 vfs_read' \
+		'r16:kprobes/k2 vfs_write $retval' 'p:kprobes/k3 vfs_open' \
+		'p:kprobes/k4 vfs_fsync' 'p k5sym' > "$d/want"
+	t_check agent/batch-lines "$d/want" "$d/tfs/kprobe_events"
+	printf '%s\n' 'p:uprobes/u1 /bin/sh:0x10' 'p:uprobes/u2 /bin/sh:0x20' > "$d/want"
+	t_check agent/batch-uprobes "$d/want" "$d/tfs/uprobe_events"
+	printf 'item\t%s\n' 'k1	armed	kprobe_events	p:kprobes/k1 vfs_read' \
+		'k2	armed	kprobe_events	r16:kprobes/k2 vfs_write $retval' \
+		'k3	armed	kprobe_events	p:kprobes/k3 vfs_open' \
+		'k1	armed	set_event	kprobes:k1' \
+		'k4	armed	kprobe_events	p:kprobes/k4 vfs_fsync' \
+		'k5	armed	kprobe_events	p k5sym' \
+		'u1	armed	uprobe_events	p:uprobes/u1 /bin/sh:0x10' \
+		'u2	armed	uprobe_events	p:uprobes/u2 /bin/sh:0x20' > "$d/want"
+	grep '^item' "$d/dump" > "$d/items" 2>&1
+	t_check agent/batch-items "$d/want" "$d/items"
+
+	# expect lines read a file once until the agent's next write
+	d=$A/seen
+	traced seen 'expect|a|set_ftrace_filter|register_netdevice' \
+		'expect|b|set_ftrace_filter|bond_create|bond_create' \
+		'expect|c|set_ftrace_filter|nosuch|nosuch' \
+		'expect|d|set_ftrace_filter|nosuch|nosuch'
+	n=$(opens seen set_ftrace_filter)
+	[ "$n" = 3 ] && t_pass agent/expect-read-once ||
+		t_fail agent/expect-read-once "set_ftrace_filter opened $n times, want 3 (a read for a-c, c's append, a read for d)" "$d/strace"
+	printf 'item\t%s\n' 'a	ok	set_ftrace_filter	-' 'b	ok	set_ftrace_filter	-' \
+		'c	armed-late	set_ftrace_filter	-' 'd	ok	set_ftrace_filter	-' > "$d/want"
+	grep '^item' "$d/dump" > "$d/items" 2>&1
+	t_check agent/expect-read-once-items "$d/want" "$d/items"
+else
+	for t in errlog-once errlog-on-failure batch-one-write batch-uprobes-one-write \
+		batch-lines batch-uprobes batch-items expect-read-once expect-read-once-items; do
+		t_skip agent/$t "needs strace and /dev/full"
+	done
+fi
+
+# ---- a refused batch: each definition gets its own failure and the
+# lines after the refused one are tried again (/dev/full refuses all) ----
+d=$A/batch-fail
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+rm -f "$d/tfs/kprobe_events"
+ln -s /dev/full "$d/tfs/kprobe_events"
+plan "$d/plan" 'probecc-plan|1' \
+	'arm|k1|kprobe_events|p:kprobes/k1 vfs_read' \
+	'arm|k2|kprobe_events|p:kprobes/k2 vfs_write'
+if [ -w /dev/full ]; then
+	run_agent batch-fail --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" \
+		--sink "$d/dump" --no-exec
+	printf 'item\t%s\n' 'k1	failed	kprobe_events	No space left on device' \
+		'k2	failed	kprobe_events	No space left on device' > "$d/want"
+	grep '^item' "$d/dump" > "$d/items" 2>&1
+	t_check agent/batch-refused "$d/want" "$d/items"
+else
+	t_skip agent/batch-refused "needs /dev/full"
+fi
+
+# ---- set_event GROUP:EVENT is written as 1 to events/GROUP/EVENT/enable
+# when that file is there (no walk of every event), else to set_event ----
+d=$A/enable
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+: > "$d/tfs/set_event"
+plan "$d/plan" 'probecc-plan|1' 'arm|exec|set_event|sched:sched_process_exec' \
+	'arm|nodir|set_event|kprobes:nodir' 'arm|glob|set_event|sched:*' \
+	'expect|late|set_event|kprobes:late|kprobes:late'
+run_agent enable --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" \
+	--sink "$d/dump" --no-exec
+printf '1\n' > "$d/want"
+t_check agent/enable-file "$d/want" "$d/tfs/events/sched/sched_process_exec/enable"
+printf '%s\n' kprobes:nodir 'sched:*' kprobes:late > "$d/want"
+t_check agent/enable-set-event "$d/want" "$d/tfs/set_event"
+printf 'item\t%s\n' 'exec	armed	set_event	sched:sched_process_exec' \
+	'nodir	armed	set_event	kprobes:nodir' 'glob	armed	set_event	sched:*' \
+	'late	armed-late	set_event	-' > "$d/want"
+grep '^item' "$d/dump" > "$d/items" 2>&1
+t_check agent/enable-items "$d/want" "$d/items"
 
 # ---- no plan: note, dump to the console, exec the real init ----
 d=$A/noplan
