@@ -260,27 +260,34 @@ out:
 
 int ba_hush_quote(const char *s, char **quoted, struct errmsg *e)
 {
-	struct strbuf sb = { 0 };
+	/* at most 4 bytes for one ("'\\''"), the quotes and a NUL */
+	char *q = malloc(4 * strlen(s) + 3), *o = q;
 	const char *p;
 
-	sb_addf(&sb, "'");
+	if (!q)
+		fatal("out of memory");
+	*o++ = '\'';
 	for (p = s; *p; p++) {
 		unsigned char c = *p;
 
 		if (c < 0x20 || c == 0x7f) {
-			free(sb.s);
+			free(q);
 			return errmsg_set(e, -EINVAL, "control character 0x%02x in '%s': U-Boot's hush would not pass it as it is",
 					  c, s);
 		}
-		if (c == '\'')
-			sb_addf(&sb, "'\\''");	/* close, \', reopen */
-		else if (c == '\\')
-			sb_addf(&sb, "\\\\");
-		else
-			sb_addf(&sb, "%c", c);
+		if (c == '\'') {
+			memcpy(o, "'\\''", 4);	/* close, \', reopen */
+			o += 4;
+		} else if (c == '\\') {
+			*o++ = '\\';
+			*o++ = '\\';
+		} else {
+			*o++ = c;
+		}
 	}
-	sb_addf(&sb, "'");
-	*quoted = sb.s;
+	*o++ = '\'';
+	*o = '\0';
+	*quoted = q;
 	return 0;
 }
 

@@ -48,8 +48,8 @@ struct node {
 
 struct parser {
 	char *buf;		/* the text and a NUL, cut up in place */
-	struct node *nodes;	/* XBC_NODE_MAX of them */
-	int nnodes;
+	struct node *nodes;	/* room for cap, at most XBC_NODE_MAX */
+	int nnodes, cap;
 	int cur;		/* what new words and values go under; NONE: the top */
 	int brace[XBC_DEPTH_MAX];	/* the keys of the open braces */
 	int nbraces;
@@ -145,6 +145,19 @@ static int add_node(struct parser *ps, char *data, bool value, bool first)
 
 	if (i == XBC_NODE_MAX || data - ps->buf >= XBC_DATA_MAX)
 		return fail(ps, BC_ERR_NODES, "Too many nodes", data);
+	if (i == ps->cap) {
+		/* the room grows with the text, not 8192 nodes for each */
+		int cap = ps->cap ? ps->cap * 2 : 64;
+		struct node *more;
+
+		if (cap > XBC_NODE_MAX)
+			cap = XBC_NODE_MAX;
+		more = realloc(ps->nodes, cap * sizeof(*more));
+		if (!more)
+			return fail(ps, BC_ERR_NOMEM, NULL, data);
+		ps->nodes = more;
+		ps->cap = cap;
+	}
 	ps->nnodes++;
 	n = &ps->nodes[i];
 	n->data = data - ps->buf;
@@ -609,8 +622,7 @@ int bc_parse(const char *text, size_t len, struct bc_tree **out,
 		goto out;
 	}
 	ps.buf = malloc(len + 1);
-	ps.nodes = malloc(XBC_NODE_MAX * sizeof(*ps.nodes));
-	if (!ps.buf || !ps.nodes) {
+	if (!ps.buf) {
 		err = BC_ERR_NOMEM;
 		goto out;
 	}

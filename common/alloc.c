@@ -33,14 +33,20 @@ char *xstrdup(const char *s)
 
 static void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
+	size_t avail = sb->cap - sb->len;
 	va_list aq;
 	int n;
 
+	/* into the room left when it fits: one vsnprintf(), not two */
 	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
+	n = vsnprintf(avail ? sb->s + sb->len : NULL, avail, fmt, aq);
 	va_end(aq);
 	if (n < 0)
 		fatal("bad format");
+	if ((size_t)n < avail) {
+		sb->len += n;
+		return;
+	}
 	if (sb->len + n + 1 > sb->cap) {
 		size_t cap = sb->cap ? sb->cap : 256;
 

@@ -11,11 +11,34 @@
 
 #include "common.h"
 
+/* A few bytes at a time to @f: stderr is unbuffered, a write per byte. */
+struct linebuf {
+	char b[256];
+	size_t n;
+	FILE *f;
+};
+
+static void lb_put(struct linebuf *lb, char c)
+{
+	if (lb->n == sizeof(lb->b)) {
+		fwrite(lb->b, 1, lb->n, lb->f);
+		lb->n = 0;
+	}
+	lb->b[lb->n++] = c;
+}
+
+static void lb_flush(struct linebuf *lb)
+{
+	fwrite(lb->b, 1, lb->n, lb->f);
+	lb->n = 0;
+}
+
 /* Print the source line holding @p and a caret under its column. */
 static void show_line(const struct pos *p)
 {
 	const char *start = p->loc, *end = p->loc;
 	const char *text = p->src->text;
+	struct linebuf lb = { .f = stderr };
 	int i;
 
 	while (start > text && start[-1] != '\n')
@@ -28,12 +51,14 @@ static void show_line(const struct pos *p)
 	for (i = 0; i < (int)(end - start); i++) {
 		unsigned char c = start[i];
 
-		fputc((c < 0x20 && c != '\t') || c == 0x7f ? '?' : c, stderr);
+		lb_put(&lb, (c < 0x20 && c != '\t') || c == 0x7f ? '?' : c);
 	}
-	fputc('\n', stderr);
+	lb_put(&lb, '\n');
 	for (i = 0; i < (int)(p->loc - start); i++)
-		fputc(start[i] == '\t' ? '\t' : ' ', stderr);
-	fputs("^\n", stderr);
+		lb_put(&lb, start[i] == '\t' ? '\t' : ' ');
+	lb_put(&lb, '^');
+	lb_put(&lb, '\n');
+	lb_flush(&lb);
 }
 
 static void vdiag_at(const struct pos *p, const char *kind, const char *fmt,

@@ -30,10 +30,12 @@ static bool is_path_char(int c)
 static struct token *new_token(enum tok_kind kind, const char *start,
 			       size_t len, const struct pos *pos)
 {
-	struct token *t = xcalloc(1, sizeof(*t));
+	/* the text in the same block: one allocation per token */
+	struct token *t = xcalloc(1, sizeof(*t) + len + 1);
 
 	t->kind = kind;
-	t->text = xstrndup(start, len);
+	t->text = memcpy(t + 1, start, len);
+	t->text[len] = '\0';
 	t->pos = *pos;
 	t->pos.loc = start;
 	return t;
@@ -69,11 +71,14 @@ static struct token *lex_number(const char **pp, const struct pos *pos,
 	}
 	t = new_token(TK_NUM, start, p - start, pos);
 	{
-		char *digits = xstrndup(start, suf - start);
+		/* the digits: strtoull() stops where the suffix begins */
+		char *end;
 
 		errno = 0;
-		t->num = strtoull(digits, NULL, base);
-		free(digits);
+		t->num = strtoull(t->text, &end, base);
+		if (end != t->text + (suf - start))
+			internal_error("number '%s' read up to byte %td, its digits are %td",
+				       t->text, end - t->text, suf - start);
 		if (errno == ERANGE) {
 			/* never a wrapped or saturated value in an output */
 			diag_add(d, pos, "number '%.*s' is too big (at most %llu)",
@@ -81,7 +86,7 @@ static struct token *lex_number(const char **pp, const struct pos *pos,
 			return NULL;
 		}
 	}
-	t->suffix = xstrndup(suf, p - suf);
+	t->suffix = t->text + (suf - start);
 	*pp = p;
 	return t;
 }
