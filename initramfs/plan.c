@@ -613,61 +613,26 @@ static char *read_listing(const struct agent *a, const char *file)
  * Plan lines a run of "arm" lines may share one write(2) for: the probe
  * definition files, where the kernel takes a write line by line and
  * stops at the first line it refuses, the lines before it defined
- * (kernel/trace/trace_dynevent.c: trace_parse_run_command()), and
- * set_event, token by token in the same way (kernel/trace/trace_events.c:
- * ftrace_event_write()).
+ * (kernel/trace/trace_dynevent.c: trace_parse_run_command()).
  */
 static int batchable(const char *file)
 {
 	return !strcmp(file, "kprobe_events") ||
-	       !strcmp(file, "uprobe_events") || !strcmp(file, "set_event");
+	       !strcmp(file, "uprobe_events");
 }
 
 /*
- * Is the VALUE of an "arm" line to batchable @file one a batch can hold
- * (its result is read back from the file's listing: done())?
- */
-static int batch_value(const char *file, const char *value)
-{
-	char buf[AGENT_PATH_MAX];
-
-	if (!strcmp(file, "set_event"))
-		return !enable_file(value, buf, sizeof(buf));
-	return !def_event(value, buf, sizeof(buf));
-}
-
-/*
- * Does the listing @list of @file show the line @value in effect: the
- * probe defined (kprobe_events, uprobe_events list "p:GROUP/EVENT ..."),
- * the event enabled (set_event lists "GROUP:EVENT")?
- */
-static int done(const char *file, const char *list, const char *value)
-{
-	char ev[AGENT_PATH_MAX];
-	size_t n = strlen(value);
-	const char *p;
-
-	if (strcmp(file, "set_event"))
-		return !def_event(value, ev, sizeof(ev)) && listed(list, ev);
-	for (p = list; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p))
-		if (!strncmp(p, value, n) && (p[n] == '\n' || !p[n]))
-			return 1;
-	return 0;
-}
-
-/*
- * arm_batch() - the "arm PROBE FILE VALUE" lines @l[0..@n) (one
- * batchable FILE, each VALUE of batch_value()'s form) in one write: each
- * item "armed" when it goes through.  When the kernel refuses a line,
- * the lines before it took effect and those after it were not tried:
- * FILE's listing tells which VALUE failed (done(); item "failed" with
- * errno and the error_log lines), and the rest is written again as a
- * new batch.  When
+ * arm_batch() - the "arm PROBE FILE DEF" lines @l[0..@n) (one batchable
+ * FILE, each DEF of def_event()'s form) in one write: each item "armed"
+ * when it goes through.  When the kernel refuses a line, the lines
+ * before it are defined and those after it were not tried: FILE's
+ * listing tells which DEF failed (item "failed" with errno and the
+ * error_log lines), and the rest is written again as a new batch.  When
  * the listing cannot be read, every line of the batch failed.
  */
 static void arm_batch(struct agent *a, char *(*l)[4], size_t n)
 {
-	char detail[AGENT_DETAIL_MAX], *buf, *list;
+	char detail[AGENT_DETAIL_MAX], ev[AGENT_PATH_MAX], *buf, *list;
 	const char *file = l[0][2];
 	size_t i, len, bad;
 
@@ -697,7 +662,8 @@ static void arm_batch(struct agent *a, char *(*l)[4], size_t n)
 		free(buf);
 		list = read_listing(a, file);
 		for (bad = 0; list && bad < n; bad++)
-			if (!done(file, list, l[bad][3]))
+			if (def_event(l[bad][3], ev, sizeof(ev)) ||
+			    !listed(list, ev))
 				break;
 		free(list);
 		if (!list) {
@@ -905,8 +871,10 @@ static char *next_line(char **p, int *no)
 /* Can the line of fields @f (@nf) be part of a batch (arm_batch())? */
 static int run_line(char **f, int nf)
 {
+	char ev[AGENT_PATH_MAX];
+
 	return nf == 4 && !strcmp(f[0], "arm") && f[1][0] && f[2][0] &&
-	       batchable(f[2]) && batch_value(f[2], f[3]);
+	       batchable(f[2]) && !def_event(f[3], ev, sizeof(ev));
 }
 
 /* A run of batchable "arm" lines: the fields of each (grows by doubling). */

@@ -235,7 +235,6 @@ if command -v strace > /dev/null && [ -w /dev/full ]; then
 		'arm|k2|kprobe_events|r16:kprobes/k2 vfs_write $retval' \
 		'arm|k3|kprobe_events|p:kprobes/k3 vfs_open' \
 		'arm|k1|set_event|kprobes:k1' \
-		'arm|k2|set_event|kprobes:k2' \
 		'arm|k4|kprobe_events|p:kprobes/k4 vfs_fsync' \
 		'arm|k5|kprobe_events|p k5sym' \
 		'arm|u1|uprobe_events|p:uprobes/u1 /bin/sh:0x10' \
@@ -244,11 +243,6 @@ if command -v strace > /dev/null && [ -w /dev/full ]; then
 	n=$(opens batch kprobe_events)
 	[ "$n" = 3 ] && t_pass agent/batch-one-write ||
 		t_fail agent/batch-one-write "kprobe_events opened $n times, want 3" "$d/strace"
-	n=$(opens batch set_event)
-	[ "$n" = 1 ] && t_pass agent/batch-set-event-one-write ||
-		t_fail agent/batch-set-event-one-write "set_event opened $n times, want 1" "$d/strace"
-	printf '%s\n' kprobes:k1 kprobes:k2 > "$d/want"
-	t_check agent/batch-set-event "$d/want" "$d/tfs/set_event"
 	n=$(opens batch uprobe_events)
 	[ "$n" = 1 ] && t_pass agent/batch-uprobes-one-write ||
 		t_fail agent/batch-uprobes-one-write "uprobe_events opened $n times, want 1" "$d/strace"
@@ -262,7 +256,6 @@ if command -v strace > /dev/null && [ -w /dev/full ]; then
 		'k2	armed	kprobe_events	r16:kprobes/k2 vfs_write $retval' \
 		'k3	armed	kprobe_events	p:kprobes/k3 vfs_open' \
 		'k1	armed	set_event	kprobes:k1' \
-		'k2	armed	set_event	kprobes:k2' \
 		'k4	armed	kprobe_events	p:kprobes/k4 vfs_fsync' \
 		'k5	armed	kprobe_events	p k5sym' \
 		'u1	armed	uprobe_events	p:uprobes/u1 /bin/sh:0x10' \
@@ -285,8 +278,7 @@ if command -v strace > /dev/null && [ -w /dev/full ]; then
 	t_check agent/expect-read-once-items "$d/want" "$d/items"
 else
 	for t in errlog-once errlog-on-failure batch-one-write batch-uprobes-one-write \
-		batch-lines batch-uprobes batch-items expect-read-once expect-read-once-items \
-		batch-set-event-one-write batch-set-event; do
+		batch-lines batch-uprobes batch-items expect-read-once expect-read-once-items; do
 		t_skip agent/$t "needs strace and /dev/full"
 	done
 fi
@@ -298,18 +290,14 @@ mk_tracefs "$d/tfs"
 mk_root "$d/root"
 rm -f "$d/tfs/kprobe_events"
 ln -s /dev/full "$d/tfs/kprobe_events"
-ln -s /dev/full "$d/tfs/set_event"
 plan "$d/plan" 'probecc-plan|1' \
 	'arm|k1|kprobe_events|p:kprobes/k1 vfs_read' \
-	'arm|k2|kprobe_events|p:kprobes/k2 vfs_write' \
-	'arm|k1|set_event|kprobes:k1' 'arm|k2|set_event|kprobes:k2'
+	'arm|k2|kprobe_events|p:kprobes/k2 vfs_write'
 if [ -w /dev/full ]; then
 	run_agent batch-fail --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" \
 		--sink "$d/dump" --no-exec
 	printf 'item\t%s\n' 'k1	failed	kprobe_events	No space left on device' \
-		'k2	failed	kprobe_events	No space left on device' \
-		'k1	failed	set_event	No space left on device' \
-		'k2	failed	set_event	No space left on device' > "$d/want"
+		'k2	failed	kprobe_events	No space left on device' > "$d/want"
 	grep '^item' "$d/dump" > "$d/items" 2>&1
 	t_check agent/batch-refused "$d/want" "$d/items"
 else
@@ -323,8 +311,7 @@ mk_tracefs "$d/tfs"
 mk_root "$d/root"
 : > "$d/tfs/set_event"
 plan "$d/plan" 'probecc-plan|1' 'arm|exec|set_event|sched:sched_process_exec' \
-	'expect|-|current_tracer|function' 'arm|nodir|set_event|kprobes:nodir' \
-	'expect|-|current_tracer|function' 'arm|glob|set_event|sched:*' \
+	'arm|nodir|set_event|kprobes:nodir' 'arm|glob|set_event|sched:*' \
 	'expect|late|set_event|kprobes:late|kprobes:late'
 run_agent enable --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" \
 	--sink "$d/dump" --no-exec
@@ -333,8 +320,7 @@ t_check agent/enable-file "$d/want" "$d/tfs/events/sched/sched_process_exec/enab
 printf '%s\n' kprobes:nodir 'sched:*' kprobes:late > "$d/want"
 t_check agent/enable-set-event "$d/want" "$d/tfs/set_event"
 printf 'item\t%s\n' 'exec	armed	set_event	sched:sched_process_exec' \
-	'-	ok	current_tracer	-' 'nodir	armed	set_event	kprobes:nodir' \
-	'-	ok	current_tracer	-' 'glob	armed	set_event	sched:*' \
+	'nodir	armed	set_event	kprobes:nodir' 'glob	armed	set_event	sched:*' \
 	'late	armed-late	set_event	-' > "$d/want"
 grep '^item' "$d/dump" > "$d/items" 2>&1
 t_check agent/enable-items "$d/want" "$d/items"
