@@ -26,6 +26,13 @@
 #           n64 big-endian into a sysroot, run by rc-static; its ten
 #           arguments by the program's ABI (5-8 from %r8-%r11, 9-10 from
 #           $stack0-1), the string and the uretprobe's value, big-endian.
+#  7. tracedat mips64be-tracedat.probes with "dump /dev/ttyS1 raw": the
+#           ring buffer's big-endian pages; probecc report reads them
+#           (every expectation holds: the kprobe's "bond1", the
+#           kretprobe's -17) and --trace-dat writes a big-endian
+#           trace.dat (its endian byte 1) in which trace-cmd report shows
+#           the same values, the function tracer's register_netdevice,
+#           and as many events as the dump's per-CPU "entries".
 #  4. bootconfig: probecc -o bootconfig appended with probecc-bootconfig's
 #           little-endian footer is loaded by this big-endian 6.1 kernel
 #           and everything in it is armed before userspace; the same text
@@ -255,4 +262,42 @@ elif ./probecc tests/boot64/uprobe10.probes --vmlinux "$BE_VMLINUX" --sysroot "$
 		'a5=%r8(:[a-z0-9]+)? a6=%r9(:[a-z0-9]+)? a7=%r10(:[a-z0-9]+)? a8=%r11(:[a-z0-9]+)? a9=\$stack0'
 else
 	t_fail kernel-mips64be/uprobe "compile, image or boot failed" "$b/uprobe.cerr" "$b/uprobe.log"
+fi
+
+# 7. A big-endian trace.dat from the raw dump
+p=tests/kernel/mips64be-tracedat.probes
+if mbe_image td $p && mbe_boot td; then
+	mbe_report td $p
+	t_grep kernel-mips64be/tracedat/raw-dump "$b/td.dump1" $'^raw\tper_cpu/cpu0/trace_pipe_raw\t[0-9]+$'
+	if ./probecc report --trace-dat "$b/td.dat" "$b/td.raw" 2> "$b/td.dat.log" &&
+	   grep -q 'big-endian' "$b/td.dat.log"; then
+		t_pass kernel-mips64be/tracedat/written
+	else
+		t_fail kernel-mips64be/tracedat/written "probecc report --trace-dat failed" "$b/td.dat.log"
+	fi
+	# trace.dat(5): "\027\010Dtracing", the version, NUL, then 1: big endian
+	if [ "$(od -An -tu1 -j12 -N1 "$b/td.dat" 2> /dev/null | tr -d ' ')" = 1 ]; then
+		t_pass kernel-mips64be/tracedat/file-is-big-endian
+	else
+		t_fail kernel-mips64be/tracedat/file-is-big-endian "endian byte $(od -An -tu1 -j12 -N1 "$b/td.dat" 2>&1)"
+	fi
+	trace-cmd report "$b/td.dat" > "$b/td.trace" 2> "$b/td.trace.err"
+	grep -E '^ *[^ ].*\[[0-9]+\] ' "$b/td.trace" > "$b/td.events"
+	t_grep kernel-mips64be/tracedat/trace-cmd-kprobe-string "$b/td.events" \
+		' netdev: +\([0-9a-f]+\) name="bond1"$'
+	t_grep kernel-mips64be/tracedat/trace-cmd-kretprobe-value "$b/td.events" \
+		' mkdir_ret: +\(.*\) ret=-17$'
+	t_grep kernel-mips64be/tracedat/trace-cmd-function "$b/td.events" \
+		'function: +register_netdevice'
+	want=$(for f in "$b"/td.dump[0-9]*; do
+		sed -n '/^--- raw ---$/q; s/^cpu\t[0-9]*\tentries\t\([0-9]*\).*/\1/p' "$f"; done |
+		awk '{ s += $1 } END { print s + 0 }')
+	got=$(wc -l < "$b/td.events")
+	if [ "$want" -gt 0 ] && [ "$got" = "$want" ]; then
+		t_pass kernel-mips64be/tracedat/all-entries
+	else
+		t_fail kernel-mips64be/tracedat/all-entries "trace-cmd report has $got event(s), the dumps counted $want" "$b/td.trace.err"
+	fi
+else
+	t_fail kernel-mips64be/tracedat/boot "boot failed" "$b/td.err" "$b/td.cerr" "$b/td.log"
 fi
