@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "../common/dumpframe.h"
+#include "../common/textline.h"
 
 #define AGENT_PATH_MAX		4096
 /*
@@ -150,6 +151,7 @@ void sanitize_field(char *s);
 int write_all(int fd, const void *buf, size_t len);
 int path_join(char *out, size_t size, const char *a, const char *b);
 int rooted(const struct agent *a, char *out, size_t size, const char *path);
+ssize_t read_fd(int fd, char *buf, size_t size);
 ssize_t read_small(const char *path, char *buf, size_t size);
 struct utsname;
 void frame_begin(struct agent *a, struct out *o, struct utsname *u,

@@ -584,8 +584,9 @@ static int listed(const char *list, const char *ev)
 /* The text of @a->tracefs/@file (malloc'd, at most 4 MiB), or NULL. */
 static char *read_listing(const struct agent *a, const char *file)
 {
-	size_t cap = 4 * 1024 * 1024, len = 0;
+	size_t cap = 4 * 1024 * 1024;
 	char path[AGENT_PATH_MAX], *buf;
+	ssize_t len;
 	int fd;
 
 	if (path_join(path, sizeof(path), a->tracefs, file))
@@ -594,18 +595,13 @@ static char *read_listing(const struct agent *a, const char *file)
 	if (fd < 0)
 		return NULL;
 	buf = malloc(cap + 1);
-	while (buf && len < cap) {
-		ssize_t n = read(fd, buf + len, cap - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += n;
-	}
+	len = buf ? read_fd(fd, buf, cap) : -ENOMEM;
 	close(fd);
-	if (buf)
-		buf[len] = '\0';
+	if (len < 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[len] = '\0';
 	return buf;
 }
 
@@ -804,7 +800,8 @@ void plan_run(struct agent *a)
 static void plan_file(struct agent *a)
 {
 	char *buf;
-	size_t len = 0;
+	size_t len;
+	ssize_t got;
 	int fd;
 
 	fd = open(a->plan_path, O_RDONLY | O_CLOEXEC);
@@ -818,26 +815,17 @@ static void plan_file(struct agent *a)
 		close(fd);
 		return;
 	}
-	for (;;) {
-		ssize_t n = read(fd, buf + len, AGENT_PLAN_MAX - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			agent_note(a, "plan", "%s: %s", a->plan_path,
-				   strerror(errno));
-		if (n <= 0)
-			break;
-		len += n;
-		if (len == AGENT_PLAN_MAX) {
-			char c;
-
-			if (read(fd, &c, 1) == 1)
-				agent_note(a, "plan", "longer than %d bytes, rest ignored",
-					   AGENT_PLAN_MAX);
-			break;
-		}
+	/* one byte more than the limit tells a longer plan from a full one */
+	got = read_fd(fd, buf, AGENT_PLAN_MAX + 1);
+	if (got < 0) {
+		agent_note(a, "plan", "%s: %s", a->plan_path, strerror(-got));
+		got = 0;
+	} else if (got > AGENT_PLAN_MAX) {
+		agent_note(a, "plan", "longer than %d bytes, rest ignored",
+			   AGENT_PLAN_MAX);
+		got = AGENT_PLAN_MAX;
 	}
+	len = got;
 	close(fd);
 	buf[len] = '\0';
 	plan_text(a, buf, len);
@@ -850,21 +838,15 @@ static void plan_file(struct agent *a)
  */
 static char *next_line(char **p, int *no)
 {
-	char *line = *p, *nl;
+	char *line = text_next_line(p);
+	size_t n;
 
-	if (!*line)
+	if (!line)
 		return NULL;
-	nl = strchr(line, '\n');
-	if (nl) {
-		*nl = '\0';
-		*p = nl + 1;
-	} else {
-		*p = line + strlen(line);
-		nl = *p;
-	}
 	(*no)++;
-	if (nl > line && nl[-1] == '\r')
-		nl[-1] = '\0';
+	n = strlen(line);
+	if (n && line[n - 1] == '\r')
+		line[n - 1] = '\0';
 	return line;
 }
 

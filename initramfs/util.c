@@ -181,36 +181,48 @@ int rooted(const struct agent *a, char *out, size_t size, const char *path)
 }
 
 /*
+ * read_fd() - read @fd into @buf (the caller's, @size bytes) until end of
+ * file or @size bytes, retrying EINTR.  Returns the byte count, or -errno
+ * when a read(2) failed (the bytes before it are in @buf, uncounted).
+ * Not NUL-terminated: the callers below do that, each with its own room.
+ */
+ssize_t read_fd(int fd, char *buf, size_t size)
+{
+	size_t got = 0;
+
+	while (got < size) {
+		ssize_t n = read(fd, buf + got, size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		got += n;
+	}
+	return got;
+}
+
+/*
  * read_small() - read at most @size - 1 bytes of @path into @buf and
  * NUL-terminate it (for /proc/uptime, stats files: a few hundred bytes).
  * Returns the byte count or -errno.
  */
 ssize_t read_small(const char *path, char *buf, size_t size)
 {
-	size_t got = 0;
-	int fd, err = 0;
+	ssize_t got;
+	int fd;
 
 	if (!size)
 		return -EINVAL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	while (got < size - 1) {
-		ssize_t n = read(fd, buf + got, size - 1 - got);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		got += n;
-	}
+	got = read_fd(fd, buf, size - 1);
 	close(fd);
-	buf[got] = '\0';
-	return err ? err : (ssize_t)got;
+	buf[got < 0 ? 0 : got] = '\0';
+	return got;
 }
 
 /* write_all() to @o->fd unless an earlier write failed. */

@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "kernel.h"
+#include "textline.h"
 
 struct kernel *kernel_new(void)
 {
@@ -65,23 +66,6 @@ static void set_release(struct kernel *k, const char *rel, size_t len)
 {
 	free(k->release);
 	k->release = xstrndup(rel, len);
-}
-
-/* Cut the next line off *@p in place; NULL at the end of the text. */
-static char *next_line(char **p)
-{
-	char *line = *p, *nl;
-
-	if (!*line)
-		return NULL;
-	nl = strchr(line, '\n');
-	if (nl) {
-		*nl = '\0';
-		*p = nl + 1;
-	} else {
-		*p = line + strlen(line);
-	}
-	return line;
 }
 
 /* "ADDR TYPE NAME[\t[MODULE]]" of /proc/kallsyms and System.map. */
@@ -183,7 +167,7 @@ int kernel_load_target(struct kernel *k, const char *path, struct errmsg *e)
 				path);
 		goto out;
 	}
-	while ((line = next_line(&p))) {
+	while ((line = text_next_line(&p))) {
 		no++;
 		if (!strncmp(line, "--- ", 4)) {
 			sect = line + 4;
@@ -311,7 +295,7 @@ int kernel_load_system_map(struct kernel *k, const char *path, struct errmsg *e)
 				path, text);
 		goto out;
 	}
-	while ((line = next_line(&p))) {
+	while ((line = text_next_line(&p))) {
 		no++;
 		if (!*line)
 			continue;

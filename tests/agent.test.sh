@@ -215,18 +215,23 @@ traced() {
 }
 # opens NAME FILE: how often the agent opened tracefs FILE
 opens() { grep -c "openat(.*/tfs/$2\"" "$A/$1/strace"; }
+# expect_opens TEST NAME FILE WANT WHY: the agent of case NAME opened FILE
+# WANT times (WHY says what those opens are).
+expect_opens() {
+	local n
+	n=$(opens "$2" "$3")
+	[ "$n" = "$4" ] && t_pass "agent/$1" ||
+		t_fail "agent/$1" "$3 opened $n times, want $4 ($5)" "$A/$2/strace"
+}
 if command -v strace > /dev/null && [ -w /dev/full ]; then
 	traced errlog-ok 'arm|a|kprobe_events|p:kprobes/a f' \
 		'arm|a|set_event|kprobes:a' 'expect|-|options/func_stack_trace|1|1' \
 		'arm|b|events/sched/sched_process_exec/trigger|stacktrace'
-	n=$(opens errlog-ok error_log)
-	[ "$n" = 1 ] && t_pass agent/errlog-once ||
-		t_fail agent/errlog-once "error_log opened $n times for 4 writes that succeed, want 1" "$A/errlog-ok/strace"
+	expect_opens errlog-once errlog-ok error_log 1 "for 4 writes that succeed"
 	traced errlog-fail 'arm|a|kprobe_events|p:kprobes/a f' \
 		'arm|bad|bad_events|x' 'arm|b|set_event|kprobes:b' 'arm|bad2|bad_events|y'
-	n=$(opens errlog-fail error_log)
-	[ "$n" = 3 ] && t_pass agent/errlog-on-failure ||
-		t_fail agent/errlog-on-failure "error_log opened $n times for 2 failed writes, want 3 (once before, once after each)" "$A/errlog-fail/strace"
+	expect_opens errlog-on-failure errlog-fail error_log 3 \
+		"for 2 failed writes: once before, once after each"
 
 	d=$A/batch
 	traced batch \
@@ -240,12 +245,8 @@ if command -v strace > /dev/null && [ -w /dev/full ]; then
 		'arm|u1|uprobe_events|p:uprobes/u1 /bin/sh:0x10' \
 		'arm|u2|uprobe_events|p:uprobes/u2 /bin/sh:0x20'
 	# k1-k3 in one write, k4 alone, k5 (no GROUP/EVENT: not batched) alone
-	n=$(opens batch kprobe_events)
-	[ "$n" = 3 ] && t_pass agent/batch-one-write ||
-		t_fail agent/batch-one-write "kprobe_events opened $n times, want 3" "$d/strace"
-	n=$(opens batch uprobe_events)
-	[ "$n" = 1 ] && t_pass agent/batch-uprobes-one-write ||
-		t_fail agent/batch-uprobes-one-write "uprobe_events opened $n times, want 1" "$d/strace"
+	expect_opens batch-one-write batch kprobe_events 3 "k1-k3 together, k4, k5"
+	expect_opens batch-uprobes-one-write batch uprobe_events 1 "u1 and u2 together"
 	printf '%s\n' 'p:kprobes/early kernel_init' 'p:kprobes/k1 vfs_read' \
 		'r16:kprobes/k2 vfs_write $retval' 'p:kprobes/k3 vfs_open' \
 		'p:kprobes/k4 vfs_fsync' 'p k5sym' > "$d/want"
@@ -269,9 +270,8 @@ if command -v strace > /dev/null && [ -w /dev/full ]; then
 		'expect|b|set_ftrace_filter|bond_create|bond_create' \
 		'expect|c|set_ftrace_filter|nosuch|nosuch' \
 		'expect|d|set_ftrace_filter|nosuch|nosuch'
-	n=$(opens seen set_ftrace_filter)
-	[ "$n" = 3 ] && t_pass agent/expect-read-once ||
-		t_fail agent/expect-read-once "set_ftrace_filter opened $n times, want 3 (a read for a-c, c's append, a read for d)" "$d/strace"
+	expect_opens expect-read-once seen set_ftrace_filter 3 \
+		"a read for a-c, c's append, a read for d"
 	printf 'item\t%s\n' 'a	ok	set_ftrace_filter	-' 'b	ok	set_ftrace_filter	-' \
 		'c	armed-late	set_ftrace_filter	-' 'd	ok	set_ftrace_filter	-' > "$d/want"
 	grep '^item' "$d/dump" > "$d/items" 2>&1
