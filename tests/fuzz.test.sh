@@ -1,6 +1,6 @@
 # fuzz tests: the libFuzzer harnesses of tests/fuzz/ (built with Debian's
 # clang-14 and libclang-rt-14-dev, ASan and UBSan), each run for
-# FUZZ_CI_SECONDS (default 30) from the seeds of the other groups' inputs
+# FUZZ_CI_SECONDS (default 20) from the seeds of the other groups' inputs
 # (tests/fuzz/seeds.sh), then the out-of-process oracles over what the
 # runs left (tests/fuzz/oracle.sh: the kernel's tools/bootconfig against
 # bc_parse on every compiled bootconfig, mkenvimage + fw_printenv on every
@@ -28,7 +28,7 @@ fi
 t_pass fuzz/build
 
 for t in compile report bootconfig bootargs plan; do
-	FUZZ_SECONDS=${FUZZ_CI_SECONDS:-30} FUZZ_WORK=$fz tests/fuzz/run.sh "$t" \
+	FUZZ_SECONDS=${FUZZ_CI_SECONDS:-20} FUZZ_WORK=$fz tests/fuzz/run.sh "$t" \
 		> "$fz/$t.out" 2> "$fz/$t.err"
 	rc=$?
 	line=$(awk -v t="$t" '$1 == t' "$fz/$t.out")

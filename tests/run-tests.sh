@@ -5,7 +5,8 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 T_OUT=${T_OUT:-$top/tests/out}
-T_RESULTS=$T_OUT/results
+# .ci/run runs two harnesses side by side, each with its own results file.
+T_RESULTS=${T_RESULTS:-$T_OUT/results}
 export T_OUT T_RESULTS
 mkdir -p "$T_OUT"
 : > "$T_RESULTS"

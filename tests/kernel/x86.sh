@@ -1,6 +1,7 @@
 # Bootconfig on the x86_64 test kernel (qemu-images/build-kernel x86_64:
-# tinyconfig plus qemu-images/kernel/x86_64.config), sourced at the end of
-# tests/kernel/run.sh (expect_in, t_pass/t_fail).  x86 has what MIPS lacks:
+# tinyconfig plus qemu-images/kernel/x86_64.config): make check-kernel-x86,
+# not in CI (README, "Test kernels": its cold build does not fit beside
+# the two Malta kernels in CI's time on two cores).  x86 has what MIPS lacks:
 # CONFIG_HIST_TRIGGERS (x86 selects ARCH_HAVE_NMI_SAFE_CMPXCHG) and stacks
 # saved from a kprobe's pt_regs.
 #  1. probecc -o bootconfig with a per-probe stack: the stack is a
@@ -11,6 +12,7 @@
 #     actions accepted (HIST_TRIGGERS set).
 #  3. The vmlinux agrees with a capture of the same kernel booted.
 
+. tests/kernel/lib.sh
 x=$T_OUT/kernel-x86 && rm -rf "$x" && mkdir -p "$x"
 if ! qemu-images/build-kernel x86_64 > "$x/kernel.env" 2> "$x/build.err"; then
 	t_fail kernel-x86/build "qemu-images/build-kernel x86_64 failed" "$x/build.err"
