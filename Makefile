@@ -36,7 +36,7 @@ include tests/fuzz/Makefile.fuzz
 
 -include $(DEPFILES)
 
-.PHONY: all clean check check-kernel check-kernel-x86 check-rootfs demo install uninstall
+.PHONY: all clean check check-deps check-kernel check-kernel-x86 check-rootfs demo install uninstall
 clean:
 	rm -f $(CLEAN_FILES)
 
