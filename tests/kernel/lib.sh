@@ -1,4 +1,4 @@
-# Helpers of the test-kernel scripts (tests/kernel/run.sh and the scripts
+# Helper of the test-kernel scripts (tests/kernel/run.sh and the scripts
 # it sources, tests/kernel/x86.sh), sourced after tests/lib.sh.
 
 # kboot_in ARCH KERNEL DIR NAME BOOTCONFIG CMDLINE: boot a test kernel
@@ -12,5 +12,3 @@ kboot_in() {
 		--append "console=ttyS0 rdinit=/init $6" --dump "$dir/$n.raw" \
 		--console-log "$dir/$n.log" --timeout 180 2> "$dir/$n.err"
 }
-# expect_in TEST FILE PATTERN: TEST passes when grep finds PATTERN in FILE.
-expect_in() { grep -q -- "$3" "$2" && t_pass "$1" || t_fail "$1" "no '$3' in $2"; }
