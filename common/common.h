@@ -23,6 +23,7 @@
 #ifndef PROBECC_COMMON_H
 #define PROBECC_COMMON_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -52,22 +53,35 @@ void diag_at(const struct pos *p, const char *kind, const char *fmt, ...)
  * A list of diagnostics, for a stage that reports every problem it
  * finds and returns their number instead of exiting: diag_add() records
  * one (@p NULL: about the whole input, printed "probecc: error: MSG"),
- * diag_print() prints them all in source order (those without a
- * position first, then by line and column, ties in the order added)
- * and returns how many there were; diag_print_as() the same with
- * another @kind ("warning": a list of warnings, which stop nothing).
+ * diag_print() prints them in source order (those without a position
+ * first, then by line and column, ties in the order added) and returns
+ * how many there were; diag_print_as() the same with another @kind
+ * ("warning": a list of warnings, which stop nothing).
+ *
+ * @n counts every diagnostic added (a stage compares it before and
+ * after); only the first DIAG_SHOWN in source order are kept in
+ * v[0..nv) and printed, then a note with how many more there were.
+ * The limit is clang's default -ferror-limit: a file of 20,000 bad
+ * lines gives 20 caret lines, not 20,000, and costs no more memory.
+ * diag_free() frees the kept messages and the array; the struct is
+ * zeroed and can be used again.
  */
+#define DIAG_SHOWN 20
 struct diag {
 	struct pos pos;		/* pos.src NULL: no position */
 	char *msg;
 	int seq;
 };
 struct diags {
-	struct diag *v;
-	int n, cap;
+	struct diag *v;		/* v[0..nv): the kept ones, malloc'ed */
+	int n, nv, cap;
+	int last;		/* when full: v[last] is last in source order; -1 unknown */
 };
 void diag_add(struct diags *d, const struct pos *p, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+void diag_vadd(struct diags *d, const struct pos *p, const char *fmt,
+	       va_list ap) __attribute__((format(printf, 3, 0)));
+void diag_free(struct diags *d);
 int diag_print(struct diags *d);
 int diag_print_as(struct diags *d, const char *kind);
 /*

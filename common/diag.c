@@ -79,34 +79,6 @@ void diag_at(const struct pos *p, const char *kind, const char *fmt, ...)
 	va_end(ap);
 }
 
-void diag_add(struct diags *d, const struct pos *p, const char *fmt, ...)
-{
-	struct diag *g;
-	va_list ap;
-	int n;
-
-	if (d->n == d->cap) {
-		d->cap = d->cap ? 2 * d->cap : 16;
-		d->v = realloc(d->v, d->cap * sizeof(*d->v));
-		if (!d->v)
-			fatal("out of memory");
-	}
-	g = &d->v[d->n];
-	memset(g, 0, sizeof(*g));
-	if (p)
-		g->pos = *p;
-	g->seq = d->n++;
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	g->msg = malloc(n + 1);
-	if (!g->msg)
-		fatal("out of memory");
-	va_start(ap, fmt);
-	vsnprintf(g->msg, n + 1, fmt, ap);
-	va_end(ap);
-}
-
 static int cmp_diag(const void *a, const void *b)
 {
 	const struct diag *x = a, *y = b;
@@ -120,18 +92,98 @@ static int cmp_diag(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/*
+ * Where the next diagnostic goes: a new slot while fewer than DIAG_SHOWN
+ * are kept; then the slot of the last one in source order, if @p comes
+ * before it; else NULL (counted, not kept).  The slot's message is the
+ * caller's to set.
+ */
+static struct diag *diag_slot(struct diags *d, const struct pos *p)
+{
+	struct diag g = { .seq = d->n++ }, *slot;
+	int i;
+
+	if (p)
+		g.pos = *p;
+	if (d->nv < DIAG_SHOWN) {
+		if (d->nv == d->cap) {
+			d->cap = d->cap ? 2 * d->cap : 16;
+			d->v = realloc(d->v, d->cap * sizeof(*d->v));
+			if (!d->v)
+				fatal("out of memory");
+		}
+		slot = &d->v[d->nv++];
+		*slot = g;
+		d->last = -1;	/* zero-initialised lists start with 0 */
+		return slot;
+	}
+	/* full: d->last is found once, again only when it is replaced */
+	if (d->last < 0)
+		for (d->last = 0, i = 1; i < d->nv; i++)
+			if (cmp_diag(&d->v[i], &d->v[d->last]) > 0)
+				d->last = i;
+	slot = &d->v[d->last];
+	if (cmp_diag(&g, slot) > 0)
+		return NULL;
+	free(slot->msg);
+	*slot = g;
+	d->last = -1;
+	return slot;
+}
+
+void diag_vadd(struct diags *d, const struct pos *p, const char *fmt,
+	       va_list ap)
+{
+	struct diag *g = diag_slot(d, p);
+	va_list aq;
+	int n;
+
+	if (!g)
+		return;
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	g->msg = malloc(n + 1);
+	if (!g->msg)
+		fatal("out of memory");
+	vsnprintf(g->msg, n + 1, fmt, ap);
+}
+
+void diag_add(struct diags *d, const struct pos *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd(d, p, fmt, ap);
+	va_end(ap);
+}
+
+void diag_free(struct diags *d)
+{
+	int i;
+
+	for (i = 0; i < d->nv; i++)
+		free(d->v[i].msg);
+	free(d->v);
+	memset(d, 0, sizeof(*d));
+}
+
 int diag_print_as(struct diags *d, const char *kind)
 {
 	int i;
 
-	if (d->n)
-		qsort(d->v, d->n, sizeof(*d->v), cmp_diag);
-	for (i = 0; i < d->n; i++) {
+	if (d->nv)
+		qsort(d->v, d->nv, sizeof(*d->v), cmp_diag);
+	d->last = -1;
+	for (i = 0; i < d->nv; i++) {
 		if (d->v[i].pos.src)
 			diag_at(&d->v[i].pos, kind, "%s", d->v[i].msg);
 		else
 			fprintf(stderr, "probecc: %s: %s\n", kind, d->v[i].msg);
 	}
+	if (d->n > d->nv)
+		fprintf(stderr, "probecc: note: %d more %s%s not shown (the first %d in source order are)\n",
+			d->n - d->nv, kind, d->n - d->nv == 1 ? "" : "s", d->nv);
 	return d->n;
 }
 

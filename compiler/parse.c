@@ -45,16 +45,6 @@ static char empty[1];
 static struct token stop = { .kind = TK_EOF, .text = empty, .suffix = empty,
 			     .next = &stop };
 
-static void verror(const struct pos *p, const char *fmt, va_list ap)
-{
-	char *msg;
-
-	if (vasprintf(&msg, fmt, ap) < 0)
-		fatal("out of memory");
-	diag_add(diags, p, "%s", msg);
-	free(msg);
-}
-
 /* The token stream is not what the grammar wants: skip to the next item. */
 static void syntax_error(const struct pos *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -64,7 +54,7 @@ static void syntax_error(const struct pos *p, const char *fmt, ...)
 
 	if (!panic) {
 		va_start(ap, fmt);
-		verror(p, fmt, ap);
+		diag_vadd(diags, p, fmt, ap);
 		va_end(ap);
 		panic = true;
 		err_tok = tok;
@@ -80,7 +70,7 @@ static void parse_error(const struct pos *p, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	verror(p, fmt, ap);
+	diag_vadd(diags, p, fmt, ap);
 	va_end(ap);
 }
 

@@ -1368,7 +1368,6 @@ static void list_scope(struct res *r, Dwarf_Die *scope, struct strbuf *out,
 			r->why.s[0] = 0;
 		if (resolve_field(r, &f)) {
 			struct diags d = { 0 };
-			int i;
 
 			text = fetch_field(&f, &p, r->t);
 			if (check_field_fetch(&f, probe, kt, &d))
@@ -1379,9 +1378,7 @@ static void list_scope(struct res *r, Dwarf_Die *scope, struct strbuf *out,
 				sb_addf(out, "  %-10s %s %s = %s\n",
 					tag == DW_TAG_formal_parameter ? "parameter" : "local",
 					tn, n, text + 2);
-			for (i = 0; i < d.n; i++)
-				free(d.v[i].msg);
-			free(d.v);
+			diag_free(&d);
 			free(text);
 		} else {
 			sb_addf(out, "  %-10s %s %s: %s\n",
