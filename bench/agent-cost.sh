@@ -16,6 +16,9 @@
 #   t_init), and, less noisy, of the /init-to-real-init gap (t_init -
 #   t_run: the kernel's own boot before /init varies by 0.5 s with the
 #   host's load, the gap does not); the goal is <= 5 % of t_init without.
+#   Where the agent's time went: the manifests' mounts_us, plan_us,
+#   sink_us (dump 1), init_dump_us and fork_us (dump 2: in the agent's
+#   boots rc waits, after its kmsg line, up to 20 s for the window dump).
 #
 # arm: for each N of ARM_SIZES, ARM_ROUNDS boots arming N kprobes (on
 #   functions of the capture spread over available_filter_functions,
@@ -69,6 +72,13 @@ cat > "$out/rc" <<'EOF'
 mkdir -p /tmp/kdev
 mount -t devtmpfs dev /tmp/kdev
 echo "bench: real init" > /tmp/kdev/kmsg
+# the agent's boots (it mounted sysfs): let its window dump out, whose
+# manifest has init_dump_us and fork_us
+i=0
+while [ -d /sys/kernel ] && [ ! -e /run/probecc.done ] && [ $i -lt 20 ]; do
+	sleep 1
+	i=$((i + 1))
+done
 poweroff -f
 EOF
 
@@ -78,12 +88,13 @@ boot() {
 		--dump "$out/$1.ttyS1" --console-log "$out/$1.console" --timeout 300 \
 		--quiet 2> "$out/$1.boot" || echo "bench/agent-cost.sh: boot $1 failed: $out/$1.boot" >&2
 	qemu-images/extract-dump "$out/$1.ttyS1" 1 > "$out/$1.dump1" 2> /dev/null || :
+	qemu-images/extract-dump "$out/$1.ttyS1" 2 > "$out/$1.dump2" 2> /dev/null || :
 }
 # stamp NAME REGEX: the printk timestamp of the first console line matching
 stamp() {
 	sed -n "s/^\[ *\([0-9]*\.[0-9]*\)\] $2.*/\1/p" "$out/$1.console" | head -1
 }
-field() { sed -n "s/^$2\t//p" "$out/$1.dump1" | head -1; }
+field() { sed -n "s/^$2\t//p" "$out/$1.${3:-dump1}" | head -1; }
 # stats: "median min-max" of the numbers on stdin
 stats() {
 	sort -g | awk '{ v[NR] = $1 } END {
@@ -116,8 +127,8 @@ if [[ " $parts " == *" cost "* ]]; then
 	echo
 	echo "## cost: $probes, $rounds rounds; command line: $append"
 	echo
-	echo "| round | boot | Run /init (s) | real init (s) | gap (s) | agent_us | plan_us |"
-	echo "|---|---|---|---|---|---|---|"
+	echo "| round | boot | Run /init (s) | real init (s) | gap (s) | agent_us | mounts_us | plan_us | sink_us | init_dump_us | fork_us |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|"
 	for i in $(seq "$rounds"); do
 		# rotate the order: each kind comes first in some rounds
 		set -- $kinds
@@ -129,12 +140,14 @@ if [[ " $parts " == *" cost "* ]]; then
 			r=$(stamp "cost-$w-$i" 'Run \/init as init process')
 			t=$(stamp "cost-$w-$i" 'bench: real init')
 			g=$(awk -v r="$r" -v t="$t" 'BEGIN { if (r == "" || t == "") print ""; else printf "%.6f", t - r }')
-			au=- pu=-
+			au=- pu=- mu=- su=- du=- fu=-
 			if [ $w != without ]; then
 				au=$(field "cost-$w-$i" agent_us); pu=$(field "cost-$w-$i" plan_us)
+				mu=$(field "cost-$w-$i" mounts_us); su=$(field "cost-$w-$i" sink_us)
+				du=$(field "cost-$w-$i" init_dump_us dump2); fu=$(field "cost-$w-$i" fork_us dump2)
 			fi
-			echo "$i $w ${r:--} ${t:--} ${g:--} ${au:--} ${pu:--}" >> "$out/cost.tsv"
-			echo "| $i | $w | ${r:--} | ${t:--} | ${g:--} | ${au:--} | ${pu:--} |"
+			echo "$i $w ${r:--} ${t:--} ${g:--} ${au:--} ${pu:--} ${mu:--} ${su:--} ${du:--} ${fu:--}" >> "$out/cost.tsv"
+			echo "| $i | $w | ${r:--} | ${t:--} | ${g:--} | ${au:--} | ${mu:--} | ${pu:--} | ${su:--} | ${du:--} | ${fu:--} |"
 		done
 	done
 	echo
@@ -145,6 +158,20 @@ if [[ " $parts " == *" cost "* ]]; then
 		ga=$(awk -v w=$w '$2 == w && $5 != "-" { print $5 }' "$out/cost.tsv" | stats)
 		pu=$(awk -v w=$w '$2 == w && $7 != "-" { print $7 / 1e6 }' "$out/cost.tsv" | stats)
 		echo "| $w | ${ti% *} s (${ti#* }) | ${ga% *} s (${ga#* }) | ${pu% *} s (${pu#* }) |"
+	done
+	# where the agent's own time went (the manifest's *_us lines; an agent
+	# without them, B before they existed, shows -)
+	echo
+	echo "| boot | agent_us (to the init dump) | mounts_us | plan_us | sink_us | init_dump_us | fork_us (to the window child's fork) |"
+	echo "|---|---|---|---|---|---|---|"
+	for w in $kinds; do
+		[ $w != without ] || continue
+		line="| $w |"
+		for c in 6 8 7 9 10 11; do
+			v=$(awk -v w=$w -v c=$c '$2 == w && $c != "-" { print $c / 1e6 }' "$out/cost.tsv" | stats)
+			line="$line ${v% *} s (${v#* }) |"
+		done
+		echo "$line"
 	done
 	awk '$4 != "-" { t[$2] = t[$2] " " $4; g[$2] = g[$2] " " $5 }
 		function med(s,   n, v, i, j, x) {

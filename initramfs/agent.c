@@ -413,11 +413,12 @@ int main(int argc, char **argv)
 	static struct agent a;
 	int first = 1, rc;
 	pid_t child = -1;
+	long long t;
 
 	clock_gettime(CLOCK_MONOTONIC, &a.t0);
 	a.pid1 = getpid() == 1;
 	a.sink_fd = -1;
-	a.plan_us = -1;
+	a.mounts_us = a.plan_us = a.sink_us = a.dump_us = a.fork_us = -1;
 	strcpy(a.sink, "console");
 	signal(SIGPIPE, SIG_IGN);	/* a sink write error is reported */
 	a.argv0 = argv[0];
@@ -435,10 +436,13 @@ int main(int argc, char **argv)
 		mounts(&a);
 	else if (!a.tracefs[0])
 		find_tracefs(&a);
+	a.mounts_us = agent_us(&a);
 
 	boot_nonce(&a);	/* before the window child forks: one per boot */
 	plan_run(&a);
+	t = agent_us(&a);
 	sink_open(&a);
+	a.sink_us = agent_us(&a) - t;
 	if (a.capture) {
 		rc = capture(&a);
 		if (rc)
@@ -465,6 +469,7 @@ int main(int argc, char **argv)
 
 		if (a.n_perf && pipe2(ready, O_CLOEXEC) < 0)
 			ready[0] = ready[1] = -1;
+		a.fork_us = agent_us(&a);
 		child = fork();
 		if (child == 0) {
 			if (ready[0] >= 0)

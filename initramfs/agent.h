@@ -89,7 +89,15 @@ struct agent {
 	char *notes[AGENT_MAX_NOTES];
 	size_t n_notes, dropped_notes;
 	struct timespec t0;	/* CLOCK_MONOTONIC at start of main() */
-	long long plan_us;	/* the plan's run (plan_run()), -1 before */
+	/*
+	 * Where the agent's time before the real init goes, in microseconds
+	 * (the manifest's *_us lines; -1: not yet, or not done): mounts_us
+	 * from t0 to the end of the mounts, plan_us the plan's run
+	 * (plan_run()), sink_us the sink's open, dump_us the last dump (the
+	 * init dump in the window child's manifest), fork_us from t0 to the
+	 * window child's fork.
+	 */
+	long long mounts_us, plan_us, sink_us, dump_us, fork_us;
 	struct perf_probe perf[AGENT_MAX_PERF];
 	size_t n_perf;
 	char *perf_text;	/* "perf" lines read so far (perf.c) */
@@ -142,6 +150,8 @@ void boot_nonce(struct agent *a);
 void out_write(struct out *o, const char *s, size_t n);
 void out_printf(struct out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Microseconds of CLOCK_MONOTONIC from @a->t0 (the agent's start) to now. */
+long long agent_us(const struct agent *a);
 void agent_note(struct agent *a, const char *topic, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void agent_item(struct agent *a, const char *probe, const char *state,

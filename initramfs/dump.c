@@ -274,6 +274,13 @@ static void copy_trace(struct out *o, int tfd)
 	}
 }
 
+/* "KEY\tUS" when @us was measured (>= 0). */
+static void us_line(struct out *o, const char *key, long long us)
+{
+	if (us >= 0)
+		out_printf(o, "%s\t%lld\n", key, us);
+}
+
 /*
  * dump() - write one framed dump (manifest, then tracefs/trace streamed
  * in DUMP_FRAME_CHUNK_MAX reads, never trace_pipe, which blocks; or, with
@@ -284,7 +291,8 @@ static void copy_trace(struct out *o, int tfd)
  * the dump's number in the boot, 1 for the init dump, 2 for the window
  * dump (@a->n_dumps + 1), and the boot's nonce; the manifest and trace go
  * in length-prefixed chunks with a CRC-32 each, so no traced byte can be
- * read as a frame.  agent_us is taken when the dump starts.  Returns 0 or
+ * read as a frame.  agent_us is taken when the dump starts; the dump's
+ * duration goes to @a->dump_us (the window child's init_dump_us).  Returns 0 or
  * the -errno of the first failed write to the sink (the rest of that
  * dump is skipped).
  */
@@ -293,15 +301,11 @@ int dump(struct agent *a, const char *stage)
 	static struct out o;
 	static char cmdline[4096];	/* COMMAND_LINE_SIZE of MIPS, the largest */
 	char up[64], path[AGENT_PATH_MAX];
-	struct timespec now;
 	struct utsname u;
-	long long us;
+	long long us = agent_us(a);
 	int tfd = -1, paused, was_on;
 	size_t i;
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	us = (now.tv_sec - a->t0.tv_sec) * 1000000LL +
-	     (now.tv_nsec - a->t0.tv_nsec) / 1000;
 	/* raw: recording stops before the per-CPU counts, text: when trace opens */
 	was_on = a->dump_raw && a->tracefs[0] ? tracing_on(a, 0) : -1;
 	paused = a->dump_raw ? 0 : pause_on_trace(a);
@@ -322,8 +326,11 @@ int dump(struct agent *a, const char *stage)
 	out_printf(&o, "probecc-manifest\t1\nstage\t%s\nuptime\t%s\n", stage,
 		   up);
 	out_printf(&o, "agent_us\t%lld\n", us);
-	if (a->plan_us >= 0)
-		out_printf(&o, "plan_us\t%lld\n", a->plan_us);
+	us_line(&o, "mounts_us", a->mounts_us);
+	us_line(&o, "plan_us", a->plan_us);
+	us_line(&o, "sink_us", a->sink_us);
+	us_line(&o, "init_dump_us", a->dump_us);
+	us_line(&o, "fork_us", a->fork_us);
 	out_printf(&o, "tracefs\t%s\n", a->tracefs[0] ? a->tracefs : "-");
 	/* the ring buffer stops when trace is opened: nothing is recorded until the end frame */
 	if (paused)
@@ -354,6 +361,7 @@ int dump(struct agent *a, const char *stage)
 	if (a->dump_raw) {
 		raw_dump(a, &o, was_on);
 		out_frame_end(&o);
+		a->dump_us = agent_us(a) - us;
 		return o.err;
 	}
 	out_printf(&o, "--- trace ---\n");
@@ -365,5 +373,6 @@ int dump(struct agent *a, const char *stage)
 	out_frame_end(&o);
 	if (paused == 2)
 		pause_restore(a);
+	a->dump_us = agent_us(a) - us;
 	return o.err;
 }

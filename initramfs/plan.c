@@ -787,13 +787,10 @@ static void plan_file(struct agent *a);
  */
 void plan_run(struct agent *a)
 {
-	struct timespec t0, t1;
+	long long t0 = agent_us(a);
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	plan_file(a);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	a->plan_us = (t1.tv_sec - t0.tv_sec) * 1000000LL +
-		     (t1.tv_nsec - t0.tv_nsec) / 1000;
+	a->plan_us = agent_us(a) - t0;
 }
 
 /* plan_run()'s read of the plan file and its acting on it. */

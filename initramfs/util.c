@@ -356,6 +356,15 @@ void out_frame_end(struct out *o)
 	o->nonce = NULL;
 }
 
+long long agent_us(const struct agent *a)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - a->t0.tv_sec) * 1000000LL +
+	       (now.tv_nsec - a->t0.tv_nsec) / 1000;
+}
+
 /*
  * boot_nonce() - this boot's frame nonce into @a->nonce: 16 hex digits
  * of 64 bits mixed from the kernel's AT_RANDOM bytes (16 random bytes

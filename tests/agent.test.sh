@@ -2,7 +2,7 @@
 # agent (initramfs/agent-asan) runs on the host in test mode (--root,
 # --tracefs, --plan, --sink, --no-exec) against a directory standing in
 # for tracefs; mkinitramfs builds archives that cpio -t inspects.
-# Golden files are in tests/agent/; uptime, agent_us, plan_us, uname and the
+# Golden files are in tests/agent/; uptime, the *_us lines, uname and the
 # tracefs path vary and are replaced by X before comparing.
 
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
@@ -62,7 +62,7 @@ plan() {
 # lines the boot's nonce and what the manifest's lengths change (a chunk's
 # length and CRC-32, the end line's byte count).
 filter() {
-	sed -E "s/^(uptime|agent_us|plan_us)$TAB.*/\\1${TAB}X/; s/^uname$TAB.*/uname${TAB}X${TAB}X/; s/^tracefs$TAB.+/tracefs${TAB}X/
+	sed -E "s/^(uptime|[a-z_]+_us)$TAB.*/\\1${TAB}X/; s/^uname$TAB.*/uname${TAB}X${TAB}X/; s/^tracefs$TAB.+/tracefs${TAB}X/
 		s/^(=== probecc dump [0-9]+ begin) [0-9a-f]{16} ===\$/\\1 NONCE ===/
 		s/^(=== probecc dump [0-9]+ chunk [0-9]+) [0-9]+ [0-9a-f]{8} [0-9a-f]{16} ===\$/\\1 LEN CRC NONCE ===/
 		s/^(=== probecc dump [0-9]+ end [0-9]+) [0-9]+ [0-9a-f]{16} ===\$/\\1 BYTES NONCE ===/" "$@"
@@ -524,6 +524,21 @@ printf '%s\n' '=== probecc dump 1 begin NONCE ===' "stage${TAB}init" '=== probec
 t_check agent/window-two-dumps "$d/want" "$d/got"
 printf 'window 1\n' > "$d/want"
 t_check agent/window-marker "$d/want" "$d/root/run/probecc.done"
+# the agent's time before the real init, by part: the window dump alone
+# has the init dump's duration and the fork's time, each a number, the
+# fork after the init dump (docs/plan.md, "Dump")
+grep -a -E '^(stage|[a-z_]+_us)'"$TAB" "$d/root/dump.out" | cut -f1 | tr '\n' ' ' > "$d/got"
+echo >> "$d/got"
+echo 'stage agent_us mounts_us plan_us sink_us stage agent_us mounts_us plan_us sink_us init_dump_us fork_us ' > "$d/want"
+t_check agent/window-timings "$d/want" "$d/got"
+if awk -F'\t' '$1 ~ /_us$/ && $2 !~ /^[0-9]+$/ { bad = 1 }
+	$1 == "stage" { n++ } n == 2 && $1 == "agent_us" { a = $2 } n == 2 && $1 == "fork_us" { f = $2 }
+	n == 2 && $1 == "init_dump_us" { i = $2 }
+	END { exit bad || f == "" || f + 0 < i + 0 || a + 0 < f + 0 }' "$d/root/dump.out"; then
+	t_pass agent/window-timings-order
+else
+	t_fail agent/window-timings-order "a *_us value is not a number, or fork_us < init_dump_us or > the window dump's agent_us" "$d/root/dump.out"
+fi
 if [ "$ms" -ge 1000 ]; then
 	t_pass agent/window-sleeps
 else
