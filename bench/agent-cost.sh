@@ -199,7 +199,7 @@ if [[ " $parts " == *" arm "* ]]; then
 		grep -vE '^(aa|apparmor|security|selinux|smack|tomoyo|ima|evm|lsm)_' > "$out/names.all"
 	awk -v n="$(wc -l < "$out/names.all")" 'NR % int(n / 700) == 0' "$out/names.all" |
 		awk '{ printf "kprobe k%d %s\n", NR, $1 }' > "$out/cand.probes"
-	"$probecc" "$out/cand.probes" --target "$target" --explain > /dev/null 2> "$out/cand.err" || :
+	"$probecc" "$out/cand.probes" --error-limit 0 --target "$target" --explain > /dev/null 2> "$out/cand.err" || :
 	sed -n 's/^[^:]*cand.probes:\([0-9]*\):.*/\1/p' "$out/cand.err" | sort -u > "$out/cand.bad"
 	awk -v badf="$out/cand.bad" 'BEGIN { while ((getline l < badf) > 0) bad[l] }
 		!(FNR in bad) { print $3 }' "$out/cand.probes" > "$out/names"

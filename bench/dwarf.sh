@@ -34,7 +34,7 @@ while read -r f && [ "$(wc -l < "$OUT/pairs")" -lt "$max" ]; do
 done < "$OUT/cand"
 # weed what the kernel would refuse anyway (notrace, blacklist)
 awk '{ printf "kprobe k%d %s { a = %s }\n", NR, $1, $2 }' "$OUT/pairs" > "$OUT/all.probes"
-"$OUT/probecc" "$OUT/all.probes" --vmlinux "$VMLINUX" --plan /dev/null 2>&1 > /dev/null |
+"$OUT/probecc" "$OUT/all.probes" --error-limit 0 --vmlinux "$VMLINUX" --plan /dev/null 2>&1 > /dev/null |
 	sed -n 's|^.*all.probes:\([0-9]*\):.*|\1|p' | sort -u > "$OUT/bad" || :
 awk 'NR == FNR { bad[$1]; next } !(FNR in bad)' "$OUT/bad" "$OUT/pairs" > "$OUT/pairs.ok"
 mv "$OUT/pairs.ok" "$OUT/pairs"

@@ -12,6 +12,7 @@
  *   suggest.c   "did you mean": the one edit distance and suggestion rule
  *   strmap.c    a string -> pointer hash map (its own header, strmap.h:
  *               no exits, for bootconfig/ too)
+ *   argnum.c    a command-line option's number, range-checked
  *
  * Error convention for library code (target/, bootargs/, common/): a
  * function that can fail returns 0 or a negative errno-style code and
@@ -59,14 +60,15 @@ void diag_at(const struct pos *p, const char *kind, const char *fmt, ...)
  * ("warning": a list of warnings, which stop nothing).
  *
  * @n counts every diagnostic added (a stage compares it before and
- * after); only the first DIAG_SHOWN in source order are kept in
+ * after); only the first diag_limit in source order are kept in
  * v[0..nv) and printed, then a note with how many more there were.
- * The limit is clang's default -ferror-limit: a file of 20,000 bad
- * lines gives 20 caret lines, not 20,000, and costs no more memory.
+ * The default, 20, is clang's -ferror-limit: a file of 20,000 bad lines
+ * gives 20 caret lines, not 20,000, and costs no more memory; probecc's
+ * --error-limit sets it, 0 for all.
  * diag_free() frees the kept messages and the array; the struct is
  * zeroed and can be used again.
  */
-#define DIAG_SHOWN 20
+extern int diag_limit;
 struct diag {
 	struct pos pos;		/* pos.src NULL: no position */
 	char *msg;
@@ -127,6 +129,16 @@ struct strbuf {
 };
 void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* ---- option numbers (argnum.c) ---- */
+
+/*
+ * arg_int() - the decimal number @s (digits only: no sign, space or
+ * suffix) into *@out when it is in [@min, @max].  Returns 0, -EINVAL
+ * (not a number) or -ERANGE (out of range, however many digits: never
+ * wrapped into range); *@out is untouched on error.
+ */
+int arg_int(const char *s, int min, int max, int *out);
 
 /* ---- files (readfile.c) ---- */
 

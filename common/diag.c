@@ -11,6 +11,8 @@
 
 #include "common.h"
 
+int diag_limit = 20;
+
 /* A few bytes at a time to @f: stderr is unbuffered, a write per byte. */
 struct linebuf {
 	char b[256];
@@ -93,7 +95,7 @@ static int cmp_diag(const void *a, const void *b)
 }
 
 /*
- * Where the next diagnostic goes: a new slot while fewer than DIAG_SHOWN
+ * Where the next diagnostic goes: a new slot while fewer than diag_limit
  * are kept; then the slot of the last one in source order, if @p comes
  * before it; else NULL (counted, not kept).  The slot's message is the
  * caller's to set.
@@ -105,7 +107,7 @@ static struct diag *diag_slot(struct diags *d, const struct pos *p)
 
 	if (p)
 		g.pos = *p;
-	if (d->nv < DIAG_SHOWN) {
+	if (!diag_limit || d->nv < diag_limit) {
 		if (d->nv == d->cap) {
 			d->cap = d->cap ? 2 * d->cap : 16;
 			d->v = realloc(d->v, d->cap * sizeof(*d->v));

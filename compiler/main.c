@@ -5,6 +5,7 @@
  *   probecc FILE [--cmdline] [-o BOOTCONFIG] [--plan PLAN] [--explain]
  *           [--arch ARCH] [--kernel-version X.Y] [--via cmdline|bootconfig]
  *           [--cmdline-max BYTES] [--stack-method auto|kernel|perf]
+ *           [--error-limit N]
  *   probecc --vars FUNC[+OFF] --vmlinux VMLINUX
  *   probecc --vars PATH:FUNC[+OFF] --sysroot DIR
  *   probecc FILE --initrd OUT [--base-initrd IN] [options]
@@ -45,6 +46,8 @@ static const char usage[] =
 "                        where the kernel-side setup goes (default: bootconfig with -o,\n"
 "                        else the command line)\n"
 "  --cmdline-max BYTES   room the fragment may take (default: COMMAND_LINE_SIZE - 512)\n"
+"  --error-limit N       print at most N errors (and N warnings), the first in source order;\n"
+"                        0: all (default 20, as clang's -ferror-limit)\n"
 "  --stack-method auto|kernel|perf\n"
 "                        how a kprobe's or event's \"stack\" is taken: the kernel's stacktrace\n"
 "                        (option, trigger, bootconfig action) or the agent's perf callchains\n"
@@ -203,7 +206,7 @@ int main(int argc, char **argv)
 	enum { OPT_CMDLINE = 256, OPT_PLAN, OPT_EXPLAIN, OPT_ARCH, OPT_KVER,
 	       OPT_VIA, OPT_CMAX, OPT_TARGET, OPT_VMLINUX, OPT_SYSMAP,
 	       OPT_KCONFIG, OPT_MODULES, OPT_SYSROOT, OPT_STACK, OPT_VARS,
-	       OPT_AGENT, OPT_INITRD, OPT_BASE_INITRD };
+	       OPT_AGENT, OPT_INITRD, OPT_BASE_INITRD, OPT_ERRLIMIT };
 	static const struct option longopts[] = {
 		{ "cmdline", no_argument, NULL, OPT_CMDLINE },
 		{ "plan", required_argument, NULL, OPT_PLAN },
@@ -212,6 +215,7 @@ int main(int argc, char **argv)
 		{ "kernel-version", required_argument, NULL, OPT_KVER },
 		{ "via", required_argument, NULL, OPT_VIA },
 		{ "cmdline-max", required_argument, NULL, OPT_CMAX },
+		{ "error-limit", required_argument, NULL, OPT_ERRLIMIT },
 		{ "stack-method", required_argument, NULL, OPT_STACK },
 		{ "target", required_argument, NULL, OPT_TARGET },
 		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
@@ -276,14 +280,16 @@ int main(int argc, char **argv)
 		case OPT_VIA:
 			via = optarg;
 			break;
-		case OPT_CMAX: {
-			char *end;
-
-			t.cmdline_max = (int)strtol(optarg, &end, 10);
-			if (*end || t.cmdline_max <= 0)
-				input_error("--cmdline-max wants a positive number of bytes");
+		case OPT_CMAX:
+			if (arg_int(optarg, 1, INT_MAX, &t.cmdline_max))
+				input_error("--cmdline-max wants a number of bytes from 1 to %d, not '%s'",
+					    INT_MAX, optarg);
 			break;
-		}
+		case OPT_ERRLIMIT:
+			if (arg_int(optarg, 0, INT_MAX, &diag_limit))
+				input_error("--error-limit wants a number from 0 (all) to %d, not '%s'",
+					    INT_MAX, optarg);
+			break;
 		case OPT_STACK:
 			if (!strcmp(optarg, "auto"))
 				t.stack_method = STACK_AUTO;

@@ -101,16 +101,12 @@ static int parse_args(struct report *r, int argc, char **argv)
 		case 'H': r->all_hits = true; break;
 		case 'l': r->list = true; break;
 		case 'T': r->trace_dat = optarg; break;
-		case 'x': {
-			char *end;
-
-			r->extract = strtol(optarg, &end, 10);
-			if (*end || end == optarg || r->extract <= 0 || r->extract > 1000000) {
+		case 'x':
+			if (arg_int(optarg, 1, 1000000, &r->extract)) {
 				fprintf(stderr, "probecc report: --extract %s: not a dump number\n", optarg);
 				return 2;
 			}
 			break;
-		}
 		case 'h':
 			fputs(report_usage, stdout);
 			fputs(help, stdout);

@@ -165,6 +165,28 @@ else
 	t_fail compiler/empty-bootconfig-refused "" "$T_OUT/compiler/empty.err"
 fi
 
+# Option numbers are range-checked, never wrapped (issue 18): 2^32 + 1
+# bytes of --cmdline-max was taken as 1.  --error-limit 0 prints every
+# error of bad-many-errors (25), 3 prints 3 and the note.
+d=$T_OUT/compiler/optnum
+mkdir -p "$d"
+: > "$d/got"
+for a in 4294967297 99999999999999999999 -5 0 ' 5' 12k; do
+	./probecc examples/bond0.probes --cmdline-max "$a" > /dev/null 2> "$d/err"
+	echo "cmdline-max '$a' $?: $(cat "$d/err")" >> "$d/got"
+done
+for a in 4294967296 -1 x; do
+	./probecc examples/bond0.probes --error-limit "$a" > /dev/null 2> "$d/err"
+	echo "error-limit '$a' $?: $(cat "$d/err")" >> "$d/got"
+done
+./probecc report --extract 4294967297 /dev/null > /dev/null 2> "$d/err"
+echo "extract $?: $(cat "$d/err")" >> "$d/got"
+./probecc tests/compiler/bad-many-errors.probes --error-limit 0 > /dev/null 2> "$d/all"
+echo "error-limit 0 $?: $(grep -c ': error: ' "$d/all") errors, $(grep -c 'not shown' "$d/all") notes" >> "$d/got"
+./probecc tests/compiler/bad-many-errors.probes --error-limit 3 > /dev/null 2> "$d/three"
+echo "error-limit 3 $?: $(grep -c ': error: ' "$d/three") errors, $(grep 'not shown' "$d/three")" >> "$d/got"
+t_check compiler/option-numbers tests/compiler/option-numbers.ref "$d/got"
+
 # One ABI per probe (issue 16): tests/compiler/abi/ cases against small
 # programs built here from tests/compiler/abi/ten.c with Debian's cross
 # compilers (no libc: -nostdlib, so n32 needs no n32 C library): o32 by

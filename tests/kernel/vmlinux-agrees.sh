@@ -26,7 +26,7 @@ vmlinux_agrees() {
 	    '$2 ~ /^[tT]$/ && $1 >= s && $1 < e { print $3 }' "$map" | sort -u > "$d/init"
 	comm -23 "$d/text" "$d/traceable" | comm -23 - "$d/init" | grep -v '^__\|\.' |
 		shuf -n 100 --random-source=<(yes) | sed 's/^/function /' > "$d/untraceable.probes"
-	./probecc "$d/untraceable.probes" --vmlinux "$vmlinux" --plan "$d/untraceable.plan" \
+	./probecc "$d/untraceable.probes" --error-limit 0 --vmlinux "$vmlinux" --plan "$d/untraceable.plan" \
 		> /dev/null 2> "$d/untraceable.err"
 	n=$(wc -l < "$d/untraceable.probes")
 	got=$(grep -c 'has no mcount/fentry call site\|is an __init function' "$d/untraceable.err")
@@ -39,7 +39,7 @@ vmlinux_agrees() {
 	sed -n '/^--- kprobe_blacklist ---$/,/^--- /p' "$target" | grep -v '^---' |
 		awk '{ print $2 }' | sort -u | shuf -n 50 --random-source=<(yes) |
 		awk '{ printf "kprobe b%d %s\n", NR, $1 }' > "$d/black.probes"
-	./probecc "$d/black.probes" --vmlinux "$vmlinux" --plan "$d/black.plan" > /dev/null 2> "$d/black.err"
+	./probecc "$d/black.probes" --error-limit 0 --vmlinux "$vmlinux" --plan "$d/black.plan" > /dev/null 2> "$d/black.err"
 	n=$(wc -l < "$d/black.probes")
 	# (a static name several files define is refused as ambiguous first)
 	got=$(grep -c "is on the kernel's kprobe blacklist\|names [0-9]* symbols" "$d/black.err")
