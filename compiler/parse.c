@@ -778,7 +778,8 @@ static struct name *option_word(void)
 /* GLOB { GLOB } : names for function lists, globs allowed */
 static void glob_list(struct name **list, const char *what)
 {
-	if (tok->kind != TK_WORD)
+	/* "function stack", "graph depth 3": a list needs a name before its flags */
+	if (tok->kind != TK_WORD || is("stack") || is("depth"))
 		syntax_error(&tok->pos, "expected a function name after '%s'", what);
 	while (tok->kind == TK_WORD && !is("stack") && !is("depth")) {
 		append_name(list, new_name(tok->text, &tok->pos));
