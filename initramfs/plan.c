@@ -847,13 +847,94 @@ static char *next_line(char **p, int *no)
 	return line;
 }
 
-/* Can the line of fields @f (@nf) be part of a batch (arm_batch())? */
+/*
+ * Can the line of fields @f (@nf) be part of a run: a definition for
+ * arm_batch(), or a set_event line of one event for enable_run()?
+ */
 static int run_line(char **f, int nf)
 {
 	char ev[AGENT_PATH_MAX];
 
-	return nf == 4 && !strcmp(f[0], "arm") && f[1][0] && f[2][0] &&
-	       batchable(f[2]) && !def_event(f[3], ev, sizeof(ev));
+	if (nf != 4 || strcmp(f[0], "arm") || !f[1][0] || !f[2][0])
+		return 0;
+	if (!strcmp(f[2], "set_event"))
+		return !enable_file(f[3], ev, sizeof(ev));
+	return batchable(f[2]) && !def_event(f[3], ev, sizeof(ev));
+}
+
+/* Do the run lines @f and @g go in one run (one file; set_event: one group)? */
+static int same_run(char **f, char **g)
+{
+	size_t n = strcspn(f[3], ":");
+
+	return !strcmp(f[2], g[2]) &&
+	       (strcmp(f[2], "set_event") || !strncmp(f[3], g[3], n + 1));
+}
+
+/* Is the @len bytes at @ev the VALUE of one of the lines @l[0..@n)? */
+static int in_run(char *(*l)[4], size_t n, const char *ev, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strlen(l[i][3]) == len && !memcmp(l[i][3], ev, len))
+			return 1;
+	return 0;
+}
+
+/* Is the @len bytes at @ev a whole line of @list? */
+static int in_list(const char *list, const char *ev, size_t len)
+{
+	const char *p;
+
+	for (p = list; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n'))
+		if (strcspn(p, "\n") == len && !memcmp(p, ev, len))
+			return 1;
+	return 0;
+}
+
+/*
+ * enable_run() - the "arm PROBE set_event GROUP:EVENT" lines @l[0..@n)
+ * of one GROUP.  When every event of GROUP the kernel has
+ * (available_events) is one of them or enabled already (set_event), one
+ * write of 1 to events/GROUP/enable enables exactly them: one walk of
+ * the kernel's events (kernel/trace/trace_events.c: system_enable_write(),
+ * __ftrace_set_clr_event()) instead of an open, a write and a close each,
+ * and none of them fires on the agent's own system calls while the
+ * others are still being enabled.  Each line is its own item "armed".
+ * Otherwise, or when that write fails (the events it did enable stay
+ * enabled; enabling again changes nothing), line by line (do_arm()).
+ */
+static void enable_run(struct agent *a, char *(*l)[4], size_t n)
+{
+	char rel[AGENT_PATH_MAX], detail[AGENT_DETAIL_MAX];
+	size_t glen = strcspn(l[0][3], ":"), i, len;
+	char *avail = NULL, *set = NULL;
+	const char *p;
+	int ok = a->tracefs[0] != '\0';
+
+	if (ok) {
+		avail = read_listing(a, "available_events");
+		set = read_listing(a, "set_event");
+	}
+	ok = avail && set;
+	for (p = avail; ok && *p; p += len + (p[len] == '\n')) {
+		len = strcspn(p, "\n");
+		if (len > glen && !strncmp(p, l[0][3], glen + 1) &&
+		    !in_run(l, n, p, len) && !in_list(set, p, len))
+			ok = 0;
+	}
+	free(avail);
+	free(set);
+	if (ok && snprintf(rel, sizeof(rel), "events/%.*s/enable", (int)glen,
+			   l[0][3]) < (int)sizeof(rel) &&
+	    !tracefs_write(a, rel, "1\n", 2, detail, sizeof(detail))) {
+		for (i = 0; i < n; i++)
+			agent_item(a, l[i][1], "armed", "set_event", l[i][3]);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		do_arm(a, l[i]);
 }
 
 /* A run of batchable "arm" lines: the fields of each (grows by doubling). */
@@ -888,8 +969,9 @@ static int run_add(struct run *r, char **f)
  * at the end), seen_has_token().
  * Consecutive "arm" lines that define probes in the same file
  * (batchable(), def_event()) go to the kernel in one write (arm_batch()),
- * with the same items as one write each; empty lines between them do
- * not end the run.
+ * consecutive set_event lines of one group are one write to the group's
+ * enable file when that enables exactly them (enable_run()), each line
+ * with the same item as on its own; empty lines do not end a run.
  */
 void plan_text(struct agent *a, char *buf, size_t len)
 {
@@ -948,7 +1030,7 @@ void plan_text(struct agent *a, char *buf, size_t len)
 			if (!*line)
 				continue;
 			ng = split(line, g, MAX_FIELDS);
-			if (ng > 0 && run_line(g, ng) && !strcmp(g[2], f[2]) &&
+			if (ng > 0 && run_line(g, ng) && same_run(f, g) &&
 			    !run_add(&run, g))
 				continue;
 			if (ng < 0) {
@@ -963,6 +1045,8 @@ void plan_text(struct agent *a, char *buf, size_t len)
 		}
 		if (run.n == 1)
 			plan_line(a, first_no, run.l[0], 4);
+		else if (!strcmp(run.l[0][2], "set_event"))
+			enable_run(a, run.l, run.n);
 		else
 			arm_batch(a, run.l, run.n);
 	}

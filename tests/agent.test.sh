@@ -276,8 +276,40 @@ if command -v strace > /dev/null && [ -w /dev/full ]; then
 		'c	armed-late	set_ftrace_filter	-' 'd	ok	set_ftrace_filter	-' > "$d/want"
 	grep '^item' "$d/dump" > "$d/items" 2>&1
 	t_check agent/expect-read-once-items "$d/want" "$d/items"
+
+	# set_event lines of one group: one write to the group's enable file
+	# when that enables exactly them, else line by line
+	d=$A/group
+	mkdir -p "$A/group/tfs"
+	traced group 'arm|k1|set_event|kprobes:k1' 'arm|k2|set_event|kprobes:k2' 'arm|x|set_event|sched:x'
+	printf '%s\n' 'kprobes:k1' 'kprobes:k2' 'kprobes:k0' 'sched:x' > "$d/tfs/available_events"
+	printf 'kprobes:k0\n' > "$d/tfs/set_event"
+	: > "$d/tfs/events/kprobes/enable"	# appended to, as any arm file
+	rm -f "$d/tfs/error_log"; : > "$d/tfs/error_log"
+	timeout 60 strace -f -qq -e trace=openat -o "$d/strace" "$AGENT" --root "$d/root" \
+		--tracefs "$d/tfs" --plan "$d/plan" --sink "$d/dump" --no-exec 2> "$A/group.err"
+	printf '1\n' > "$d/want"
+	t_check agent/group-enable "$d/want" "$d/tfs/events/kprobes/enable"
+	printf '%s\n' kprobes:k0 sched:x > "$d/want"
+	t_check agent/group-enable-set-event "$d/want" "$d/tfs/set_event"
+	printf 'item\t%s\n' 'k1	armed	set_event	kprobes:k1' 'k2	armed	set_event	kprobes:k2' \
+		'x	armed	set_event	sched:x' > "$d/want"
+	grep '^item' "$d/dump" > "$d/items" 2>&1
+	t_check agent/group-enable-items "$d/want" "$d/items"
+	# kprobes:k3 is neither in the run nor enabled: line by line
+	printf '%s\n' 'kprobes:k1' 'kprobes:k2' 'kprobes:k3' > "$d/tfs/available_events"
+	: > "$d/tfs/set_event"
+	: > "$d/tfs/events/kprobes/enable"
+	"$AGENT" --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --sink "$d/dump2" \
+		--no-exec 2> "$A/group2.err"
+	printf '%s\n' kprobes:k1 kprobes:k2 sched:x > "$d/want"
+	t_check agent/group-enable-not-all "$d/want" "$d/tfs/set_event"
+	: > "$d/want"
+	t_check agent/group-enable-not-all-untouched "$d/want" "$d/tfs/events/kprobes/enable"
 else
-	for t in errlog-once errlog-on-failure batch-one-write batch-uprobes-one-write \
+	for t in group-enable group-enable-set-event group-enable-items group-enable-not-all \
+		group-enable-not-all-untouched \
+		errlog-once errlog-on-failure batch-one-write batch-uprobes-one-write \
 		batch-lines batch-uprobes batch-items expect-read-once expect-read-once-items; do
 		t_skip agent/$t "needs strace and /dev/full"
 	done
