@@ -902,8 +902,9 @@ static int in_list(const char *list, const char *ev, size_t len)
  * __ftrace_set_clr_event()) instead of an open, a write and a close each,
  * and none of them fires on the agent's own system calls while the
  * others are still being enabled.  Each line is its own item "armed".
- * Otherwise, or when that write fails (the events it did enable stay
- * enabled; enabling again changes nothing), line by line (do_arm()).
+ * Every line's event must be in available_events too.  Otherwise, or
+ * when that write fails (the events it did enable stay enabled; enabling
+ * again changes nothing), line by line (do_arm()).
  */
 static void enable_run(struct agent *a, char *(*l)[4], size_t n)
 {
@@ -918,6 +919,10 @@ static void enable_run(struct agent *a, char *(*l)[4], size_t n)
 		set = read_listing(a, "set_event");
 	}
 	ok = avail && set;
+	/* an event the kernel does not have (its definition failed) is the
+	 * line's own failure: the group write would report it armed */
+	for (i = 0; ok && i < n; i++)
+		ok = in_list(avail, l[i][3], strlen(l[i][3]));
 	for (p = avail; ok && *p; p += len + (p[len] == '\n')) {
 		len = strcspn(p, "\n");
 		if (len > glen && !strncmp(p, l[0][3], glen + 1) &&
