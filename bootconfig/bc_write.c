@@ -17,7 +17,7 @@ static const char *const errors[BC_ERR_COUNT] = {
 	[BC_OK] = "success",
 	[BC_ERR_NOMEM] = "out of memory",
 	[BC_ERR_KEY] = "a key word is empty or holds a character other than letters, digits, '-' and '_'",
-	[BC_ERR_KEY_LEN] = "a key is longer than 256 bytes (XBC_KEYLEN_MAX) or deeper than 16 words",
+	[BC_ERR_KEY_LEN] = "a key is 256 bytes or longer (XBC_KEYLEN_MAX counts its NUL) or deeper than 16 words",
 	[BC_ERR_VALUE_QUOTES] = "a value holds both ' and \": bootconfig has no escapes",
 	[BC_ERR_VALUE_CHAR] = "a value holds a control character (below 0x20, 0x7f, or 0x80-0x9f: lib/bootconfig.c's \"Non printable value\")",
 	[BC_ERR_VALUE_LEN] = "a value is longer than 32767 bytes",
@@ -64,13 +64,18 @@ void bc_free(struct bc_tree *t)
 	free(t);
 }
 
-/* Key words: [A-Za-z0-9_-]+ (lib/bootconfig.c: xbc_valid_keyword). */
+/*
+ * Key words: [A-Za-z0-9_-]+ (lib/bootconfig.c: xbc_valid_keyword).  The
+ * length: xbc_verify_tree() counts each word with the "." or NUL after
+ * it against XBC_KEYLEN_MAX, so a dotted key of 256 bytes is already
+ * "Too long key length"; 255 is the longest the kernel takes.
+ */
 static int check_key(const char *key)
 {
 	const char *p = key;
 	int words = 1;
 
-	if (strlen(key) > XBC_KEYLEN_MAX)
+	if (strlen(key) + 1 > XBC_KEYLEN_MAX)
 		return BC_ERR_KEY_LEN;
 	for (;; p++) {
 		const char *start = p;

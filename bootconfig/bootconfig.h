@@ -18,7 +18,7 @@ enum bc_err {
 	BC_OK = 0,
 	BC_ERR_NOMEM,		/* out of memory */
 	BC_ERR_KEY,		/* a key word is empty or has a character outside [A-Za-z0-9_-] */
-	BC_ERR_KEY_LEN,		/* a key is longer than XBC_KEYLEN_MAX (256) */
+	BC_ERR_KEY_LEN,		/* a key with its NUL is longer than XBC_KEYLEN_MAX (256) */
 	BC_ERR_VALUE_QUOTES,	/* a value holds both ' and ": the format has no escapes */
 	BC_ERR_VALUE_CHAR,	/* a value holds a byte the kernel's isprint() refuses (below 0x20, 0x7f, 0x80-0x9f) */
 	BC_ERR_VALUE_LEN,	/* a value is longer than XBC_VALUE_MAX (32767) */

@@ -1,7 +1,8 @@
 # fuzz tests: the libFuzzer harnesses of tests/fuzz/ (built with Debian's
 # clang-14 and libclang-rt-14-dev, ASan and UBSan), each run for
 # FUZZ_CI_SECONDS (default 20) from the seeds of the other groups' inputs
-# (tests/fuzz/seeds.sh), then the out-of-process oracles over what the
+# (tests/fuzz/seeds.sh), after replaying the inputs of tests/fuzz/regress/
+# (each one a fuzzer failed on before its fix), then the out-of-process oracles over what the
 # runs left (tests/fuzz/oracle.sh: the kernel's tools/bootconfig against
 # bc_parse on every compiled bootconfig, mkenvimage + fw_printenv on every
 # --uboot-env file).  A crash, a sanitizer report or a broken oracle
@@ -26,6 +27,17 @@ if ! make -s -j2 fuzz-build probecc bootconfig/probecc-bootconfig > "$fz/build.l
 	return 0
 fi
 t_pass fuzz/build
+
+# Every input a fuzzer once failed on (tests/fuzz/regress/TARGET-NAME,
+# kept after its fix) replays clean under its harness.
+for f in tests/fuzz/regress/*-*; do
+	b=$(basename "$f")
+	if tests/fuzz/fuzz-"${b%%-*}" "$f" > "$fz/regress-$b.log" 2>&1; then
+		t_pass "fuzz/regress/$b"
+	else
+		t_fail "fuzz/regress/$b" "tests/fuzz/fuzz-${b%%-*} $f: exit $?" "$fz/regress-$b.log"
+	fi
+done
 
 for t in compile report bootconfig bootargs plan; do
 	FUZZ_SECONDS=${FUZZ_CI_SECONDS:-20} FUZZ_WORK=$fz tests/fuzz/run.sh "$t" \

@@ -12,6 +12,7 @@
 #               bootconfig of the examples
 #   bootargs    tests/bootargs: each case's existing bootargs and fragment
 #   plan        the plans probecc writes for the compile seeds
+# and, for each, the inputs of tests/fuzz/regress/TARGET-*.
 # Runs from the top of the repository; "plan" and "bootconfig" need
 # ./probecc built.
 set -eu -o pipefail
@@ -23,6 +24,10 @@ seed() { cat > "$dir/$1"; }
 probes() { ls tests/compiler/*.probes tests/target/*.probes examples/*.probes \
 	      tests/report/*.probes tests/report/*/*.probes 2> /dev/null; }
 
+# The inputs a fuzzer once failed on (tests/fuzz/regress/TARGET-NAME).
+for f in tests/fuzz/regress/"$target"-*; do
+	[ ! -f "$f" ] || seed "regress-$(basename "$f")" < "$f"
+done
 case $target in
 compile)
 	for f in $(probes); do
