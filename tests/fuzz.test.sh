@@ -1,11 +1,11 @@
 # fuzz tests: the libFuzzer harnesses of tests/fuzz/ (built with Debian's
-# clang-14 and libclang-rt-14-dev, ASan and UBSan), each run for
-# FUZZ_CI_SECONDS (default 20) from the seeds of the other groups' inputs
-# (tests/fuzz/seeds.sh), after replaying the inputs of tests/fuzz/regress/
-# (each one a fuzzer failed on before its fix), then the out-of-process oracles over what the
-# runs left (tests/fuzz/oracle.sh: the kernel's tools/bootconfig against
-# bc_parse on every compiled bootconfig, mkenvimage + fw_printenv on every
-# --uboot-env file).  A crash, a sanitizer report or a broken oracle
+# clang-14 and libclang-rt-14-dev, ASan and UBSan): first the inputs of
+# tests/fuzz/regress/ replayed (each one a fuzzer failed on before its
+# fix), then each target run for FUZZ_CI_SECONDS (default 20) from the
+# seeds of the other groups' inputs (tests/fuzz/seeds.sh), then the
+# out-of-process oracles over what the runs left (tests/fuzz/oracle.sh:
+# the kernel's tools/bootconfig against bc_parse on every compiled
+# bootconfig, mkenvimage + fw_printenv on every --uboot-env file).  A crash, a sanitizer report or a broken oracle
 # fails, naming the input and the command that reproduces it.  The
 # long runs and their figures are bench/fuzz.sh's (bench/README.md).
 #
