@@ -18,11 +18,44 @@
  * "<user stack trace>" (the userstacktrace option) is kept apart, its
  * frames named from the uprobe's file under --sysroot.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report-int.h"
 #include "uelf.h"
+
+/*
+ * A number as the kernel and the agent print times: digits, then "."
+ * and digits or not (kernel/trace/trace_output.c: trace_print_context()
+ * prints "%5llu.%06lu" for a clock in nanoseconds, "%12llu" for a
+ * counter; the agent's uptime is "%lld.%03ld", its agent_us "%lld"),
+ * a "-" first when @sign.  It ends at @s's end or at a character of
+ * @end.  Into *@out, finite; false for anything else ("3.04E0956",
+ * "inf", "0x1p9" and a run of digits past DBL_MAX all read as numbers
+ * to strtod(), and an infinite time hung the SVG's axis).
+ */
+static bool decimal(const char *s, bool sign, const char *end, double *out)
+{
+	const char *p = s;
+	char *e;
+
+	if (sign && *p == '-')
+		p++;
+	if (*p < '0' || *p > '9')
+		return false;
+	p += strspn(p, "0123456789");
+	if (*p == '.') {
+		if (p[1] < '0' || p[1] > '9')
+			return false;
+		p++;
+		p += strspn(p, "0123456789");
+	}
+	if (*p && !strchr(end, *p))
+		return false;
+	*out = strtod(s, &e);
+	return e == p && isfinite(*out);
+}
 
 /* realloc(@p) to @n elements of @size, or exit naming the count. */
 void *xrealloc_array(void *p, size_t n, size_t size)
@@ -83,9 +116,11 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 	{
 		/* the last dump's start: the end of what the dumps can hold */
 		const char *u = strstr(last->body, "uptime\t");
+		double t;
 
-		if (u && (u == last->body || u[-1] == '\n'))
-			d->last_time = atof(u + 7);
+		if (u && (u == last->body || u[-1] == '\n') &&
+		    decimal(u + 7, false, "\n", &t))
+			d->last_time = t;
 	}
 	for (i = 0; i < f.n && !first; i++)
 		if (f.d[i].state == FRAME_COMPLETE && !strcmp(f.d[i].nonce, last->nonce))
@@ -94,6 +129,7 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 		const char *body = first->body;
 		const char *u = strstr(body, "uptime\t");
 		const char *a = strstr(body, "agent_us\t");
+		double up, us;
 
 		/*
 		 * agent_us is CLOCK_MONOTONIC since the agent's start: below
@@ -102,13 +138,15 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 		 * and no start can be placed from it.
 		 */
 		if (u && a && (u == body || u[-1] == '\n') &&
-		    (a == body || a[-1] == '\n')) {
-			if (atof(a + 9) >= 0)
-				d->init_time = atof(u + 7) - atof(a + 9) / 1e6;
+		    (a == body || a[-1] == '\n') &&
+		    decimal(u + 7, false, "\n", &up) &&
+		    decimal(a + 9, true, "\n", &us)) {
+			if (us >= 0)
+				d->init_time = up - us / 1e6;
 			else
 				snprintf(d->init_why, sizeof(d->init_why),
 					 "userspace's start is not known: dump %u says agent_us %.0f, the target's CLOCK_MONOTONIC read less than at the agent's start",
-					 first->n, atof(a + 9));
+					 first->n, us);
 		}
 	}
 	return last->body;
@@ -123,11 +161,14 @@ bool dump_evidence(const struct dump *d)
 	return d->ndumps > 0 || d->unframed;
 }
 
-/* True when the report may pass: evidence, and no dump cut short or damaged. */
+/*
+ * True when the report may pass: evidence, no dump cut short or damaged,
+ * no event left undecoded and no trace line whose time could not be read.
+ */
 bool dump_complete(const struct dump *d)
 {
 	/* an event no format file decodes may be a hit the verdicts miss */
-	return dump_evidence(d) && !d->ncut && !d->raw_unknown;
+	return dump_evidence(d) && !d->ncut && !d->raw_unknown && !d->bad_time;
 }
 
 void add_hit(struct dump *d, struct hit *h)
@@ -184,10 +225,16 @@ static void trace_line(struct report *r, char *line)
 	sp = strstr(task, " [");
 	if (!sp)
 		return;
-	/* TIME: the last word before ": " */
+	/* TIME: the last word before ": ", as the kernel prints it */
 	body = colon + 2;
 	*colon = '\0';
-	h.ts = atof(strrchr(cpu, ' ') + 1);
+	if (!decimal(strrchr(cpu, ' ') + 1, false, "", &h.ts)) {
+		/* an event the report cannot place: no verdict passes */
+		if (!d->bad_time++)
+			snprintf(d->bad_time_why, sizeof(d->bad_time_why), "%s: %.80s",
+				 line + strspn(line, " "), body);
+		return;
+	}
 	h.task = xstrndup(task, sp - task);
 	while (h.task[0] && h.task[strlen(h.task) - 1] == ' ')
 		h.task[strlen(h.task) - 1] = '\0';
@@ -317,7 +364,9 @@ static void oops_line(struct dump *d, char *line)
 	if (!tab_fields(line, f, 3))
 		return;
 	if (!d->noops++) {
-		d->oops_time = atof(f[0]);
+		/* unreadable: -1, which no "before init" takes as earlier */
+		if (!decimal(f[0], false, "", &d->oops_time))
+			d->oops_time = -1;
 		d->oops_epc = xstrdup(f[1]);
 		d->oops_task = xstrdup(f[2]);
 	}

@@ -99,6 +99,8 @@ struct dump {
 	char why[400];		/* the last of them: what went wrong */
 	int stray;		/* frame lines not taken */
 	char stray_why[256];
+	int bad_time;		/* trace lines whose time is not the kernel's form */
+	char bad_time_why[160];	/* the first of them */
 	bool unframed;		/* no frames: the file is one dump's body */
 	double init_time;	/* uptime of userspace start; -1: unknown */
 	char init_why[200];	/* why it is unknown, when the dump should have told */

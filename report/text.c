@@ -177,6 +177,9 @@ void text_write(FILE *out, const struct report *r)
 			d->ncut, d->why, d->ndumps ? "; the report reads the last complete one, but no verdict can pass" : "");
 	if (d->stray)
 		fprintf(out, "not taken: %d frame line(s), the first at %s\n", d->stray, d->stray_why);
+	if (d->bad_time)
+		fprintf(out, "not read: %d trace line(s) whose time is not the kernel's (digits, or digits.digits), so no verdict can pass; the first: %s\n",
+			d->bad_time, d->bad_time_why);
 	if (d->raw && d->raw_why[0])
 		fprintf(out, "raw dumps not read: %s\n", d->raw_why);
 	else if (d->raw)

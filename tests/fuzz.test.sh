@@ -32,7 +32,8 @@ t_pass fuzz/build
 # kept after its fix) replays clean under its harness.
 for f in tests/fuzz/regress/*-*; do
 	b=$(basename "$f")
-	if tests/fuzz/fuzz-"${b%%-*}" "$f" > "$fz/regress-$b.log" 2>&1; then
+	# -timeout: an input that once hung fails here instead of hanging
+	if tests/fuzz/fuzz-"${b%%-*}" -timeout=60 "$f" > "$fz/regress-$b.log" 2>&1; then
 		t_pass "fuzz/regress/$b"
 	else
 		t_fail "fuzz/regress/$b" "tests/fuzz/fuzz-${b%%-*} $f: exit $?" "$fz/regress-$b.log"
