@@ -4,6 +4,8 @@
 # for tracefs; mkinitramfs builds archives that cpio -t inspects.
 # Golden files are in tests/agent/; uptime, the *_us lines, uname and the
 # tracefs path vary and are replaced by X before comparing.
+# Run directly, a group goes through the harness, which sets T_OUT.
+[ -n "${T_OUT:-}" ] || exec "$(dirname "$0")/run-tests.sh" "$0"
 
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

@@ -9,6 +9,8 @@
 # breakpoint handler, never the probed code's callers (the kernel defect
 # of seed 004, mended by kernel-patches/mipsel, tests/kernel/stacks.sh),
 # so on MIPS probecc takes kprobe stacks with the agent's perf callchains.
+# Run directly, a group goes through the harness, which sets T_OUT.
+[ -n "${T_OUT:-}" ] || exec "$(dirname "$0")/run-tests.sh" "$0"
 
 boot_dir=$T_OUT/boot
 

@@ -6,6 +6,8 @@
 # toolchain is normalised (file offsets, addresses, the clone's suffix);
 # the offsets themselves are then checked against readelf.  The kernel
 # side (register_netdevice dev->name in a boot) is tests/kernel/dwarf.sh.
+# Run directly, a group goes through the harness, which sets T_OUT.
+[ -n "${T_OUT:-}" ] || exec "$(dirname "$0")/run-tests.sh" "$0"
 
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

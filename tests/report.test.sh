@@ -14,6 +14,8 @@
 #
 # Every case runs with probecc and with probecc-asan (ASan/UBSan).
 # tests/report/README.md says where each dump came from.
+# Run directly, a group goes through the harness, which sets T_OUT.
+[ -n "${T_OUT:-}" ] || exec "$(dirname "$0")/run-tests.sh" "$0"
 
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

@@ -9,6 +9,8 @@
 # warn-*.probes must pass with the warnings of the .warn beside them;
 # "# args:" names the inputs: @MIPSEL@, @MIPSEL_CONFIG@, @MIPSEL_MODULES@
 # and the same for X86_64.
+# Run directly, a group goes through the harness, which sets T_OUT.
+[ -n "${T_OUT:-}" ] || exec "$(dirname "$0")/run-tests.sh" "$0"
 
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

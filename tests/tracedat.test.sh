@@ -21,6 +21,8 @@
 #                   still holds dump 1's events, not dump 2's; the report
 #                   is no evidence (exit 2)
 #   text-dump       a text dump gives no trace.dat (exit 2, says why)
+# Run directly, a group goes through the harness, which sets T_OUT.
+[ -n "${T_OUT:-}" ] || exec "$(dirname "$0")/run-tests.sh" "$0"
 
 td_dir=$T_OUT/tracedat
 mkdir -p "$td_dir"

@@ -30,6 +30,8 @@
 #                window one from beyond run-init's switch_root) arrive and
 #                probecc report holds examples/yourboot.probes.
 # The rootfs needs root (debootstrap, chroot); CI runs as root.
+# Run directly, a group goes through the harness, which sets T_OUT.
+[ -n "${T_OUT:-}" ] || exec "$(dirname "$0")/run-tests.sh" "$0"
 
 yb=$T_OUT/yourboot
 mkdir -p "$yb"
