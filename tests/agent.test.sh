@@ -388,6 +388,42 @@ printf 'note\ttracefs\tnone: nothing can be armed or dumped\n' > "$d/want"
 grep '^note.tracefs' "$d/root/dev/console" > "$d/got"
 t_check agent/no-tracefs-note "$d/want" "$d/got"
 
+# ---- the plan's size: AGENT_PLAN_MAX (1 MiB) bytes are read whole ----
+# The buffer is sized by fstat() (plan.c: plan_file()).  A plan of exactly
+# the limit is acted on to its last line; a line past it is not, and noted.
+for over in 0 1; do
+	d=$A/plan-size-$over
+	mk_tracefs "$d/tfs"
+	mk_root "$d/root"
+	head=$(printf 'probecc-plan\t1\nsink\t/dump.out\n')$'\n'
+	last=$(printf 'arm\tx\tkprobe_events\tp:kprobes/x foo')$'\n'
+	{
+		printf '%s' "$head"
+		head -c $((1048576 - ${#head} - ${#last})) /dev/zero | tr '\0' '\n'
+		printf '%s' "$last"
+		[ $over = 0 ] || printf 'arm\ty\tkprobe_events\tp:kprobes/y bar\n'
+	} > "$d/plan"
+	run_agent plan-size-$over --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
+	size=$(stat -c %s "$d/plan")
+	grep -a "^note${TAB}plan" "$d/root/dump.out" > "$d/notes"
+	if [ $over = 0 ]; then
+		if [ "$size" = 1048576 ] && grep -qx 'p:kprobes/x foo' "$d/tfs/kprobe_events" &&
+		   [ ! -s "$d/notes" ]; then
+			t_pass agent/plan-size-limit-read-whole
+		else
+			t_fail agent/plan-size-limit-read-whole "a $size-byte plan: its last line not armed, or a plan note" "$d/tfs/kprobe_events" "$d/notes"
+		fi
+	else
+		printf 'note\tplan\tlonger than 1048576 bytes, rest ignored\n' > "$d/want"
+		if grep -qx 'p:kprobes/x foo' "$d/tfs/kprobe_events" &&
+		   ! grep -q 'p:kprobes/y' "$d/tfs/kprobe_events" && cmp -s "$d/want" "$d/notes"; then
+			t_pass agent/plan-size-over-limit-noted
+		else
+			t_fail agent/plan-size-over-limit-noted "a $size-byte plan: the line past 1 MiB armed, or not the one \"longer than\" note" "$d/tfs/kprobe_events" "$d/notes"
+		fi
+	fi
+done
+
 # ---- a plan of another version is refused: no action, default sink ----
 d=$A/version
 mk_tracefs "$d/tfs"
