@@ -1,6 +1,8 @@
 #!/bin/bash
 # bench/agent-cost.sh: what the early-init agent costs a boot (bench/README.md,
-# "The agent's own cost", issue 17 part 4), on Debian's Malta kernel in QEMU.
+# "The agent's own cost", issue 17 part 4), on a Debian kernel in QEMU:
+# MACHINE (qemu-images/machines.sh: mipsel, the default, is Malta 4kc;
+# x86_64, arm64, malta64el, loongson3 have Debian kernels too).
 #
 # cost: ROUNDS rounds of two boots of the same kernel, the same command
 #   line (PROBES compiled by probecc against the target capture and the
@@ -35,7 +37,7 @@
 # usage: bench/agent-cost.sh [cost] [arm]   (default both)
 # Environment: ROUNDS=12, ARM_ROUNDS=3, ARM_SIZES="98 500",
 #   PROBES=examples/bond0.probes, OUT=dir (default a new one under /tmp),
-#   AGENT=initramfs/agent-mipsel and PROBECC=./probecc (the build under
+#   MACHINE=mipsel, AGENT=initramfs/agent-<its arch> and PROBECC=./probecc (the build under
 #   test); AGENT_B and PROBECC_B: another build (say the one before a
 #   change), booted in the same rounds as "with-b" (cost: the image with
 #   its agent and its plan; arm: its plan and agent, agent_us compared,
@@ -48,7 +50,11 @@ rounds=${ROUNDS:-12}
 arm_rounds=${ARM_ROUNDS:-3}
 sizes=${ARM_SIZES:-98 500}
 probes=${PROBES:-examples/bond0.probes}
-agent=$(readlink -f "${AGENT:-initramfs/agent-mipsel}")
+machine=${MACHINE:-mipsel}
+. qemu-images/machines.sh
+machine "$machine" && [ "$M_FETCH" = 1 ] ||
+	{ echo "bench/agent-cost.sh: MACHINE=$machine: not a target with a Debian kernel (qemu-images/machines.sh)" >&2; exit 1; }
+agent=$(readlink -f "${AGENT:-initramfs/agent-$M_AGENT}")
 probecc=$(readlink -f "${PROBECC:-./probecc}")
 out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/probecc-bench-agent.XXXXXX")}
 mkdir -p "$out"
@@ -61,10 +67,10 @@ if [ -n "${AGENT_B:-}" ]; then
 	kinds="with without with-b"
 fi
 
-eval "$(qemu-images/fetch mipsel)"
-target=$(qemu-images/target mipsel)
+eval "$(qemu-images/fetch "$machine")"
+target=$(qemu-images/target "$machine")
 kver=${KREL%%-*}
-user="console=ttyS0 rdinit=/init"
+user="console=$M_CONSOLE rdinit=/init"
 
 # rc: the real init of both images; its kmsg line is the measure
 cat > "$out/rc" <<'EOF'
@@ -84,7 +90,7 @@ EOF
 
 # boot NAME IMAGE APPEND: one boot, the console in $out/NAME.console
 boot() {
-	qemu-images/boot mipsel --kernel "$VMLINUZ" --initrd "$2" --append "$3" \
+	qemu-images/boot "$machine" --kernel "$VMLINUZ" --initrd "$2" --append "$3" \
 		--dump "$out/$1.ttyS1" --console-log "$out/$1.console" --timeout 300 \
 		--quiet 2> "$out/$1.boot" || echo "bench/agent-cost.sh: boot $1 failed: $out/$1.boot" >&2
 	qemu-images/extract-dump "$out/$1.ttyS1" 1 > "$out/$1.dump1" 2> /dev/null || :
@@ -103,26 +109,26 @@ stats() {
 		printf "%.3f %.3f-%.3f\n", m, v[1], v[NR] }'
 }
 
-echo "bench/agent-cost.sh: $(date -u '+%F %T') UTC, $(git describe --always --dirty), agent $agent, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "bench/agent-cost.sh: $(date -u '+%F %T') UTC, $(git describe --always --dirty), MACHINE=$machine, agent $agent, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "kernel $KERNEL_PKG $KERNEL_VERSION, target $target"
 
 if [[ " $parts " == *" cost "* ]]; then
-	max=$((255 - 47 - ${#user} - 1))	# machines.sh M_ROOM less M_PREFIX
-	"$probecc" "$probes" --arch mipsel --kernel-version "$kver" --cmdline-max "$max" \
+	max=$((M_ROOM - ${#M_PREFIX} - ${#user} - 1))
+	"$probecc" "$probes" --arch "$M_ARCH" --kernel-version "$kver" --cmdline-max "$max" \
 		--target "$target" --modules "$MODULES" --plan "$out/cost.plan" --cmdline > "$out/cost.cmdline"
 	append="$user $(cat "$out/cost.cmdline")"
 	if [ -n "$agent_b" ]; then
-		"$probecc_b" "$probes" --arch mipsel --kernel-version "$kver" --cmdline-max "$max" \
+		"$probecc_b" "$probes" --arch "$M_ARCH" --kernel-version "$kver" --cmdline-max "$max" \
 			--target "$target" --modules "$MODULES" --plan "$out/cost-b.plan" --cmdline > "$out/cost-b.cmdline"
 		cmp -s "$out/cost.cmdline" "$out/cost-b.cmdline" ||
 			echo "bench/agent-cost.sh: warning: PROBECC_B compiles another command line; $append is used for all" >&2
-		qemu-images/mkimage mipsel -o "$out/with-b.gz" --agent "$agent_b" --rc "$out/rc" \
+		qemu-images/mkimage "$machine" -o "$out/with-b.gz" --agent "$agent_b" --rc "$out/rc" \
 			--plan "$out/cost-b.plan" --module none --add "$agent:/probecc/agent"
 	fi
 	# the same files in both; only /init differs
-	qemu-images/mkimage mipsel -o "$out/with.gz" --agent "$agent" --rc "$out/rc" \
+	qemu-images/mkimage "$machine" -o "$out/with.gz" --agent "$agent" --rc "$out/rc" \
 		--plan "$out/cost.plan" --module none --add "$agent:/probecc/agent"
-	qemu-images/mkimage mipsel -o "$out/without.gz" --agent "$out/rc" --rc "$out/rc" \
+	qemu-images/mkimage "$machine" -o "$out/without.gz" --agent "$out/rc" --rc "$out/rc" \
 		--plan "$out/cost.plan" --module none --add "$agent:/probecc/agent"
 	echo
 	echo "## cost: $probes, $rounds rounds; command line: $append"
@@ -214,9 +220,9 @@ if [[ " $parts " == *" arm "* ]]; then
 		{ head -n "$n" "$out/names" | awk '{ printf "kprobe k%d %s\n", NR, $1 }'; echo 'dump /dev/ttyS1'; } > "$out/arm$n.probes"
 		for v in a ${agent_b:+b}; do
 			if [ $v = a ]; then pc=$probecc ag=$agent; else pc=$probecc_b ag=$agent_b; fi
-			"$pc" "$out/arm$n.probes" --arch mipsel --kernel-version "$kver" --cmdline-max 1 \
+			"$pc" "$out/arm$n.probes" --arch "$M_ARCH" --kernel-version "$kver" --cmdline-max 1 \
 				--target "$target" --plan "$out/arm$n$v.plan" --cmdline > "$out/arm$n$v.cmdline"
-			qemu-images/mkimage mipsel -o "$out/arm$n$v.gz" --agent "$ag" --rc "$out/rc" \
+			qemu-images/mkimage "$machine" -o "$out/arm$n$v.gz" --agent "$ag" --rc "$out/rc" \
 				--plan "$out/arm$n$v.plan" --module none
 		done
 		for i in $(seq "$arm_rounds"); do
