@@ -14,8 +14,6 @@
 #    texts: the same verdict, message and position as the kernel tool.
 #
 # Run alone: bash tests/bcparse.test.sh (through tests/run-tests.sh).
-# Run directly, a group goes through the harness, which sets T_OUT.
-[ -n "${T_OUT:-}" ] || exec "$(dirname "$0")/run-tests.sh" "$0"
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"

@@ -9,8 +9,10 @@
 # breakpoint handler, never the probed code's callers (the kernel defect
 # of seed 004, mended by kernel-patches/mipsel, tests/kernel/stacks.sh),
 # so on MIPS probecc takes kprobe stacks with the agent's perf callchains.
-# Run directly, a group goes through the harness, which sets T_OUT.
-[ -n "${T_OUT:-}" ] || exec "$(dirname "$0")/run-tests.sh" "$0"
+# Run alone: bash tests/boot.test.sh (through tests/run-tests.sh).
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+fi
 
 boot_dir=$T_OUT/boot
 

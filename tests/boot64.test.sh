@@ -30,8 +30,10 @@
 # same scenarios but room (the machine is loongson3's).
 # Everything is fetched here (qemu-images/fetch TARGET); under CI=true
 # nothing is skipped.
-# Run directly, a group goes through the harness, which sets T_OUT.
-[ -n "${T_OUT:-}" ] || exec "$(dirname "$0")/run-tests.sh" "$0"
+# Run alone: bash tests/boot64.test.sh (through tests/run-tests.sh).
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+fi
 
 b64_dir=$T_OUT/boot64
 . qemu-images/machines.sh

@@ -19,8 +19,10 @@
 # probes armed; --dtb on QEMU's arm64 virt device tree (fdtget); and a real
 # arm64 virt boot of Debian's kernel from a tree patched by --dtb, with no
 # -append: /proc/cmdline is the merged /chosen/bootargs, the kprobes exist.
-# Run directly, a group goes through the harness, which sets T_OUT.
-[ -n "${T_OUT:-}" ] || exec "$(dirname "$0")/run-tests.sh" "$0"
+# Run alone: bash tests/bootargs.test.sh (through tests/run-tests.sh).
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+fi
 
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

@@ -9,8 +9,10 @@
 # .explain (--explain, optional), .err (bad cases: stderr).  A bad case
 # exits 1 (the probe file was refused) unless a line "# exit: N" says
 # otherwise (2: a bad option value, a usage error).
-# Run directly, a group goes through the harness, which sets T_OUT.
-[ -n "${T_OUT:-}" ] || exec "$(dirname "$0")/run-tests.sh" "$0"
+# Run alone: bash tests/compiler.test.sh (through tests/run-tests.sh).
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+fi
 
 # probecc-asan never frees its arena (chibicc style), so leaks are noise.
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1

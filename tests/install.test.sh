@@ -5,8 +5,10 @@
 # same compile output as ./probecc, --agent-path pointing into the
 # installed tree (found from the binary, not from this checkout), the
 # man pages rendering with no warning; make uninstall removes it all.
-# Run directly, a group goes through the harness, which sets T_OUT.
-[ -n "${T_OUT:-}" ] || exec "$(dirname "$0")/run-tests.sh" "$0"
+# Run alone: bash tests/install.test.sh (through tests/run-tests.sh).
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+fi
 
 inst_dest=$T_OUT/install/dest
 inst_prefix=/usr

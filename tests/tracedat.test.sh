@@ -21,8 +21,10 @@
 #                   still holds dump 1's events, not dump 2's; the report
 #                   is no evidence (exit 2)
 #   text-dump       a text dump gives no trace.dat (exit 2, says why)
-# Run directly, a group goes through the harness, which sets T_OUT.
-[ -n "${T_OUT:-}" ] || exec "$(dirname "$0")/run-tests.sh" "$0"
+# Run alone: bash tests/tracedat.test.sh (through tests/run-tests.sh).
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+fi
 
 td_dir=$T_OUT/tracedat
 mkdir -p "$td_dir"

@@ -16,8 +16,6 @@
 # plainly and with ASan/UBSan, and every case runs with both.
 #
 # Runs as a group of tests/run-tests.sh, or alone: bash tests/uelf.test.sh
-# Run directly, a group goes through the harness, which sets T_OUT.
-[ -n "${T_OUT:-}" ] || exec "$(dirname "$0")/run-tests.sh" "$0"
 
 if [ -z "${T_RESULTS:-}" ]; then
 	cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1

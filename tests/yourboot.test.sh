@@ -30,8 +30,10 @@
 #                window one from beyond run-init's switch_root) arrive and
 #                probecc report holds examples/yourboot.probes.
 # The rootfs needs root (debootstrap, chroot); CI runs as root.
-# Run directly, a group goes through the harness, which sets T_OUT.
-[ -n "${T_OUT:-}" ] || exec "$(dirname "$0")/run-tests.sh" "$0"
+# Run alone: bash tests/yourboot.test.sh (through tests/run-tests.sh).
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+fi
 
 yb=$T_OUT/yourboot
 mkdir -p "$yb"
