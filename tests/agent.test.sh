@@ -321,10 +321,28 @@ if command -v strace > /dev/null && [ -w /dev/full ]; then
 	t_check agent/group-enable-missing-untouched "$d/want" "$d/tfs/events/kprobes/enable"
 	printf '%s\n' kprobes:k1 kprobes:k2 sched:x > "$d/want"
 	t_check agent/group-enable-missing-line-by-line "$d/want" "$d/tfs/set_event"
+	# the run in another order than available_events, one event on two
+	# lines (the run is sorted and searched): still one group write
+	d=$A/group-order
+	mk_tracefs "$d/tfs"
+	mk_root "$d/root"
+	plan "$d/plan" 'probecc-plan|1' 'arm|k3|set_event|kprobes:k3' 'arm|k1|set_event|kprobes:k1' \
+		'arm|k2|set_event|kprobes:k2' 'arm|k1b|set_event|kprobes:k1'
+	mkdir -p "$d/tfs/events/kprobes"
+	printf '%s\n' 'kprobes:k1' 'kprobes:k2' 'sched:x' 'kprobes:k3' > "$d/tfs/available_events"
+	: > "$d/tfs/set_event"
+	: > "$d/tfs/events/kprobes/enable"
+	run_agent group-order --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --sink "$d/dump" --no-exec
+	printf '1\n' > "$d/want"
+	t_check agent/group-enable-any-order "$d/want" "$d/tfs/events/kprobes/enable"
+	printf 'item\t%s\n' 'k3	armed	set_event	kprobes:k3' 'k1	armed	set_event	kprobes:k1' \
+		'k2	armed	set_event	kprobes:k2' 'k1b	armed	set_event	kprobes:k1' > "$d/want"
+	grep '^item' "$d/dump" > "$d/items" 2>&1
+	t_check agent/group-enable-any-order-items "$d/want" "$d/items"
 else
 	for t in group-enable group-enable-set-event group-enable-items group-enable-not-all \
 		group-enable-not-all-untouched group-enable-missing-untouched \
-		group-enable-missing-line-by-line \
+		group-enable-missing-line-by-line group-enable-any-order group-enable-any-order-items \
 		errlog-once errlog-on-failure batch-one-write batch-uprobes-one-write \
 		batch-lines batch-uprobes batch-items expect-read-once expect-read-once-items; do
 		t_skip agent/$t "needs strace and /dev/full"
