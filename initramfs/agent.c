@@ -65,7 +65,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -299,15 +298,13 @@ static void unmount_overlay(struct agent *a)
 }
 
 /*
- * window_child() - the forked child of "window N": ignore the job-control
+ * window_child() - the forked child of "window N": detach from the
+ * console session (setsid, stdio on /dev/null), ignore the job-control
  * and hangup signals init or a shell may send, keep SIGTERM/SIGKILL so a
- * shutdown can end it, map its perf rings again and close @ready (the
- * write end of a pipe the parent waits on before exec'ing init), then
- * detach from the console session (setsid, stdio on /dev/null), sleep N
- * seconds on CLOCK_MONOTONIC, dump with stage "window", mark done and
- * _exit.  Never returns.  The detaching comes after @ready: the parent
- * waits for the mappings only, and on arm64 under QEMU the set-up's
- * first system calls and page copies took 10-12 ms (bench/README.md).
+ * shutdown can end it, sleep N seconds on CLOCK_MONOTONIC, dump with
+ * stage "window", mark done and _exit.  Never returns.  Once its perf
+ * rings are mapped again it closes @ready (the write end of a pipe the
+ * parent waits on before exec'ing init).
  */
 static void window_child(struct agent *a, int ready)
 {
@@ -320,17 +317,12 @@ static void window_child(struct agent *a, int ready)
 	size_t i;
 	int fd;
 
-	for (i = 0; i < sizeof(ign) / sizeof(ign[0]); i++)
-		signal(ign[i], SIG_IGN);
-	perf_after_fork(a);
-	if (ready >= 0) {
-		close(ready);
-		sched_yield();	/* the parent, woken, execs init first */
-	}
 	setsid();
 	/* argv[0][0] == '@': systemd leaves an initrd's process alive */
 	if (a->pid1 && a->overlay && a->argv0 && a->argv0[0])
 		a->argv0[0] = '@';
+	for (i = 0; i < sizeof(ign) / sizeof(ign[0]); i++)
+		signal(ign[i], SIG_IGN);
 	if (!rooted(a, path, sizeof(path), "/dev/null")) {
 		fd = open(path, O_RDWR);
 		if (fd < 0)
@@ -347,6 +339,9 @@ static void window_child(struct agent *a, int ready)
 		errno = 0;	/* nothing to do about it */
 	clock_gettime(CLOCK_MONOTONIC, &until);
 	until.tv_sec += a->window;
+	perf_after_fork(a);
+	if (ready >= 0)
+		close(ready);
 	if (a->n_perf)
 		perf_wait(a, &until);	/* reading the perf rings meanwhile */
 	else
