@@ -159,10 +159,11 @@ static int may_oops(const struct agent *a)
  *
  * Reads ROOT/dev/kmsg from its first record to the last one there now
  * (O_NONBLOCK: EAGAIN ends it; EPIPE, records overwritten while read,
- * is skipped), at most KMSG_MAX_BYTES, on MIPS only (may_oops()).  No kmsg (ENOENT: a kernel
- * without devtmpfs, a test root) finds nothing; another failure to open
- * or read it is a "note kmsg" line.  Called before each dump, so each
- * dump holds every such oops of the boot so far.
+ * is skipped), at most KMSG_MAX_BYTES, on MIPS only (may_oops()).  No
+ * kmsg (ENOENT: a kernel without devtmpfs, a test root) finds nothing;
+ * another failure to open or read it is a "note kmsg" line.  Called
+ * before each dump, so each dump holds every such oops of the boot so
+ * far.
  */
 void kmsg_scan(struct agent *a)
 {

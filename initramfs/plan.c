@@ -924,9 +924,9 @@ static int cmp_run_ev(const void *x, const void *y)
 static int group_is_run(char *(*l)[4], size_t n, size_t glen,
 			const char *avail, const char *set)
 {
-	struct run_ev *ev = calloc(n, sizeof(*ev)), key, *hit, *e;
+	struct run_ev *ev = calloc(n, sizeof(*ev)), key, *hit;
 	const char *p;
-	size_t i, len;
+	size_t i, j, len;
 	int ok = ev != NULL;
 
 	for (i = 0; ok && i < n; i++) {
@@ -947,10 +947,10 @@ static int group_is_run(char *(*l)[4], size_t n, size_t glen,
 			continue;
 		}
 		/* the same event on two lines: both are listed */
-		for (e = hit; e >= ev && !cmp_run_ev(e, &key); e--)
-			e->listed = 1;
-		for (e = hit + 1; e < ev + n && !cmp_run_ev(e, &key); e++)
-			e->listed = 1;
+		for (j = hit - ev; j > 0 && !cmp_run_ev(&ev[j - 1], &key); j--)
+			;
+		for (; j < n && !cmp_run_ev(&ev[j], &key); j++)
+			ev[j].listed = 1;
 	}
 	for (i = 0; ok && i < n; i++)
 		ok = ev[i].listed;
