@@ -36,6 +36,7 @@
 /* bounds: a log being written while it is read is not chased forever */
 #define KMSG_MAX_BYTES	(8 * 1024 * 1024)
 #define KMSG_REC_MAX	8192	/* a read of /dev/kmsg returns one record */
+#define TAINT_DIE_BIT	7	/* include/linux/panic.h: TAINT_DIE */
 
 /* One oops being read: its header seen, its "end trace" line not yet. */
 struct oops_scan {
@@ -154,12 +155,36 @@ static int may_oops(const struct agent *a)
 }
 
 /*
+ * Has the kernel oopsed at all?  die() taints the kernel with TAINT_DIE
+ * (bit 7, 'D') right after printing an oops (arch/mips/kernel/traps.c,
+ * include/linux/panic.h), and ROOT/proc/sys/kernel/tainted gives the
+ * mask in decimal (kernel/sysctl.c): one read instead of one per log
+ * record on the boots that have no oops, most of them.  A mask that
+ * cannot be read (no proc, a test root without it) says nothing: 1.
+ */
+static int oopsed(const struct agent *a)
+{
+	char path[AGENT_PATH_MAX], buf[32], *end;
+	unsigned long long mask;
+
+	if (rooted(a, path, sizeof(path), "/proc/sys/kernel/tainted") ||
+	    read_small(path, buf, sizeof(buf)) <= 0)
+		return 1;
+	errno = 0;
+	mask = strtoull(buf, &end, 10);
+	if (errno || end == buf || (*end && *end != '\n'))
+		return 1;
+	return (mask >> TAINT_DIE_BIT) & 1;
+}
+
+/*
  * kmsg_scan() - find the MIPS kprobe single-step oopses in the kernel
  * log into @a->oops (at most AGENT_MAX_OOPS, "TIME EPC TASK" each).
  *
  * Reads ROOT/dev/kmsg from its first record to the last one there now
  * (O_NONBLOCK: EAGAIN ends it; EPIPE, records overwritten while read,
- * is skipped), at most KMSG_MAX_BYTES, on MIPS only (may_oops()).  No
+ * is skipped), at most KMSG_MAX_BYTES, on MIPS only (may_oops()) and
+ * only once the kernel is tainted by an oops (oopsed()).  No
  * kmsg (ENOENT: a kernel without devtmpfs, a test root) finds nothing;
  * another failure to open or read it is a "note kmsg" line.  Called
  * before each dump, so each dump holds every such oops of the boot so
@@ -174,7 +199,8 @@ void kmsg_scan(struct agent *a)
 	int fd;
 
 	a->n_oops = 0;
-	if (!may_oops(a) || rooted(a, path, sizeof(path), "/dev/kmsg"))
+	if (!may_oops(a) || !oopsed(a) ||
+	    rooted(a, path, sizeof(path), "/dev/kmsg"))
 		return;
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {

@@ -699,6 +699,28 @@ for k in arm64 mips64el; do
 	fi
 	t_check "agent/kmsg-arch-$k" "$d/want" "$d/lines"
 done
+# A kernel that has not oopsed is not tainted 'D' (die() adds TAINT_DIE,
+# bit 7, after the oops): /proc/sys/kernel/tainted read, the log not.
+# The same oops log with the mask 0 (no D: no line) and 4224 (D and
+# O, 128 + 4096: the line and the profile).
+for k in 0 4224; do
+	d=$A/kmsg-tainted-$k
+	mk_tracefs "$d/tfs"
+	mk_root "$d/root"
+	mkdir -p "$d/root/proc/sys/kernel"
+	echo $k > "$d/root/proc/sys/kernel/tainted"
+	printf '  %-44s %15lu %15lu\n' open_entry 350 0 > "$d/tfs/kprobe_profile"
+	cp tests/agent/kmsg-oops "$d/root/dev/kmsg"
+	plan "$d/plan" 'probecc-plan|1' 'arch|mipsel' 'sink|/dump.out'
+	run_agent "kmsg-tainted-$k" --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
+	grep '^kprobe-' "$d/root/dump.out" > "$d/lines"
+	if [ $k = 0 ]; then
+		: > "$d/want"
+	else
+		printf 'kprobe-oops\t14.721901\tc000000c\tsh-82\nkprobe-profile\topen_entry\t350\t0\n' > "$d/want"
+	fi
+	t_check "agent/kmsg-tainted-$k" "$d/want" "$d/lines"
+done
 # The host's own /dev/kmsg, a character device that would block at its
 # end without O_NONBLOCK: the dump must end (the 30 s guard) and frame.
 d=$A/kmsg-device
