@@ -14,7 +14,8 @@
  *   2. reads the plan (/probecc/plan, docs/plan.md) and acts on its
  *      expect and arm lines in order;
  *   3. dumps the manifest and tracefs/trace to the plan's sink;
- *   4. if the plan has "window N", forks a child that sleeps N seconds,
+ *   4. if the plan has "window N", starts a child (clone(CLONE_VM), so
+ *      the perf rings stay mapped through the exec) that sleeps N seconds,
  *      dumps again ("stage window"), writes /run/probecc.done and exits;
  *   5. execs the real init: the plan's init lines, then /sbin/init,
  *      /etc/init, /bin/init, /bin/sh (init/main.c:kernel_init order),
@@ -65,10 +66,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -298,15 +301,14 @@ static void unmount_overlay(struct agent *a)
 }
 
 /*
- * window_child() - the forked child of "window N": detach from the
- * console session (setsid, stdio on /dev/null), ignore the job-control
- * and hangup signals init or a shell may send, keep SIGTERM/SIGKILL so a
- * shutdown can end it, sleep N seconds on CLOCK_MONOTONIC, dump with
- * stage "window", mark done and _exit.  Never returns.  Once its perf
- * rings are mapped again it closes @ready (the write end of a pipe the
- * parent waits on before exec'ing init).
+ * window_child() - the child of "window N", once the parent has exec'd
+ * init (window_start()): detach from the console session (setsid, stdio
+ * on /dev/null), ignore the job-control and hangup signals init or a
+ * shell may send, keep SIGTERM/SIGKILL so a shutdown can end it, sleep N
+ * seconds on CLOCK_MONOTONIC, dump with stage "window", mark done and
+ * _exit.  Never returns.
  */
-static void window_child(struct agent *a, int ready)
+static void __attribute__((noreturn)) window_child(struct agent *a)
 {
 	static const int ign[] = {
 		SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU,
@@ -339,9 +341,6 @@ static void window_child(struct agent *a, int ready)
 		errno = 0;	/* nothing to do about it */
 	clock_gettime(CLOCK_MONOTONIC, &until);
 	until.tv_sec += a->window;
-	perf_after_fork(a);
-	if (ready >= 0)
-		close(ready);
 	if (a->n_perf)
 		perf_wait(a, &until);	/* reading the perf rings meanwhile */
 	else
@@ -352,6 +351,79 @@ static void window_child(struct agent *a, int ready)
 	mark_done(a);
 	unmount_overlay(a);
 	_exit(0);
+}
+
+/* The window child's stack: mapped, not touched until used. */
+#define WINDOW_STACK	(8 << 20)
+
+/* What window_start() gets: the agent and the gate's two ends. */
+struct window_arg {
+	struct agent *a;
+	int rd, wr;
+};
+
+/*
+ * window_start() - the window child, cloned with CLONE_VM: it shares the
+ * agent's memory, so it holds on to the agent's perf rings (mapped
+ * VM_DONTCOPY, kernel/events/core.c:perf_mmap: a fork()ed child has
+ * none) through the parent's exec, which gives the parent a new mm and
+ * leaves the old one, rings mapped, to the child alone (fs/exec.c:
+ * exec_mmap(); vfork()'s exec the other way round).  No sample is lost
+ * between the exec and the child, and the parent waits for nothing.
+ * Until then the child must not touch the memory the parent is using:
+ * it runs on its own stack and waits in read(2) on the gate until end of
+ * file, when the parent's write end, O_CLOEXEC, is closed by its exec
+ * (or by its exit, or by main() before waiting for it with --no-exec).
+ * The child's copy of the fd table has that write end too: closed first.
+ */
+static int window_start(void *p)
+{
+	struct window_arg *w = p;
+	struct agent *a = w->a;
+	int rd = w->rd;
+	char c;
+
+	close(w->wr);
+	while (read(rd, &c, 1) < 0 && errno == EINTR)
+		;
+	close(rd);
+	window_child(a);
+}
+
+/*
+ * window_clone() - start the window child (window_start()).  @gate: out,
+ * the write end the parent holds until its exec (O_CLOEXEC), or -1.
+ * Returns the child's PID or -1 (errno set; nothing left open).
+ */
+static pid_t window_clone(struct agent *a, int *gate)
+{
+	static struct window_arg w;
+	int fds[2];
+	char *stack;
+	pid_t pid;
+
+	*gate = -1;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -1;
+	stack = mmap(NULL, WINDOW_STACK, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (stack == MAP_FAILED) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	w.a = a;
+	w.rd = fds[0];
+	w.wr = fds[1];
+	pid = clone(window_start, stack + WINDOW_STACK, CLONE_VM | SIGCHLD, &w);
+	close(fds[0]);
+	if (pid < 0) {
+		close(fds[1]);
+		munmap(stack, WINDOW_STACK);
+		return -1;
+	}
+	*gate = fds[1];
+	return pid;
 }
 
 /*
@@ -411,7 +483,7 @@ static int exec_init(struct agent *a, char **args, int nargs)
 int main(int argc, char **argv)
 {
 	static struct agent a;
-	int first = 1, rc;
+	int first = 1, rc, gate = -1;
 	pid_t child = -1;
 	long long t;
 
@@ -438,7 +510,7 @@ int main(int argc, char **argv)
 		find_tracefs(&a);
 	a.mounts_us = agent_us(&a);
 
-	boot_nonce(&a);	/* before the window child forks: one per boot */
+	boot_nonce(&a);	/* before the window child starts: one per boot */
 	plan_run(&a);
 	t = agent_us(&a);
 	sink_open(&a);
@@ -454,47 +526,27 @@ int main(int argc, char **argv)
 		fprintf(stderr, "probecc-agent: dump: %s\n", strerror(-rc));
 
 	if (a.window) {
-		/*
-		 * The parent's exec of init unmaps its perf rings; with no
-		 * mapping left the kernel detaches the ring buffer
-		 * (kernel/events/core.c:perf_mmap_close) and drops every
-		 * sample until the child maps the event again.  An init that
-		 * is quick (a static program) hit the probe in that gap: 2
-		 * boots in 5 on the big-endian Malta test kernel lost bond1's
-		 * callchain.  So wait until the child has its mappings: it
-		 * closes the pipe (or dies, which closes it too).
-		 */
-		int ready[2] = { -1, -1 };
-		char c;
-
-		if (a.n_perf && pipe2(ready, O_CLOEXEC) < 0)
-			ready[0] = ready[1] = -1;
 		a.fork_us = agent_us(&a);
-		child = fork();
-		if (child == 0) {
-			if (ready[0] >= 0)
-				close(ready[0]);
-			window_child(&a, ready[1]);
-		}
-		if (ready[1] >= 0)
-			close(ready[1]);
+		child = window_clone(&a, &gate);
 		if (child < 0) {
-			fprintf(stderr, "probecc-agent: fork: %s; no window dump\n",
+			fprintf(stderr, "probecc-agent: clone: %s; no window dump\n",
 				strerror(errno));
 			mark_done(&a);
-		} else if (ready[0] >= 0) {
-			while (read(ready[0], &c, 1) < 0 && errno == EINTR)
-				;
 		}
-		if (ready[0] >= 0)
-			close(ready[0]);
 	} else {
 		/* No window: the last dump is out, say so to early userspace. */
 		mark_done(&a);
 		unmount_overlay(&a);
 	}
 	rc = exec_init(&a, argv + first, argc - first);
-	if (child > 0 && a.no_exec)
+	/*
+	 * Not exec'd.  With --no-exec the child goes on now, while this
+	 * process only waits; otherwise (no init at all) the gate closes
+	 * when this process has exited, never while it still runs.
+	 */
+	if (child > 0 && a.no_exec) {
+		close(gate);
 		waitpid(child, NULL, 0);
+	}
 	return rc ? 1 : 0;
 }

@@ -95,7 +95,7 @@ struct agent {
 	 * from t0 to the end of the mounts, plan_us the plan's run
 	 * (plan_run()), sink_us the sink's open, dump_us the last dump (the
 	 * init dump in the window child's manifest), fork_us from t0 to the
-	 * window child's fork.
+	 * window child's clone.
 	 */
 	long long mounts_us, plan_us, sink_us, dump_us, fork_us;
 	struct perf_probe perf[AGENT_MAX_PERF];
@@ -181,7 +181,6 @@ int capture(struct agent *a);
 /* perf.c */
 void perf_open(struct agent *a, const char *probe, const char *event);
 void perf_drain(struct agent *a);
-void perf_after_fork(struct agent *a);
 void perf_wait(struct agent *a, const struct timespec *until);
 void perf_dump(struct agent *a, struct out *o);
 

@@ -288,37 +288,6 @@ void perf_open(struct agent *a, const char *probe, const char *event)
 }
 
 /*
- * perf_after_fork() - map the rings again in a forked child: the kernel
- * marks perf mmaps VM_DONTCOPY (kernel/events/core.c:perf_mmap), so the
- * child inherits the fds but not the mappings.  A second mmap of an event
- * shares its ring buffer.  A ring that cannot be mapped is dropped, with
- * a note.
- */
-void perf_after_fork(struct agent *a)
-{
-	size_t i, j, k;
-
-	for (i = 0; i < a->n_perf; i++) {
-		struct perf_probe *p = &a->perf[i];
-
-		for (j = k = 0; j < p->nrings; j++) {
-			struct perf_ring r = p->rings[j];
-
-			r.base = mmap(NULL, r.size + page_size(),
-				      PROT_READ | PROT_WRITE, MAP_SHARED, r.fd, 0);
-			if (r.base == MAP_FAILED) {
-				agent_note(a, "perf", "%s: cpu %d: mmap after fork: %s",
-					   p->probe, r.cpu, strerror(errno));
-				continue;
-			}
-			r.data = (char *)r.base + page_size();
-			p->rings[k++] = r;
-		}
-		p->nrings = k;
-	}
-}
-
-/*
  * perf_wait() - sleep until @until (CLOCK_MONOTONIC), reading the rings
  * whenever one is half full and every PERF_POLL_MS, so a boot's worth of
  * samples is not lost to a full ring.

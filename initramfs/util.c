@@ -373,7 +373,7 @@ long long agent_us(const struct agent *a)
  * and the monotonic clock.  AT_RANDOM also seeds glibc's stack guard, so
  * its bytes are never printed as they are: 128 bits folded into 64
  * through the splitmix64 finalizer.  Called once in main(): the window
- * child, a fork, writes the same nonce (one boot, one nonce).
+ * child, a clone, writes the same nonce (one boot, one nonce).
  */
 void boot_nonce(struct agent *a)
 {
