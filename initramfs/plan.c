@@ -90,6 +90,36 @@ static int text_has_token(const char *t, size_t n, const char *match)
 	return 0;
 }
 
+/*
+ * text_lists_def() - does the probe listing @t (@n bytes: kprobe_events,
+ * uprobe_events) define "GROUP/EVENT" @ev?  The kernel lists each
+ * definition as "TYPE[MAXACTIVE]:GROUP/EVENT ARGS..." (kernel/trace/
+ * trace_kprobe.c: trace_kprobe_show(), trace_uprobe.c: probes_seq_show()),
+ * so @ev must follow the line's first ':' and end at a space or the
+ * line's end.  TYPE and MAXACTIVE are not compared: a kretprobe "r:"
+ * lists as "r10:" once registered (maxactive defaults to 2 x CPUs, at
+ * least 10, kernel/kprobes.c: register_kretprobe()).
+ */
+static int text_lists_def(const char *t, size_t n, const char *ev)
+{
+	size_t elen = strlen(ev), i, end, at;
+	const char *colon;
+
+	for (i = 0; i < n; i = end + 1) {
+		const char *nl = memchr(t + i, '\n', n - i);
+
+		end = nl ? (size_t)(nl - t) : n;
+		colon = memchr(t + i, ':', end - i);
+		if (!colon)
+			continue;
+		at = colon + 1 - t;
+		if (end - at >= elen && !memcmp(t + at, ev, elen) &&
+		    (at + elen == end || t[at + elen] == ' '))
+			return 1;
+	}
+	return 0;
+}
+
 /* Forget the files expect lines read: the agent is about to write. */
 static void seen_drop(struct agent *a)
 {
@@ -103,33 +133,41 @@ static void seen_drop(struct agent *a)
 	}
 }
 
+/* @match in @t (@n bytes): a token, or with @def a listed definition. */
+static int has(const char *t, size_t n, const char *match, int def)
+{
+	return text_has_token(t, n, match) ||
+	       (def && text_lists_def(t, n, match));
+}
+
 /*
- * seen_has_token() - file_has_token() for an expect line's @file (its
- * tracefs @path), reading the file once for all the expect lines that
- * check it until the agent's next write (tracefs_write() drops the
- * copies): the plan checks each function name of a list, each kprobe in
- * available_events and set_event, and a read of set_ftrace_filter walks
- * every ftrace record of the kernel (kernel/trace/ftrace.c: t_func_next(),
- * 29,844 on Malta).  A file larger than AGENT_SEEN_MAX, or when memory
- * is short, is streamed each time as before.
- * Returns 1, 0, or -errno as file_has_token().
+ * seen_has() - does an expect line's @file (its tracefs @path) hold
+ * @match as one whole token (file_has_token()), or, with @def, also as
+ * the "GROUP/EVENT" of a definition in a probe listing (text_lists_def())?
+ * The file is read once for all the expect lines that check it until
+ * the agent's next write (tracefs_write() drops the copies): the plan
+ * checks each function name of a list, each kprobe in kprobe_events
+ * and set_event, and a read of set_ftrace_filter walks every ftrace
+ * record of the kernel (kernel/trace/ftrace.c: t_func_next(), 29,844 on
+ * Malta).  With every slot taken the file is read for this line alone.
+ * A file larger than AGENT_SEEN_MAX, or when memory is short, is
+ * streamed each time, for a token only.
+ * Returns 1, 0, or -errno.
  */
-static int seen_has_token(struct agent *a, const char *file,
-			  const char *path, const char *match)
+static int seen_has(struct agent *a, const char *file, const char *path,
+		    const char *match, int def)
 {
 	size_t i, len = 0;
 	char *buf;
-	int fd, slot = -1;
+	int fd, slot = -1, r;
 
 	for (i = 0; i < AGENT_SEEN_FILES; i++) {
 		if (a->seen[i].file && !strcmp(a->seen[i].file, file))
-			return text_has_token(a->seen[i].text, a->seen[i].len,
-					      match);
+			return has(a->seen[i].text, a->seen[i].len, match,
+				   def);
 		if (!a->seen[i].file && slot < 0)
 			slot = i;
 	}
-	if (slot < 0)
-		return file_has_token(path, match);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -155,14 +193,16 @@ static int seen_has_token(struct agent *a, const char *file,
 		free(buf);
 		return file_has_token(path, match);
 	}
-	a->seen[slot].file = strdup(file);
-	if (!a->seen[slot].file) {
+	r = has(buf, len, match, def);
+	if (slot >= 0)
+		a->seen[slot].file = strdup(file);
+	if (slot < 0 || !a->seen[slot].file) {
 		free(buf);
-		return file_has_token(path, match);
+		return r;
 	}
 	a->seen[slot].text = buf;
 	a->seen[slot].len = len;
-	return text_has_token(buf, len, match);
+	return r;
 }
 
 /*
@@ -496,9 +536,21 @@ static int tracefs_append(struct agent *a, const char *file,
 }
 
 /*
+ * Plan lines a run of "arm" lines may share one write(2) for: the probe
+ * definition files, where the kernel takes a write line by line and
+ * stops at the first line it refuses, the lines before it defined
+ * (kernel/trace/trace_dynevent.c: trace_parse_run_command()).
+ */
+static int batchable(const char *file)
+{
+	return !strcmp(file, "kprobe_events") ||
+	       !strcmp(file, "uprobe_events");
+}
+
+/*
  * "expect PROBE FILE MATCH [VALUE [WFILE]]", docs/plan.md: VALUE goes to
- * WFILE when given (a kprobe is checked in available_events but defined
- * through kprobe_events), else to FILE.
+ * WFILE when given, else to FILE.  In kprobe_events and uprobe_events
+ * MATCH may be GROUP/EVENT, a definition listed there (seen_has()).
  */
 static void do_expect(struct agent *a, char **f, int nf)
 {
@@ -510,7 +562,7 @@ static void do_expect(struct agent *a, char **f, int nf)
 
 	if (a->tracefs[0] && !bad_rel_path(file) &&
 	    !path_join(path, sizeof(path), a->tracefs, file))
-		r = seen_has_token(a, file, path, match);
+		r = seen_has(a, file, path, match, batchable(file));
 	if (r == 1) {
 		agent_item(a, probe, "ok", file, "-");
 		return;
@@ -564,24 +616,6 @@ static int def_event(const char *def, char *out, size_t size)
 	return 0;
 }
 
-/* Is "GROUP/EVENT" @ev defined in the listing @list (a probe file's text)? */
-static int listed(const char *list, const char *ev)
-{
-	size_t n = strlen(ev);
-	const char *p;
-
-	for (p = list; *p; ) {
-		const char *nl = strchr(p, '\n'), *colon = strchr(p, ':');
-
-		if (colon && (!nl || colon < nl) && !strncmp(colon + 1, ev, n) &&
-		    (colon[1 + n] == ' ' || colon[1 + n] == '\n' ||
-		     !colon[1 + n]))
-			return 1;
-		p = nl ? nl + 1 : p + strlen(p);
-	}
-	return 0;
-}
-
 /* The text of @a->tracefs/@file (malloc'd, at most 4 MiB), or NULL. */
 static char *read_listing(const struct agent *a, const char *file)
 {
@@ -604,18 +638,6 @@ static char *read_listing(const struct agent *a, const char *file)
 	}
 	buf[len] = '\0';
 	return buf;
-}
-
-/*
- * Plan lines a run of "arm" lines may share one write(2) for: the probe
- * definition files, where the kernel takes a write line by line and
- * stops at the first line it refuses, the lines before it defined
- * (kernel/trace/trace_dynevent.c: trace_parse_run_command()).
- */
-static int batchable(const char *file)
-{
-	return !strcmp(file, "kprobe_events") ||
-	       !strcmp(file, "uprobe_events");
 }
 
 /*
@@ -660,7 +682,7 @@ static void arm_batch(struct agent *a, char *(*l)[4], size_t n)
 		list = read_listing(a, file);
 		for (bad = 0; list && bad < n; bad++)
 			if (def_event(l[bad][3], ev, sizeof(ev)) ||
-			    !listed(list, ev))
+			    !text_lists_def(list, strlen(list), ev))
 				break;
 		free(list);
 		if (!list) {
@@ -1027,7 +1049,7 @@ static int run_add(struct run *r, char **f)
  * than "probecc-plan<TAB>1": a note, no action, default sink and init.
  * A bad line is noted and skipped; every other line is acted on in order.
  * The files expect lines read are kept until the next write (and freed
- * at the end), seen_has_token().
+ * at the end), seen_has().
  * Consecutive "arm" lines that define probes in the same file
  * (batchable(), def_event()) go to the kernel in one write (arm_batch()),
  * consecutive set_event lines of one group are one write to the group's

@@ -660,6 +660,32 @@ else
 	t_fail agent/no-window-marker "no /run/probecc.done without a window"
 fi
 
+# ---- expect in a probe listing: GROUP/EVENT as the kernel lists it ----
+# kprobe_events lists "TYPE[MAXACTIVE]:GROUP/EVENT ARGS": a kretprobe
+# defined "r:" reads "r10:" once registered.  GROUP/EVENT matches the
+# definition whatever its type, not a prefix of another; a whole token
+# still matches; a missing one is defined late through kprobe_events.
+d=$A/expect-listing
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+printf '%s\n' 'p:kprobes/early kernel_init' 'r10:kprobes/ret do_exit' > "$d/tfs/kprobe_events"
+plan "$d/plan" 'probecc-plan|1' 'sink|/dump.out' \
+	'expect|early|kprobe_events|kprobes/early' \
+	'expect|ret|kprobe_events|kprobes/ret|r:kprobes/ret do_exit' \
+	'expect|re|kprobe_events|kprobes/re' \
+	'expect|do_exit|kprobe_events|do_exit' \
+	'expect|tok|kprobe_events|r10:kprobes/ret' \
+	'expect|late|kprobe_events|kprobes/late|p:kprobes/late do_fork'
+run_agent expect-listing --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
+grep '^item' "$d/root/dump.out" > "$d/items"
+printf 'item\t%s\t%s\tkprobe_events\t-\n' early ok ret ok re missing do_exit ok tok ok late armed-late > "$d/want"
+t_check agent/expect-listing "$d/want" "$d/items"
+if tail -1 "$d/tfs/kprobe_events" | grep -qx 'p:kprobes/late do_fork'; then
+	t_pass agent/expect-listing-defines-late
+else
+	t_fail agent/expect-listing-defines-late "p:kprobes/late not appended to kprobe_events" "$d/tfs/kprobe_events"
+fi
+
 # ---- the kernel log: the MIPS kprobe single-step oops (kmsg.c) ----
 # tests/agent/kmsg-oops: the oops of a real boot (Debian's Malta 6.1,
 # bench/kprobe-oops/) as /dev/kmsg gives it, made from its console log
