@@ -393,12 +393,13 @@ static int window_start(void *p)
 /*
  * window_clone() - start the window child (window_start()).  @gate: out,
  * the write end the parent holds until its exec (O_CLOEXEC), or -1.
- * Returns the child's PID or -1 (errno set; nothing left open).
+ * Returns the child's PID or -1 (errno that of the failed call; nothing
+ * left open).
  */
 static pid_t window_clone(struct agent *a, int *gate)
 {
 	static struct window_arg w;
-	int fds[2];
+	int fds[2], err;
 	char *stack;
 	pid_t pid;
 
@@ -408,18 +409,22 @@ static pid_t window_clone(struct agent *a, int *gate)
 	stack = mmap(NULL, WINDOW_STACK, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 	if (stack == MAP_FAILED) {
+		err = errno;
 		close(fds[0]);
 		close(fds[1]);
+		errno = err;
 		return -1;
 	}
 	w.a = a;
 	w.rd = fds[0];
 	w.wr = fds[1];
 	pid = clone(window_start, stack + WINDOW_STACK, CLONE_VM | SIGCHLD, &w);
+	err = errno;
 	close(fds[0]);
 	if (pid < 0) {
 		close(fds[1]);
 		munmap(stack, WINDOW_STACK);
+		errno = err;
 		return -1;
 	}
 	*gate = fds[1];
