@@ -158,8 +158,9 @@ static void check_kprobe(struct checker *c, const struct probe *p)
 
 	if (!s) {
 		if (l.mod) {
-			sb_addf(c->explain, "  %s: %s is in module %s: armed once the module loads\n",
-				p->name, p->target, l.mod->module);
+			sb_addf(c->explain, "  %s: %s is in module %s: defined as %s:%s, which the kernel arms once the module loads\n",
+				p->name, p->target, l.mod->module,
+				l.mod->module, p->target);
 			return;
 		}
 		no_function(c, &p->target_pos, p->target, &l);
@@ -195,6 +196,30 @@ static void check_kprobe(struct checker *c, const struct probe *p)
 			check_error(c, &p->target_pos, "'%s' has no ftrace call site (notrace): this kernel (DYNAMIC_FTRACE, no KPROBE_EVENTS_ON_NOTRACE) refuses it (\"Could not probe notrace function\")",
 			    s->name);
 	}
+}
+
+/*
+ * A filter list (@what: "function" or "graph") of modules' functions
+ * only.  The kernel drops a name it cannot match from ftrace_filter= and
+ * ftrace_graph_filter= at boot (kernel/trace/ftrace.c:
+ * ftrace_set_early_filter(), set_ftrace_early_graph()), and no module is
+ * loaded then: the filter would be empty, and an empty filter traces
+ * every function of the kernel.
+ */
+static void check_module_only_filter(struct checker *c,
+				     const struct name *list, const char *what)
+{
+	const struct name *n;
+	const char *mod = NULL;
+
+	for (n = list; n; n = n->next) {
+		mod = module_only_function(c->k, n->s);
+		if (!mod || is_glob(n->s))
+			return;
+	}
+	if (list)
+		check_error(c, &list->pos, "every function of this '%s' line is a module's ('%s' is in %s): the kernel drops them from the boot filter, no module being loaded, and an empty filter traces every function; trace them with 'kprobe' (armed when the module loads), or name a function of the kernel's own beside them",
+		    what, list->s, module_only_function(c->k, list->s));
 }
 
 /*
@@ -801,6 +826,8 @@ static void check_kernel(struct checker *c)
 			check_ftrace_name(c, n);
 		for (n = prog->graph; n; n = n->next)
 			check_ftrace_name(c, n);
+		check_module_only_filter(c, prog->functions, "function");
+		check_module_only_filter(c, prog->graph, "graph");
 		for (p = prog->probes; p; p = p->next)
 			if (p->kind == P_KPROBE || p->kind == P_KRETPROBE)
 				check_kprobe(c, p);

@@ -337,3 +337,50 @@ if gcc -static -O2 -g -no-pie -fno-omit-frame-pointer -o "$d/root/bin/usym-nopie
 else
 	t_fail boot/x86_64-ustack-build "gcc -static/-static-pie failed" "$d/cc.err"
 fi
+
+# --- A module's functions, compiled against the target and its modules ---
+# bond_create and bonding_init are bonding.ko's, loaded by the rc script
+# long after the command line is read.  probecc, knowing it from
+# --target and --modules, defines the kprobes as bonding:SYM (a bare
+# name the kernel refuses until the module loads: "Failed to add
+# event(-2)") and leaves bond_create out of ftrace_filter=, so the
+# function tracer still filters register_netdevice alone.
+d=$boot_dir/x86_64-module && rm -rf "$d" && mkdir -p "$d"
+cat > "$d/module.probes" <<'PROBES'
+function register_netdevice bond_create
+kprobe bc bond_create
+kretprobe bi bonding_init { ret = $retval:s32 }
+dump /dev/ttyS1
+window 4s
+expect bc hits >= 1 after init
+expect bi hits == 1 after init
+expect bi.ret == 0
+expect armed
+PROBES
+eval "$(qemu-images/fetch x86_64)"
+if t=$(qemu-images/target x86_64 2> "$d/target.err") &&
+   ./probecc "$d/module.probes" --target "$t" --modules "$MODULES" --plan "$d/plan" \
+	--cmdline > "$d/cmdline" 2> "$d/compile.err" &&
+   qemu-images/mkimage x86_64 -o "$d/initrd.gz" --plan "$d/plan" 2> "$d/mkimage.err" &&
+   qemu-images/boot x86_64 --kernel "$VMLINUZ" --initrd "$d/initrd.gz" --quiet \
+	--append "console=ttyS0 rdinit=/init $(cat "$d/cmdline")" --dump "$d/ttyS1.raw" \
+	--console-log "$d/console.log" --timeout 180 2> "$d/boot.err"; then
+	t_pass boot/x86_64-module-boot
+	if grep -q 'ftrace_filter=register_netdevice ' "$d/cmdline" &&
+	   grep -q 'p:bc,bonding:bond_create' "$d/cmdline" && grep -q 'r:bi,bonding:bonding_init' "$d/cmdline"; then
+		t_pass boot/x86_64-module-cmdline
+	else
+		t_fail boot/x86_64-module-cmdline "not bonding:SYM, or bond_create in ftrace_filter=: $(cat "$d/cmdline")"
+	fi
+	./probecc report "$d/ttyS1.raw" --probes "$d/module.probes" > "$d/report.txt" 2>&1
+	rc=$?
+	if [ $rc = 0 ] && ! grep -q 'Failed to add event' "$d/console.log"; then
+		t_pass boot/x86_64-module-kprobes-hit
+	else
+		t_fail boot/x86_64-module-kprobes-hit "report exit $rc (or the kernel refused a definition)" \
+			"$d/report.txt" "$d/console.log"
+	fi
+else
+	t_fail boot/x86_64-module-boot "target, compile, image or boot failed" \
+		"$d/target.err" "$d/compile.err" "$d/mkimage.err" "$d/boot.err"
+fi
