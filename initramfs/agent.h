@@ -98,6 +98,7 @@ struct agent {
 	 * window child's clone.
 	 */
 	long long mounts_us, plan_us, sink_us, dump_us, fork_us;
+	long long plan_cpu_us;	/* the plan's CPU time of this thread */
 	struct perf_probe perf[AGENT_MAX_PERF];
 	size_t n_perf;
 	char *perf_text;	/* "perf" lines read so far (perf.c) */
@@ -152,6 +153,8 @@ void out_printf(struct out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Microseconds of CLOCK_MONOTONIC from @a->t0 (the agent's start) to now. */
 long long agent_us(const struct agent *a);
+/* Microseconds of this thread's CPU time (CLOCK_THREAD_CPUTIME_ID), -1 on error. */
+long long cpu_us(void);
 void agent_note(struct agent *a, const char *topic, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void agent_item(struct agent *a, const char *probe, const char *state,

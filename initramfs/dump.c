@@ -328,6 +328,7 @@ int dump(struct agent *a, const char *stage)
 	out_printf(&o, "agent_us\t%lld\n", us);
 	us_line(&o, "mounts_us", a->mounts_us);
 	us_line(&o, "plan_us", a->plan_us);
+	us_line(&o, "plan_cpu_us", a->plan_cpu_us);
 	us_line(&o, "sink_us", a->sink_us);
 	us_line(&o, "init_dump_us", a->dump_us);
 	us_line(&o, "fork_us", a->fork_us);

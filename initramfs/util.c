@@ -356,6 +356,15 @@ void out_frame_end(struct out *o)
 	o->nonce = NULL;
 }
 
+long long cpu_us(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return -1;
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
 long long agent_us(const struct agent *a)
 {
 	struct timespec now;

@@ -631,15 +631,16 @@ t_check agent/window-marker "$d/want" "$d/root/run/probecc.done"
 # fork after the init dump (docs/plan.md, "Dump")
 grep -a -E '^(stage|[a-z_]+_us)'"$TAB" "$d/root/dump.out" | cut -f1 | tr '\n' ' ' > "$d/got"
 echo >> "$d/got"
-echo 'stage agent_us mounts_us plan_us sink_us stage agent_us mounts_us plan_us sink_us init_dump_us fork_us ' > "$d/want"
+echo 'stage agent_us mounts_us plan_us plan_cpu_us sink_us stage agent_us mounts_us plan_us plan_cpu_us sink_us init_dump_us fork_us ' > "$d/want"
 t_check agent/window-timings "$d/want" "$d/got"
 if awk -F'\t' '$1 ~ /_us$/ && $2 !~ /^[0-9]+$/ { bad = 1 }
 	$1 == "stage" { n++ } n == 2 && $1 == "agent_us" { a = $2 } n == 2 && $1 == "fork_us" { f = $2 }
 	n == 2 && $1 == "init_dump_us" { i = $2 }
+	$1 == "plan_us" { p = $2 } $1 == "plan_cpu_us" && $2 + 0 > p + 0 { bad = 1 }
 	END { exit bad || f == "" || f + 0 < i + 0 || a + 0 < f + 0 }' "$d/root/dump.out"; then
 	t_pass agent/window-timings-order
 else
-	t_fail agent/window-timings-order "a *_us value is not a number, or fork_us < init_dump_us or > the window dump's agent_us" "$d/root/dump.out"
+	t_fail agent/window-timings-order "a *_us value is not a number, plan_cpu_us > plan_us (one thread's CPU time cannot pass the wall clock), or fork_us < init_dump_us or > the window dump's agent_us" "$d/root/dump.out"
 fi
 if [ "$ms" -ge 1000 ]; then
 	t_pass agent/window-sleeps
