@@ -210,13 +210,10 @@ static void check_module_only_filter(struct checker *c,
 				     const struct name *list, const char *what)
 {
 	const struct name *n;
-	const char *mod = NULL;
 
-	for (n = list; n; n = n->next) {
-		mod = module_only_function(c->k, n->s);
-		if (!mod || is_glob(n->s))
+	for (n = list; n; n = n->next)
+		if (is_glob(n->s) || !module_only_function(c->k, n->s))
 			return;
-	}
 	if (list)
 		check_error(c, &list->pos, "every function of this '%s' line is a module's ('%s' is in %s): the kernel drops them from the boot filter, no module being loaded, and an empty filter traces every function; trace them with 'kprobe' (armed when the module loads), or name a function of the kernel's own beside them",
 		    what, list->s, module_only_function(c->k, list->s));

@@ -168,10 +168,13 @@ static void function_list(struct ctx *c, const struct name *list,
 				  module_only_function(c->t->k, n->s);
 
 		/*
-		 * Not in the boot filter either: the kernel drops a name it
-		 * cannot match there (ftrace.c: ftrace_set_early_filter()),
-		 * and no module is loaded at boot.  check.c refused a list of
-		 * nothing else, which would leave the filter empty.
+		 * No module is loaded at boot or when the agent runs: the
+		 * kernel drops such a name from the boot filter
+		 * (ftrace.c: ftrace_set_early_filter()), and refuses an
+		 * append (EINVAL) after a walk of every ftrace record
+		 * (match_records(); 50-80 ms each on Malta under QEMU,
+		 * bench/README.md).  check.c refused a list of nothing else,
+		 * which would leave the filter empty.
 		 */
 		if (mod) {
 			explain(c, "%s %s: in module %s, which is not loaded at boot or when the agent runs: left out (ftrace matches only loaded functions%s)",
@@ -332,7 +335,6 @@ static char *probe_body(const struct probe *p, const struct target *t,
 {
 	struct strbuf sb = { 0 };
 	const struct field *f;
-
 	const char *mod = NULL;
 
 	/*
