@@ -347,14 +347,14 @@ static char *probe_body(const struct probe *p, const struct target *t,
 	 */
 	if (p->kind == P_KPROBE || p->kind == P_KRETPROBE)
 		mod = module_only_function(t ? t->k : NULL, p->target);
+	if (mod)
+		sb_addf(&sb, "%s:", mod);
 	if (p->kind == P_UPROBE || p->kind == P_URETPROBE)
 		sb_addf(&sb, "%s:0x%llx", p->target, (unsigned long long)p->offset);
 	else if (p->offset)
-		sb_addf(&sb, "%s%s%s+%lld", mod ? mod : "", mod ? ":" : "",
-			p->target, p->offset);
+		sb_addf(&sb, "%s+%lld", p->target, p->offset);
 	else
-		sb_addf(&sb, "%s%s%s%s", mod ? mod : "", mod ? ":" : "",
-			p->target, retsuffix);
+		sb_addf(&sb, "%s%s", p->target, retsuffix);
 	for (f = p->fields; f; f = f->next) {
 		char *s = fetch_field(f, p, t);
 

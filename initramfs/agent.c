@@ -495,8 +495,8 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &a.t0);
 	a.pid1 = getpid() == 1;
 	a.sink_fd = -1;
-	a.mounts_us = a.plan_us = a.sink_us = a.dump_us = a.fork_us = -1;
-	a.plan_cpu_us = -1;
+	a.mounts_us = a.plan_us = a.plan_cpu_us = a.sink_us = a.dump_us =
+		a.fork_us = -1;
 	strcpy(a.sink, "console");
 	signal(SIGPIPE, SIG_IGN);	/* a sink write error is reported */
 	a.argv0 = argv[0];

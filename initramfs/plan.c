@@ -814,13 +814,12 @@ static void plan_file(struct agent *a);
  */
 void plan_run(struct agent *a)
 {
-	long long t0 = agent_us(a), c0 = cpu_us();
+	long long t0 = agent_us(a), c0 = cpu_us(), c1;
 
 	plan_file(a);
 	a->plan_us = agent_us(a) - t0;
-	a->plan_cpu_us = c0 < 0 ? -1 : cpu_us() - c0;
-	if (a->plan_cpu_us < 0)
-		a->plan_cpu_us = -1;
+	c1 = cpu_us();
+	a->plan_cpu_us = c0 < 0 || c1 < c0 ? -1 : c1 - c0;
 }
 
 /* plan_run()'s read of the plan file and its acting on it. */
