@@ -229,6 +229,20 @@ for arch in mipsel x86_64; do
 	else
 		t_fail "boot/$arch-ci/dumped" "the CI boot left no ttyS1.raw ($d)"
 	fi
+	# The same job with a typo in a stack name: --report's capture is the
+	# compile's target too, so the job stops at the name, before any boot.
+	d=$boot_dir/$arch-ci-typo
+	rm -rf "$d" && mkdir -p "$d"
+	sed 's/stack has bond_create/stack has bond_craete/' examples/ci-bond0.probes > "$d/typo.probes"
+	qemu-images/run-probes --arch $arch --out "$d" --timeout 240 --report \
+		"$d/typo.probes" > "$d/run.log" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] && [ ! -e "$d/console.log" ] &&
+	   grep -q "typo.probes:17:37: error: the kernel has no function 'bond_craete'; did you mean bond_create?" "$d/run.log"; then
+		t_pass "boot/$arch-ci-typo/stops-before-boot"
+	else
+		t_fail "boot/$arch-ci-typo/stops-before-boot" "exit $rc" "$d/run.log"
+	fi
 done
 
 # --- A CI job's verdict when the guest does not end well (MIPS) ---
