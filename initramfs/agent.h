@@ -188,7 +188,7 @@ void perf_wait(struct agent *a, const struct timespec *until);
 void perf_dump(struct agent *a, struct out *o);
 
 /* kmsg.c */
-void kmsg_scan(struct agent *a);
+void kmsg_scan(struct agent *a, const char *machine);
 void kprobe_profile_lines(const struct agent *a, struct out *o);
 
 /* dump.c */

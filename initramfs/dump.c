@@ -309,9 +309,9 @@ int dump(struct agent *a, const char *stage)
 	/* raw: recording stops before the per-CPU counts, text: when trace opens */
 	was_on = a->dump_raw && a->tracefs[0] ? tracing_on(a, 0) : -1;
 	paused = a->dump_raw ? 0 : pause_on_trace(a);
-	kmsg_scan(a);
-	uptime(a, up, sizeof(up));
 	frame_begin(a, &o, &u, cmdline, sizeof(cmdline));
+	kmsg_scan(a, u.machine);
+	uptime(a, up, sizeof(up));
 
 	if (a->tracefs[0] && !a->dump_raw) {
 		if (path_join(path, sizeof(path), a->tracefs, "trace"))

@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -141,16 +140,15 @@ static void kmsg_line(struct agent *a, struct oops_scan *s, char *line)
  * arch/mips/kernel/traps.c): elsewhere the scan can find nothing, and it
  * is not free (one read(2) per record: 20-28 ms of the init dump on
  * arm64 under QEMU, bench/README.md).  As PID 1 the running kernel
- * says what it is (uname(2): "mips" or "mips64"); in test mode the host's
- * kernel says nothing about the target, so the plan's arch does, and a
- * plan without one is scanned.
+ * says what it is (@machine, uname(2)'s: "mips" or "mips64"; "-" when
+ * uname failed, which is scanned); in test mode the host's kernel says
+ * nothing about the target, so the plan's arch does, and a plan without
+ * one is scanned.
  */
-static int may_oops(const struct agent *a)
+static int may_oops(const struct agent *a, const char *machine)
 {
-	struct utsname u;
-
 	if (a->pid1)
-		return uname(&u) || !strncmp(u.machine, "mips", 4);
+		return !strcmp(machine, "-") || !strncmp(machine, "mips", 4);
 	return !a->arch[0] || !strncmp(a->arch, "mips", 4);
 }
 
@@ -188,9 +186,9 @@ static int oopsed(const struct agent *a)
  * kmsg (ENOENT: a kernel without devtmpfs, a test root) finds nothing;
  * another failure to open or read it is a "note kmsg" line.  Called
  * before each dump, so each dump holds every such oops of the boot so
- * far.
+ * far.  @machine: the running kernel's, as frame_begin() read it.
  */
-void kmsg_scan(struct agent *a)
+void kmsg_scan(struct agent *a, const char *machine)
 {
 	static char rec[KMSG_REC_MAX], line[KMSG_REC_MAX];
 	char path[AGENT_PATH_MAX];
@@ -199,7 +197,7 @@ void kmsg_scan(struct agent *a)
 	int fd;
 
 	a->n_oops = 0;
-	if (!may_oops(a) || !oopsed(a) ||
+	if (!may_oops(a, machine) || !oopsed(a) ||
 	    rooted(a, path, sizeof(path), "/dev/kmsg"))
 		return;
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
