@@ -210,13 +210,18 @@ static void check_module_only_filter(struct checker *c,
 				     const struct name *list, const char *what)
 {
 	const struct name *n;
+	const char *mod, *first = NULL;
 
-	for (n = list; n; n = n->next)
-		if (is_glob(n->s) || !module_only_function(c->k, n->s))
+	for (n = list; n; n = n->next) {
+		mod = is_glob(n->s) ? NULL : module_only_function(c->k, n->s);
+		if (!mod)
 			return;
+		if (!first)
+			first = mod;
+	}
 	if (list)
 		check_error(c, &list->pos, "every function of this '%s' line is a module's ('%s' is in %s): the kernel drops them from the boot filter, no module being loaded, and an empty filter traces every function; trace them with 'kprobe' (armed when the module loads), or name a function of the kernel's own beside them",
-		    what, list->s, module_only_function(c->k, list->s));
+		    what, list->s, first);
 }
 
 /*
@@ -246,10 +251,8 @@ static void check_ftrace_name(struct checker *c, const struct name *n)
 	}
 	l = lookup(k, n->s);
 	if (!l.func) {
-		if (l.mod)
-			sb_addf(c->explain, "  %s: in module %s: ftrace can filter it only once the module is loaded\n",
-				n->s, l.mod->module);
-		else
+		/* a module's: place.c function_list() says it is left out */
+		if (!l.mod)
 			no_function(c, &n->pos, n->s, &l);
 		return;
 	}
