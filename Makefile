@@ -5,7 +5,7 @@
 CC       ?= gcc
 CFLAGS   ?= -O2 -g
 WARNINGS  = -Wall -Wextra -Werror
-INCLUDES  = -Icommon -Icompiler -Itarget -Ibootargs -Ibootconfig -Ireport
+INCLUDES  = -Icommon -Icompiler -Ifacts -Ibootargs -Ibootconfig -Ireport
 ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(INCLUDES)
 SANITIZE  = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -24,7 +24,7 @@ all:
 	$(CC) $(ALL_CFLAGS) $(SANITIZE) -MMD -MP -c -o $@ $<
 
 include common/Makefile.common
-include target/Makefile.target
+include facts/Makefile.facts
 include bootargs/Makefile.bootargs
 include bootconfig/Makefile.bootconfig
 include report/Makefile.report

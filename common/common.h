@@ -14,7 +14,7 @@
  *               no exits, for bootconfig/ too)
  *   argnum.c    a command-line option's number, range-checked
  *
- * Error convention for library code (target/, bootargs/, common/): a
+ * Error convention for library code (facts/, bootargs/, common/): a
  * function that can fail returns 0 or a negative errno-style code and
  * writes a one-line message (no "error:" prefix, no newline) into the
  * caller's struct errmsg; only the CLI edge (the *main*.c files) prints

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * common/elffile.c: the one ELF opener (libelf), for the kernel's ELF
- * files (target/vmlinux.c), user programs (target/uelf.c) and DWARF
- * (target/cname.c).  Apart from common.h so that what does not read ELF
+ * files (facts/vmlinux.c), user programs (facts/uelf.c) and DWARF
+ * (facts/cname.c).  Apart from common.h so that what does not read ELF
  * does not need <gelf.h>.
  */
 #ifndef PROBECC_ELFFILE_H

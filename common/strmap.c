@@ -10,7 +10,7 @@
 
 #include "strmap.h"
 
-/* FNV-1a over @len bytes (as target/kernel.c's symbol index). */
+/* FNV-1a over @len bytes (as facts/kernel.c's symbol index). */
 static unsigned long fnv(const char *s, size_t len)
 {
 	unsigned long h = 2166136261u;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * textline.h - cutting a NUL-terminated text into lines in place, shared
- * by the host tools (target/kernel.c: kallsyms, System.map) and the agent
+ * by the host tools (facts/kernel.c: kallsyms, System.map) and the agent
  * (initramfs/plan.c: the plan).  Self-contained, as common/dumpframe.h:
  * the agent is built without the rest of common/.
  */

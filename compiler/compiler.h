@@ -3,7 +3,7 @@
  * compiler/: the probecc compiler, a probe file in, what a boot needs out.
  *
  * Data flow, top to bottom (one file a stage):
- *   main.c    the CLI edge: options, the target kernel loaded (target/),
+ *   main.c    the CLI edge: options, the target kernel loaded (facts/),
  *             the stages below called in order, outputs staged and
  *             committed (common/); the one place that prints a stage's
  *             errors and exits
@@ -11,7 +11,7 @@
  *   parse.c   tokens -> struct program (the language's own rules; every
  *             statement's first error, listed)
  *             then uprobe offsets (resolve_uprobes(), check.c) and C names
- *             in fields (target/cname.c) are resolved against the target
+ *             in fields (facts/cname.c) are resolved against the target
  *   check.c   struct program + struct target + struct kernel: every rule
  *             the target would refuse, all errors listed in one pass
  *   place.c   checked program + target -> struct placement: where each
@@ -84,7 +84,7 @@ enum fetcharg_kind {
 	F_ADDR,		/* @n: address (kprobe) or file offset (uprobe) */
 	F_DEREF,	/* +n(inner) / -n(inner): n is the signed offset */
 	F_IMM,		/* an immediate number */
-	F_VAR,		/* a C name with member accesses: resolved from DWARF (target/cname.c) */
+	F_VAR,		/* a C name with member accesses: resolved from DWARF (facts/cname.c) */
 };
 
 /* One step of a C access path: .member, ->member, [index]. */
@@ -111,7 +111,7 @@ struct field {
 	char *name;
 	struct fetcharg *fetcharg;
 	char *type;		/* NULL: the kernel's default for the fetcharg */
-	bool string_at;		/* string: the fetch already ends at the string (target/cname.c) */
+	bool string_at;		/* string: the fetch already ends at the string (facts/cname.c) */
 	char *c_expr;		/* the C expression as written, once resolved from DWARF */
 	struct pos pos, type_pos;
 	struct field *next;
@@ -225,7 +225,7 @@ struct abi {
 const struct abi *abi_find(const char *name);
 /*
  * abi_user() - the ABI a program of user ABI @uabi ("o32", "n32",
- * "n64"... as uelf_check_arch() names it, target/uelf.h) follows under
+ * "n64"... as uelf_check_arch() names it, facts/uelf.h) follows under
  * a kernel of ABI @kernel: @kernel itself when they are the same (or
  * @uabi is NULL), an o32 or n32 table under a 64-bit MIPS kernel, NULL
  * for a pair probecc has no table for.  Static result.  Sources:
@@ -404,7 +404,7 @@ struct target {
 
 /*
  * Whether the target kernel is @major.@minor or later: the one version
- * test of check, fetcharg, place and target/cname.c (sources of each
+ * test of check, fetcharg, place and facts/cname.c (sources of each
  * feature's version where it is tested).
  */
 static inline bool kernel_at_least(const struct target *t, int major, int minor)

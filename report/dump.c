@@ -575,7 +575,7 @@ static bool hit_ip(const struct hit *h, unsigned long long *ip)
 
 /*
  * Name the <user stack trace> frames of uprobe hits from the probed
- * file under --sysroot (target/uelf.c): the kernel prints each as
+ * file under --sysroot (facts/uelf.c): the kernel prints each as
  * " <%016lx>" without the sym-userobj option (trace_output.c,
  * seq_print_user_ip()); the load bias comes from the hit's own address
  * and the probe's file offset.  A frame the file does not hold (libc

@@ -158,7 +158,7 @@ static char *read_input(const char *path, size_t *len)
 }
 
 /*
- * The kernel's symbols, when any source is given (target/kernel.h).  A
+ * The kernel's symbols, when any source is given (facts/kernel.h).  A
  * source that cannot be read, or is not what its option says, is an
  * input error: 2 after a message.
  */

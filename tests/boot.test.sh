@@ -277,7 +277,7 @@ fi
 # --- User stacks (x86_64): the kernel's <user stack trace>, named ---
 # "stack" on a uprobe sets the userstacktrace option; x86's kernel walks
 # the user frame pointers (arch_stack_walk_user()), MIPS records none
-# (the compiler says so: tests/target/bad-stack-expect).  tests/usym/prog.c
+# (the compiler says so: tests/facts/bad-stack-expect).  tests/usym/prog.c
 # is built by the host's gcc with frame pointers, non-PIE and static PIE,
 # and run by tests/usym/rc; probecc report names the frames from the
 # binaries under --sysroot, which must agree with nm: at a function's

@@ -128,7 +128,7 @@ fi
 
 # The same refused uprobe with --sysroot: the file itself says that
 # 0x4005e0 is busybox's virtual address and which file offset it is at
-# (target/uelf.c on Debian's mipsel busybox, fetched by qemu-images/fetch).
+# (facts/uelf.c on Debian's mipsel busybox, fetched by qemu-images/fetch).
 if eval "$(qemu-images/fetch mipsel 2> "$d/fetch.err")" && [ -f "$BUSYBOX" ]; then
 	mkdir -p "$d/root/bin" && cp "$BUSYBOX" "$d/root/bin/busybox"
 	./probecc report tests/report/derived/uprobe-vaddr.raw \

@@ -1,4 +1,4 @@
-# uelf tests: target/uelf.c turns a uprobe's PATH:SYMBOL[+OFF] into
+# uelf tests: facts/uelf.c turns a uprobe's PATH:SYMBOL[+OFF] into
 # the file offset uprobe_events wants, and checks a raw PATH:OFFSET.
 # tests/uelf/prog.c is built for mipsel as a non-PIE and a PIE
 # executable and a shared library (each also stripped), as a static
@@ -187,12 +187,12 @@ run() {
 
 # ---- build ----
 uelf_ok=1
-UELF_SRCS="target/uelf.c common/elffile.c common/diag.c common/alloc.c common/suggest.c"
-gcc -std=gnu11 -Wall -Wextra -Werror -Icommon -Itarget $UELF_SRCS tests/uelf/uelf-test.c \
+UELF_SRCS="facts/uelf.c common/elffile.c common/diag.c common/alloc.c common/suggest.c"
+gcc -std=gnu11 -Wall -Wextra -Werror -Icommon -Ifacts $UELF_SRCS tests/uelf/uelf-test.c \
 	-lelf -o "$U/uelf-test" > "$U/build.log" 2>&1 ||
 	{ t_fail uelf/build "uelf-test does not build (libelf-dev missing?)" "$U/build.log"; uelf_ok=; }
 gcc -std=gnu11 -Wall -Wextra -Werror -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-	-Icommon -Itarget $UELF_SRCS tests/uelf/uelf-test.c -lelf -o "$U/uelf-test-asan" \
+	-Icommon -Ifacts $UELF_SRCS tests/uelf/uelf-test.c -lelf -o "$U/uelf-test-asan" \
 	> "$U/build-asan.log" 2>&1 ||
 	{ t_fail uelf/build-asan "uelf-test-asan does not build" "$U/build-asan.log"; uelf_ok=; }
 

@@ -3,7 +3,7 @@
 # DIR (tests/fuzz/fuzz-TARGET.c says what its input is), generated from
 # the tests' own inputs each time, so that the repository keeps no
 # corpus of its own:
-#   compile     tests/compiler, tests/target, examples and the report's
+#   compile     tests/compiler, tests/facts, examples and the report's
 #               probe files, each under two targets (byte 0)
 #   report      the dumps of tests/report (real boots and derived), alone
 #               and after the probe file of their case
@@ -21,7 +21,7 @@ target=$1 dir=$2
 mkdir -p "$dir"
 # seed NAME: standard input into DIR/NAME
 seed() { cat > "$dir/$1"; }
-probes() { ls tests/compiler/*.probes tests/target/*.probes examples/*.probes \
+probes() { ls tests/compiler/*.probes tests/facts/*.probes examples/*.probes \
 	      tests/report/*.probes tests/report/*/*.probes 2> /dev/null; }
 
 # The inputs a fuzzer once failed on (tests/fuzz/regress/TARGET-NAME).

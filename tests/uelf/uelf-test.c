@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uelf-test: a driver for target/uelf.c (tests/uelf.test.sh).
+ * uelf-test: a driver for facts/uelf.c (tests/uelf.test.sh).
  *
  *   uelf-test FILE SYMBOL[+OFF]   prints the file offset as 0xHEX
  *   uelf-test --check FILE OFFSET prints OFFSET as 0xHEX when it is good

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * target/: what the target kernel is, read from any subset of a target
+ * facts/: what the target kernel is, read from any subset of a target
  * capture (--target), a System.map, a vmlinux, a .config and a modules
  * directory; shared by the compiler (checks) and the report (symbols).
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * target/cname.c: C names (dev->name, a.b, p->q[2]) of probe fields
+ * facts/cname.c: C names (dev->name, a.b, p->q[2]) of probe fields
  * resolved to fetchargs from the DWARF of a vmlinux or a user program
  * (elfutils libdw), the variables at a probe point (--vars), and
  * functions that exist only inlined (cname_inlined()).

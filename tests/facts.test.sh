@@ -1,15 +1,15 @@
-# Target validation (issue "probecc knows its target"): probe files
+# Target facts (issue "probecc knows its target"): probe files
 # checked against what real kernels say of themselves.  The targets are
 # captured from a boot of Debian's Malta and amd64 kernels
 # (qemu-images/target: one boot each, cached), the configs and modules
 # are those of the same Debian packages.
 #
-# tests/target/bad-*.probes must fail with the .err beside them (the
+# tests/facts/bad-*.probes must fail with the .err beside them (the
 # kernel release and cache paths normalised), good-*.probes must pass,
 # warn-*.probes must pass with the warnings of the .warn beside them;
 # "# args:" names the inputs: @MIPSEL@, @MIPSEL_CONFIG@, @MIPSEL_MODULES@
 # and the same for X86_64.
-# Run alone: bash tests/target.test.sh (through tests/run-tests.sh).
+# Run alone: bash tests/facts.test.sh (through tests/run-tests.sh).
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 fi
@@ -19,7 +19,7 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 target_setup() { # target_setup ARCH VAR: sets VAR, VAR_CONFIG, VAR_MODULES
 	local t
-	if ! t=$(qemu-images/target "$1" 2> "$T_OUT/target/$1.capture.log"); then
+	if ! t=$(qemu-images/target "$1" 2> "$T_OUT/facts/$1.capture.log"); then
 		return 1
 	fi
 	eval "$(qemu-images/fetch "$1")"
@@ -40,11 +40,11 @@ target_normalise() {
 		s/0x[0-9a-f]{8,16}/0xADDR/g; s/which is [0-9]+ bytes/which is N bytes/" "$1"
 }
 
-mkdir -p "$T_OUT/target"
+mkdir -p "$T_OUT/facts"
 if target_setup mipsel MIPSEL && target_setup x86_64 X86_64; then
 	for bin in ./probecc ./probecc-asan; do
-		tag=target/$(basename "$bin")
-		for f in tests/target/good-*.probes; do
+		tag=facts/$(basename "$bin")
+		for f in tests/facts/good-*.probes; do
 			name=$tag/$(basename "$f" .probes)
 			d=$T_OUT/$name; mkdir -p "$d"
 			if "$bin" $(target_args "$f") "$f" --explain > "$d/explain" 2> "$d/stderr" &&
@@ -54,10 +54,10 @@ if target_setup mipsel MIPSEL && target_setup x86_64 X86_64; then
 				t_fail "$name" "did not pass its target (or warned)" "$d/stderr"
 			fi
 		done
-		t_bad_cases "$tag" "$bin" target_args target_normalise tests/target/bad-*.probes
+		t_bad_cases "$tag" "$bin" target_args target_normalise tests/facts/bad-*.probes
 		# warn-*.probes compile (exit 0, the outputs written) with the
 		# warnings of their .warn on stderr
-		for f in tests/target/warn-*.probes; do
+		for f in tests/facts/warn-*.probes; do
 			name=$tag/$(basename "$f" .probes)
 			d=$T_OUT/$name; rm -rf "$d"; mkdir -p "$d"
 			"$bin" $(target_args "$f") "$f" --plan "$d/plan" --cmdline > "$d/cmdline" 2> "$d/stderr.raw"
@@ -80,30 +80,30 @@ if target_setup mipsel MIPSEL && target_setup x86_64 X86_64; then
 		done
 		if [ -z "$miss" ] && grep -q '^[0-9a-f]* [Tt] register_netdevice$' "$t" &&
 		   ! grep -q '^0\{8,16\} [Tt] register_netdevice$' "$t"; then
-			t_pass "target/capture-$a"
+			t_pass "facts/capture-$a"
 		else
-			t_fail "target/capture-$a" "missing:$miss, or no real address of register_netdevice"
+			t_fail "facts/capture-$a" "missing:$miss, or no real address of register_netdevice"
 		fi
 	done
 
 	# The arch and kernel version come from the target: no --arch needed
 	# for an x86_64 kprobe on %di, and --explain says where they came from.
-	printf 'kprobe k do_sys_openat2 { dfd = %%di }\n' > "$T_OUT/target/x86reg.probes"
-	if ./probecc "$T_OUT/target/x86reg.probes" --target "$X86_64" --cmdline > "$T_OUT/target/x86reg.out" 2>&1 &&
-	   grep -q 'kprobe_event=p:k,do_sys_openat2,dfd=%di' "$T_OUT/target/x86reg.out"; then
-		t_pass "target/arch-from-target"
+	printf 'kprobe k do_sys_openat2 { dfd = %%di }\n' > "$T_OUT/facts/x86reg.probes"
+	if ./probecc "$T_OUT/facts/x86reg.probes" --target "$X86_64" --cmdline > "$T_OUT/facts/x86reg.out" 2>&1 &&
+	   grep -q 'kprobe_event=p:k,do_sys_openat2,dfd=%di' "$T_OUT/facts/x86reg.out"; then
+		t_pass "facts/arch-from-target"
 	else
-		t_fail "target/arch-from-target" "" "$T_OUT/target/x86reg.out"
+		t_fail "facts/arch-from-target" "" "$T_OUT/facts/x86reg.out"
 	fi
 
 	# A stripped vmlinuz (Debian's Malta one) gives its machine, no symbols.
 	eval "$(qemu-images/fetch mipsel)"
-	if ./probecc tests/target/good-bond0-mipsel.probes --vmlinux "$VMLINUZ" --explain > "$T_OUT/target/vmlinuz.out" 2>&1 &&
-	   grep -q 'mipsel, stripped (no symbols' "$T_OUT/target/vmlinuz.out"; then
-		t_pass "target/stripped-vmlinuz"
+	if ./probecc tests/facts/good-bond0-mipsel.probes --vmlinux "$VMLINUZ" --explain > "$T_OUT/facts/vmlinuz.out" 2>&1 &&
+	   grep -q 'mipsel, stripped (no symbols' "$T_OUT/facts/vmlinuz.out"; then
+		t_pass "facts/stripped-vmlinuz"
 	else
-		t_fail "target/stripped-vmlinuz" "" "$T_OUT/target/vmlinuz.out"
+		t_fail "facts/stripped-vmlinuz" "" "$T_OUT/facts/vmlinuz.out"
 	fi
 else
-	t_skip "target/*" "no target capture: $(tail -2 "$T_OUT"/target/*.capture.log)"
+	t_skip "facts/*" "no target capture: $(tail -2 "$T_OUT"/facts/*.capture.log)"
 fi
