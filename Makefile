@@ -5,7 +5,7 @@
 CC       ?= gcc
 CFLAGS   ?= -O2 -g
 WARNINGS  = -Wall -Wextra -Werror
-INCLUDES  = -Icommon -Icompiler -Ifacts -Ibootargs -Ibootconfig -Ireport
+INCLUDES  = -Icommon -Ibootconfig -Ifacts -Icompiler -Ireport -Ibootargs -Icli
 ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(INCLUDES)
 SANITIZE  = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -29,6 +29,7 @@ include bootargs/Makefile.bootargs
 include bootconfig/Makefile.bootconfig
 include report/Makefile.report
 include compiler/Makefile.compiler
+include cli/Makefile.cli
 include initramfs/Makefile.initramfs
 include qemu-images/Makefile.qemu
 include tests/Makefile.tests

@@ -29,6 +29,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* The number of elements of the array @a (not a pointer). */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /* ---- diagnostics (diag.c) ---- */
 
 struct source {

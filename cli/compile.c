@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * probecc: compile a probe file into what a boot needs.
+ * probecc FILE: compile a probe file into what a boot needs (the
+ * command cli/main.c runs when no other is named).
  *
  *   probecc FILE [--cmdline] [-o BOOTCONFIG] [--plan PLAN] [--explain]
  *           [--arch ARCH] [--kernel-version X.Y] [--via cmdline|bootconfig]
@@ -22,15 +23,14 @@
 
 #include "bc_tree.h"
 #include "bootconfig.h"
-#include "bootargs.h"
+#include "cli.h"
 #include "cname.h"
 #include "compiler.h"
 #include "footer.h"
 #include "kernel.h"
-#include "report.h"
 #include "version.h"
 
-static const char usage[] =
+const char compile_usage[] =
 "usage: probecc FILE [options]\n"
 "  --cmdline             print the kernel command-line fragment\n"
 "  -o PATH               write a bootconfig file (kernel-side setup goes to bootconfig)\n"
@@ -70,16 +70,6 @@ static const char usage[] =
 "  where the early-init agent for ARCH is (installed: BINDIR/../lib/probecc/ARCH/agent;\n"
 "  in a source tree: initramfs/agent-ARCH); probecc's version\n"
 "\n";
-
-/* The subcommands' synopses are theirs (report/, bootargs/): one copy. */
-static void print_usage(FILE *f)
-{
-	fputs(usage, f);
-	fputs(report_usage, f);
-	fputs("  summarise the agent's dumps and check the probe file's expectations\n\n", f);
-	fputs(bootargs_synopsis, f);
-	fputs("  merge the fragment into a boot loader's command line, quoted for U-Boot or set in a dtb\n", f);
-}
 
 /* Read all of @path; the text is NUL-terminated and owned by the caller. */
 static struct source *read_source(const char *path)
@@ -201,7 +191,7 @@ static void target_from_kernel(struct target *t, const struct kernel *k,
 	}
 }
 
-int main(int argc, char **argv)
+int compile_main(int argc, char **argv)
 {
 	enum { OPT_CMDLINE = 256, OPT_PLAN, OPT_EXPLAIN, OPT_ARCH, OPT_KVER,
 	       OPT_VIA, OPT_CMAX, OPT_TARGET, OPT_VMLINUX, OPT_SYSMAP,
@@ -251,10 +241,6 @@ int main(int argc, char **argv)
 	char *bctext = NULL;
 	int c, nerr, nkernel;
 
-	if (argc > 1 && !strcmp(argv[1], "report"))
-		return report_main(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "bootargs"))
-		return bootargs_main(argc - 1, argv + 1);
 	while ((c = getopt_long(argc, argv, "o:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -335,22 +321,22 @@ int main(int argc, char **argv)
 			stdout_flush();
 			return 0;
 		case 'h':
-			print_usage(stdout);
+			cli_usage(stdout);
 			return 0;
 		default:
-			print_usage(stderr);
+			cli_usage(stderr);
 			return 2;
 		}
 	}
 	if (agent_arch) {
 		if (optind != argc) {
-			print_usage(stderr);
+			cli_usage(stderr);
 			return 2;
 		}
 		return agent_path(agent_arch);
 	}
 	if (optind != argc - (vars ? 0 : 1)) {
-		print_usage(stderr);
+		cli_usage(stderr);
 		return 2;
 	}
 	/* the kernel as it is: its own word beats the defaults */

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cli/: the probecc program, the edge where options are read and the
+ * process exits.  It sits above every product folder (common <-
+ * bootconfig, facts <- compiler <- report, bootargs <- cli) and is the
+ * only one that names them all:
+ *   main.c     the commands[] table: "probecc report", "probecc
+ *              bootargs", and the compile command when no other is named
+ *   compile.c  probecc FILE: options, the target kernel loaded (facts/),
+ *              the compiler's stages called in order (compiler/), the
+ *              outputs staged and committed (common/output.c)
+ */
+#ifndef PROBECC_CLI_H
+#define PROBECC_CLI_H
+
+#include <stdio.h>
+
+/* probecc FILE ... (compile.c): argv[0] is the program; the exit status. */
+int compile_main(int argc, char **argv);
+
+/* compile_main()'s usage text, the first part of cli_usage(). */
+extern const char compile_usage[];
+
+/* The whole usage, every command's synopsis, to @f (main.c). */
+void cli_usage(FILE *f);
+
+#endif
