@@ -24,7 +24,6 @@
 #include "bc_tree.h"
 #include "bootconfig.h"
 #include "cli.h"
-#include "cname.h"
 #include "compiler.h"
 #include "footer.h"
 #include "kernel.h"
@@ -377,7 +376,7 @@ int compile_main(int argc, char **argv)
 		want_cmdline = true;
 	if (vars) {
 		struct strbuf out = { 0 };
-		int rc = cname_list_vars(vars, k, vmlinux, sysroot, &t, &out);
+		int rc = resolve_list_vars(vars, k, vmlinux, sysroot, &t, &out);
 
 		if (out.s)
 			fputs(out.s, stdout);
@@ -386,8 +385,8 @@ int compile_main(int argc, char **argv)
 	}
 
 	/*
-	 * read -> lex -> parse -> (uprobes, C names) -> check -> place ->
-	 * budget -> emit: every stage that can refuse the program records
+	 * read -> lex -> parse -> resolve (uprobes, C names) -> check -> place ->
+	 * budget -> warn -> emit: every stage that can refuse the program records
 	 * what it finds and returns a count; here is where that ends the run.
 	 */
 	src = read_source(argv[optind]);
@@ -405,7 +404,7 @@ int compile_main(int argc, char **argv)
 			nerr, nerr == 1 ? "" : "s", sysroot ? sysroot : "no --sysroot");
 		return 1;
 	}
-	nerr = cname_resolve(prog, k, vmlinux, sysroot, &t, &checks, &diags);
+	nerr = resolve_cnames(prog, k, vmlinux, sysroot, &t, &checks, &diags);
 	if (nerr) {
 		diag_print_as(&warnings, "warning");
 		diag_print(&diags);

@@ -2,16 +2,16 @@
 /*
  * compiler/: the probecc compiler, a probe file in, what a boot needs out.
  *
- * Data flow, top to bottom (one file a stage):
- *   main.c    the CLI edge: options, the target kernel loaded (facts/),
- *             the stages below called in order, outputs staged and
- *             committed (common/); the one place that prints a stage's
- *             errors and exits
+ * Data flow, top to bottom (one file a stage), as cli/compile.c (the
+ * CLI edge above this folder: options, the target kernel's facts loaded
+ * from facts/, outputs staged and committed) runs them:
  *   lex.c     text -> tokens (first error stops it)
  *   parse.c   tokens -> struct program (the language's own rules; every
  *             statement's first error, listed)
- *             then uprobe offsets (resolve_uprobes(), check.c) and C names
- *             in fields (facts/cname.c) are resolved against the target
+ *   resolve.c what the program names in the target's terms, against the
+ *             target's facts: uprobe PATH:SYMBOL to file offsets and each
+ *             file's ABI (resolve_uprobes(), facts/uelf.c), C names in
+ *             fields to fetchargs (resolve_cnames(), facts/debuginfo.c)
  *   check.c   struct program + struct target + struct kernel: every rule
  *             the target would refuse, all errors listed in one pass
  *   place.c   checked program + target -> struct placement: where each
@@ -27,13 +27,14 @@
  *   emit.c    struct placement -> the texts: the command-line fragment,
  *             the bootconfig file, the agent's plan, --explain; never
  *             fails but for memory
+ *   initrd.c  --initrd: the user's initrd, the overlay cpio, the bootconfig
  * and what the stages share, below them:
  *   fetcharg.c   struct fetcharg -> the kernel's fetcharg text (never fails)
  *   abi.c     argument N -> register / stack slot of the target ABI
  *   options.c trace option and clock names the kernel knows
- * Errors: lex, parse, resolve_uprobes, cname_resolve, check and
+ * Errors: lex, parse, resolve_uprobes, resolve_cnames, check and
  * budget_check record them in a struct diags (common/) and return a
- * count; nothing below main exits on a user error.
+ * count; nothing in this folder exits on a user error.
  */
 #ifndef PROBECC_COMPILER_H
 #define PROBECC_COMPILER_H
@@ -84,7 +85,7 @@ enum fetcharg_kind {
 	F_ADDR,		/* @n: address (kprobe) or file offset (uprobe) */
 	F_DEREF,	/* +n(inner) / -n(inner): n is the signed offset */
 	F_IMM,		/* an immediate number */
-	F_VAR,		/* a C name with member accesses: resolved from DWARF (facts/cname.c) */
+	F_VAR,		/* a C name with member accesses: resolved from DWARF (compiler/resolve.c) */
 };
 
 /* One step of a C access path: .member, ->member, [index]. */
@@ -111,7 +112,7 @@ struct field {
 	char *name;
 	struct fetcharg *fetcharg;
 	char *type;		/* NULL: the kernel's default for the fetcharg */
-	bool string_at;		/* string: the fetch already ends at the string (facts/cname.c) */
+	bool string_at;		/* string: the fetch already ends at the string (compiler/resolve.c) */
 	char *c_expr;		/* the C expression as written, once resolved from DWARF */
 	struct pos pos, type_pos;
 	struct field *next;
@@ -313,7 +314,7 @@ const char *trace_option_tracer(const char *name);
 /* @name is a trace clock of the target kernel. */
 bool trace_clock_known(const struct target *t, const char *name);
 
-/* ---- checks (check.c) ---- */
+/* ---- the resolve phase (resolve.c) ---- */
 
 struct kernel;
 
@@ -329,6 +330,49 @@ struct kernel;
  */
 int resolve_uprobes(struct program *prog, const char *sysroot,
 		    const struct abi *kabi, struct diags *d, struct diags *warn);
+
+/*
+ * resolve_cnames() - replace every field of @prog written with C names
+ * (F_VAR) by the fetch it stands for, and give it the DWARF type unless
+ * the field has an explicit ":TYPE".
+ *
+ * Kprobes use the DWARF of @vmlinux (a path, NULL: none given) and the
+ * function's address from @k's symbols; uprobes use the DWARF of
+ * @sysroot + the probe's PATH (NULL sysroot: none), after
+ * resolve_uprobes().  Fields without C names are left alone, and
+ * nothing is opened when there are none.
+ *
+ * Each resolved field gets f->c_expr (the C text) and a line in
+ * @explain saying where every step came from (DWARF location at the
+ * probe address -> fetcharg).  Errors (no debug info, no such variable,
+ * optimised out, no location at that address, not a pointer, no such
+ * member with did-you-mean, a location a fetcharg cannot express, a
+ * debug file that cannot be opened) all go to @d, at the name's
+ * position where there is one; returns their number (the caller prints
+ * them and stops: nothing here exits).
+ *
+ * Ownership: the new fetches and strings belong to @prog (never freed,
+ * like the rest of the program).  @k, @t are only read.
+ */
+int resolve_cnames(struct program *prog, const struct kernel *k,
+		  const char *vmlinux, const char *sysroot,
+		  const struct target *t, struct strbuf *explain,
+		  struct diags *d);
+
+/*
+ * resolve_list_vars() - like perf probe -V: append to @out the
+ * parameters and the local variables in scope at @where, with their C
+ * types and the fetcharg each one is at (or why it cannot be reached).
+ * @where is FUNC[+OFF] (a kernel function, with @vmlinux) or
+ * PATH:FUNC[+OFF] (a user program under @sysroot); OFF is in bytes.
+ * Returns 0, or 1 after printing "probecc: error: ..." to stderr.
+ */
+int resolve_list_vars(const char *where, const struct kernel *k,
+		    const char *vmlinux, const char *sysroot,
+		    const struct target *t, struct strbuf *out);
+
+/* ---- checks (check.c) ---- */
+
 
 /*
  * check_program() - every rule of the target a checked program must
@@ -404,7 +448,7 @@ struct target {
 
 /*
  * Whether the target kernel is @major.@minor or later: the one version
- * test of check, fetcharg, place and facts/cname.c (sources of each
+ * test of check, fetcharg, place and resolve.c (sources of each
  * feature's version where it is tested).
  */
 static inline bool kernel_at_least(const struct target *t, int major, int minor)

@@ -391,7 +391,7 @@ static void ident_word(char **first, struct access ***tail)
  * IDENT = [A-Za-z_][A-Za-z0-9_]*
  *
  * A parameter, local or global of the probed function by its C name,
- * resolved from the DWARF of --vmlinux or --sysroot (facts/cname.c).  The
+ * resolved from the DWARF of --vmlinux or --sysroot (compiler/resolve.c).  The
  * lexer keeps "a.b" as one word; it is split here.
  */
 static struct fetcharg *cvar(struct fetcharg *f)
