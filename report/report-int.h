@@ -160,6 +160,8 @@ void frames_read(const char *text, size_t len, struct frames *f);
 int tracedat_build(const char *text, size_t len, bool complete_only,
 		   char **dat_out, FILE *info, struct errmsg *e);
 int tracedat_check(const char *text, size_t len, bool complete_only,
+		   void (*page)(const unsigned char *pg, unsigned int page_size,
+				unsigned int long_size, bool big_endian),
 		   struct errmsg *e);
 const char *child_status(int status, char *buf, size_t size);
 void tracedat_done(char *dat);

@@ -373,7 +373,7 @@ static bool format_field(const char *data, const char *field,
 		semi = memchr(line, ';', nl - line);
 		if (!semi || semi - line < (long)flen + 1 ||
 		    memcmp(semi - flen, field, flen) ||
-		    (semi[-flen - 1] != ' ' && semi[-flen - 1] != '\t') ||
+		    (*(semi - flen - 1) != ' ' && *(semi - flen - 1) != '\t') ||
 		    !memmem(line, semi - line, "field:", 6)) {
 			if (!*nl)
 				break;
@@ -935,15 +935,27 @@ static int raw_collect(const char *text, size_t len, bool complete_only,
 /*
  * tracedat_check() - raw_collect() alone, no file written: 0 when the raw
  * dumps of @text (@len bytes) would be given to trace-cmd, else -errno
- * with @e set.  For the fuzz harness (tests/fuzz/fuzz-raw.c).
+ * with @e set.  Then @page, when not NULL, is called with each page of
+ * CPU data (@page_size bytes, commit a long of @long_size bytes, in the
+ * byte order @big_endian says).  For the fuzz harness
+ * (tests/fuzz/fuzz-raw.c), which walks each page with libtraceevent.
  */
 int tracedat_check(const char *text, size_t len, bool complete_only,
+		   void (*page)(const unsigned char *pg, unsigned int page_size,
+				unsigned int long_size, bool big_endian),
 		   struct errmsg *e)
 {
 	struct rawset rs = { 0 };
 	struct page_layout pl;
 	int rc = raw_collect(text, len, complete_only, &rs, &pl, NULL, e);
+	size_t off;
+	int i;
 
+	for (i = 0; !rc && page && i < rs.n; i++)
+		if (is_cpu_data(rs.f[i].name))
+			for (off = 0; off + pl.page_size <= rs.f[i].len; off += pl.page_size)
+				page((const unsigned char *)rs.f[i].data + off,
+				     pl.page_size, pl.long_size, pl.big_endian);
 	rawset_free(&rs);
 	return rc;
 }

@@ -93,6 +93,16 @@ def rec(recs, name):
     raise KeyError(name)
 
 
+if len(sys.argv) == 4 and sys.argv[1] == 'many':
+    # the real dumps, then N one-byte format records of distinct names in
+    # dump 2 (tests/tracedat.test.sh times the report on them)
+    no, ds = dumps(BASE)
+    ds[1][1][:0] = [[b'events/s%d/e%d/format' % (i // 100, i), b'x'] for i in range(int(sys.argv[2]))]
+    with open(sys.argv[3], 'wb') as f:
+        for n, (head, recs) in enumerate(ds, 1):
+            f.write(frame(n, no, unrecords(head, recs)))
+    sys.exit(0)
+
 if len(sys.argv) == 3 and sys.argv[1] == 'trim':
     # kallsyms cut to the lines of the functions the trace names (and
     # the symbol after each, which ends it): 1.1 MB -> a few hundred bytes
