@@ -171,6 +171,31 @@ bool dump_complete(const struct dump *d)
 	return dump_evidence(d) && !d->ncut && !d->raw_unknown && !d->bad_time;
 }
 
+/*
+ * dump_incomplete_why() - NULL when dump_complete(), else why no verdict
+ * can pass, in @buf (@size bytes): the one reason the text, JSON and
+ * JUnit outputs all give.
+ */
+const char *dump_incomplete_why(const struct dump *d, char *buf, size_t size)
+{
+	if (dump_complete(d))
+		return NULL;
+	if (d->raw && d->raw_why[0])
+		snprintf(buf, size, "the raw dumps were not read: %s", d->raw_why);
+	else if (!dump_evidence(d))
+		snprintf(buf, size, "no complete dump in the capture");
+	else if (d->ncut)
+		snprintf(buf, size, "%d dump(s) cut short or damaged, the last: %s",
+			 d->ncut, d->why);
+	else if (d->raw_unknown)
+		snprintf(buf, size, "%ld event(s) of an id no format file names",
+			 d->raw_unknown);
+	else
+		snprintf(buf, size, "%d trace line(s) whose time is not the kernel's",
+			 d->bad_time);
+	return buf;
+}
+
 void add_hit(struct dump *d, struct hit *h)
 {
 	if (d->nhits == d->cap) {

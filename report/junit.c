@@ -1,14 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
-/* --junit: one testcase per expectation, for GitLab, Jenkins and the like. */
+/*
+ * --junit: one testcase per expectation, for GitLab, Jenkins and the
+ * like, and one "complete dump" that fails when the capture is no
+ * complete evidence (dump_incomplete_why()): then nothing passes.
+ */
 #include "report-int.h"
 
 void junit_write(FILE *f, const struct report *r)
 {
 	const struct expectation *e;
+	const char *why;
+	char buf[1400];
 	int i;
 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	fprintf(f, "<testsuite name=\"probecc\" tests=\"%d\" failures=\"%d\">\n", r->nexp, r->failed);
+	why = dump_incomplete_why(&r->d, buf, sizeof(buf));
+	fprintf(f, "<testsuite name=\"probecc\" tests=\"%d\" failures=\"%d\">\n",
+		r->nexp + 1, r->failed + !!why);
+	fprintf(f, "  <testcase classname=\"probecc\" name=\"complete dump\">");
+	if (why) {
+		fprintf(f, "<failure message=\"");
+		xml_escaped(f, why);
+		fprintf(f, "\"/>");
+	}
+	fprintf(f, "</testcase>\n");
 	for (i = 0, e = r->prog ? r->prog->expects : NULL; e; e = e->next, i++) {
 		fprintf(f, "  <testcase classname=\"probecc\" name=\"");
 		xml_escaped(f, e->text);

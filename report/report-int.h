@@ -157,8 +157,13 @@ struct report {
 void frames_read(const char *text, size_t len, struct frames *f);
 
 /* tracedat.c */
-int tracedat_build(const char *text, size_t len, char **dat_out, FILE *info,
+int tracedat_build(const char *text, size_t len, bool complete_only,
+		   char **dat_out, FILE *info, struct errmsg *e);
+int tracedat_check(const char *text, size_t len, bool complete_only,
+		   void (*page)(const unsigned char *pg, unsigned int page_size,
+				unsigned int long_size, bool big_endian),
 		   struct errmsg *e);
+const char *child_status(int status, char *buf, size_t size);
 void tracedat_done(char *dat);
 int tracedat_write(const char *text, size_t len, const char *out,
 		   FILE *info, struct errmsg *e);
@@ -166,6 +171,7 @@ int tracedat_write(const char *text, size_t len, const char *out,
 /* events.c */
 int events_read(struct report *r, const char *text, size_t len,
 		struct errmsg *e);
+int events_try(const char *dat, struct errmsg *e);
 
 /* dump.c */
 void *xrealloc_array(void *p, size_t n, size_t size);
@@ -173,6 +179,7 @@ void push_str(char ***arr, int *n, int *cap, char *s);
 void add_hit(struct dump *d, struct hit *h);
 bool dump_evidence(const struct dump *d);
 bool dump_complete(const struct dump *d);
+const char *dump_incomplete_why(const struct dump *d, char *buf, size_t size);
 void dump_read(struct report *r, char *text, size_t len);
 
 /*

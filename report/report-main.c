@@ -33,7 +33,7 @@ static const char help[] =
 	"                     then the text report is not printed)\n"
 	"  --folded OUT       folded stacks (flamegraph.pl)\n"
 	"  --svg OUT          a timeline of the hits\n"
-	"  --junit OUT        one JUnit testcase per expectation\n"
+	"  --junit OUT        one JUnit testcase per expectation, and \"complete dump\"\n"
 	"  --perfetto OUT     the hits as Trace Event Format JSON (Perfetto, chrome://tracing)\n"
 	"  --system-map FILE  kernel symbols: a System.map or /proc/kallsyms copy\n"
 	"  --target FILE      kernel symbols: a capture (qemu-images/capture)\n"

@@ -229,6 +229,10 @@ void text_write(FILE *out, const struct report *r)
 
 void text_summary(FILE *out, const struct report *r)
 {
+	char buf[1400];
+
 	if (r->nexp)
 		fprintf(out, "%d of %d expectation(s) hold\n", r->nexp - r->failed, r->nexp);
+	if (r->nexp && dump_incomplete_why(&r->d, buf, sizeof(buf)))
+		fprintf(out, "no pass: %s\n", buf);
 }

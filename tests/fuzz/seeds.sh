@@ -7,6 +7,10 @@
 #               probe files, each under two targets (byte 0)
 #   report      the dumps of tests/report (real boots and derived), alone
 #               and after the probe file of their case
+#   raw         the records of the raw dumps of tests/report (the real
+#               Malta boot's and those derived from it) and of
+#               tests/tracedat.test.sh's boots when tests/out holds them,
+#               dump 1 and dump 2 as tests/fuzz/fuzz-raw.c takes them
 #   bootconfig  tests/bootconfig/*.bconf, the kernel's samples when
 #               bootconfig/kernel-tool has built them, and probecc's own
 #               bootconfig of the examples
@@ -66,6 +70,23 @@ bootargs)
 		  cat "$f"; } | seed "$(basename "$b")"
 		{ printf '\001'; [ ! -f "$b.existing" ] || { cat "$b.existing"; printf '\000'; }
 		  cat "$f"; } | seed "$(basename "$b")-replace"
+	done ;;
+raw)
+	for raw in tests/report/mipsel-raw/ttyS1.raw tests/report/derived/raw-*.raw \
+		   tests/out/tracedat/*/ttyS1.raw; do
+		[ -f "$raw" ] || continue
+		b=$(basename "$(dirname "$raw")")-$(basename "$raw" .raw)
+		for n in 1 2; do
+			./probecc report --extract $n "$raw" 2> /dev/null |
+				sed -n '/^--- raw ---$/,$p' | tail -c +13 > "$dir/.d$n" || true
+		done
+		# byte 0: 1 the report's reading (complete dumps), 0 --trace-dat's
+		for flag in 1 0; do
+			{ printf "\\00$flag"; cat "$dir/.d1"; printf '\n=probecc-fuzz-dump-2=\n'
+			  cat "$dir/.d2"; } | seed "$b-$flag"
+		done
+		{ printf '\001'; cat "$dir/.d1"; } | seed "$b-dump1"
+		rm -f "$dir/.d1" "$dir/.d2"
 	done ;;
 plan)
 	for f in $(probes); do
