@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "bc_tree.h"
 #include "bootconfig.h"
 #include "cli.h"
@@ -39,7 +40,11 @@ const char compile_usage[] =
 "                        overlay cpio with the agent (/probecc/init) and the plan, then the\n"
 "                        bootconfig, last; the command line gets rdinit=/probecc/init\n"
 "  --base-initrd IN      the initrd --initrd starts with (initramfs-tools, dracut, Buildroot)\n"
-"  --arch ARCH           target: mips mipsel mips64 mips64el x86_64 arm64 riscv64 (default mipsel)\n"
+"  --arch ARCH           target:"
+#define ARCH(NAME, ...) " " #NAME
+#include "arch.def"
+#undef ARCH
+" (default mipsel)\n"
 "  --kernel-version X.Y  target kernel version (default 6.1)\n"
 "  --via cmdline|bootconfig\n"
 "                        where the kernel-side setup goes (default: bootconfig with -o,\n"
@@ -353,7 +358,7 @@ int compile_main(int argc, char **argv)
 
 	t.abi = abi_find(arch);
 	if (!t.abi)
-		input_error("unknown --arch '%s' (known: %s)", arch, abi_names());
+		input_error("unknown --arch '%s' (known: %s)", arch, arch_names());
 	if (t.cmdline_max < 0)
 		t.cmdline_max = budget_default(t.abi);
 	if (t.cmdline_max > t.abi->cmdline_size - 1)

@@ -204,7 +204,7 @@ struct program *parse(struct token *tok, struct diags *d);
 /* ---- target ABIs (abi.c) ---- */
 
 struct abi {
-	const char *arch;	/* --arch name: mips, mipsel, mips64el, x86_64, arm64, riscv64 */
+	const char *arch;	/* --arch name, a row of common/arch.def */
 	const char *abi;	/* o32, n64, sysv, aapcs64, lp64 */
 	int long_bytes;		/* sizeof(long): the unit of $stackN */
 	int nregs;		/* arguments passed in registers */
@@ -251,8 +251,6 @@ const struct abi *probe_abi(const struct probe *p, const struct target *t);
 bool abi_narrow_slots(const struct abi *a);
 /* Whether argument @n (1-based) of @a is passed on the stack. */
 bool abi_arg_on_stack(const struct abi *a, int n);
-/* The list of known --arch names, for error messages. */
-const char *abi_names(void);
 /*
  * Fetcharg text for argument @n (1-based) at function entry: "%r4" or
  * "$stack4".  Integer or pointer arguments of at most one long each;

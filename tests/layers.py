@@ -35,7 +35,7 @@ def main():
     owner = {}          # header basename -> folder
     for f in folders:
         for name in os.listdir(os.path.join(top, f)):
-            if name.endswith('.h'):
+            if name.endswith(('.h', '.def')):
                 if name in owner and owner[name] != f:
                     print(f'{f}/{name}: the header name is also {owner[name]}/{name}')
                     return 1
