@@ -232,7 +232,7 @@ int compile_main(int argc, char **argv)
 	struct target t = { .kmajor = 6, .kminor = 1, .arch_default = true,
 			    .version_default = true, .cmdline_max = -1 };
 	bool want_cmdline = false, want_explain = false;
-	struct diags diags = { 0 }, warnings = { 0 };
+	struct diags diags = { 0 }, warnings = { 0 }, notes = { 0 }, hints = { 0 };
 	struct placement *pl;
 	struct program *prog;
 	struct token *toks;
@@ -356,6 +356,10 @@ int compile_main(int argc, char **argv)
 		input_error("unknown --arch '%s' (known: %s)", arch, abi_names());
 	if (t.cmdline_max < 0)
 		t.cmdline_max = budget_default(t.abi);
+	else if (getenv("PROBECC_CMDLINE_MAX_FROM") && *getenv("PROBECC_CMDLINE_MAX_FROM"))
+		t.cmdline_max_from = getenv("PROBECC_CMDLINE_MAX_FROM");
+	else
+		t.cmdline_max_from = "--cmdline-max";
 	if (t.cmdline_max > t.abi->cmdline_size - 1)
 		input_error("--cmdline-max %d is more than %s's COMMAND_LINE_SIZE (%d) allows",
 		      t.cmdline_max, t.abi->arch, t.abi->cmdline_size);
@@ -425,8 +429,10 @@ int compile_main(int argc, char **argv)
 		return 1;
 	}
 	pl = place(prog, &t);
-	if (budget_check(pl, &t, &diags)) {
+	if (budget_check(pl, &t, &diags, &notes, &hints)) {
 		diag_print(&diags);
+		diag_print_as(&notes, "note");
+		diag_print_as(&hints, "hint");
 		return 1;
 	}
 	warn_placement(prog, k, &t, pl);

@@ -1,0 +1,33 @@
+# A new user's first job through qemu-images/run-probes (README, "Set-up";
+# issue: "The first job a new user writes ... work the first time"):
+# what stops a job before the boot says why in one line at the place it
+# is, and nothing the user did not ask for is left in --out.
+# Run alone: bash tests/firstjob.test.sh (through tests/run-tests.sh).
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+fi
+
+fj_dir=$T_OUT/firstjob
+rm -rf "$fj_dir" && mkdir -p "$fj_dir"
+
+# --- Stops before the boot (no QEMU) ---
+
+# Over the command-line room: each statement's bytes at FILE:LINE:COL,
+# the budget said as run-probes computed it, no --cmdline-max hint.
+d=$fj_dir/over-budget && mkdir -p "$d"
+qemu-images/run-probes --arch mipsel --out "$d/out" tests/firstjob/over-budget.probes \
+	> "$d/stdout" 2> "$d/stderr"
+rc=$?
+if [ $rc -ne 1 ] || [ -e "$d/out/console.log" ]; then
+	t_fail firstjob/over-budget/stops "exit $rc, expected 1 before any boot" "$d/stderr"
+else
+	t_grep firstjob/over-budget/budget-said "$d/stderr" \
+		"over the budget of 182 \(the room of mipsel's 255-byte command line after the firmware's rd_start= rd_size= and run-probes' own 'console=ttyS0 rdinit=/init'\): ftrace= 15, ftrace_filter= 188, trace_event= 37$"
+	t_grep firstjob/over-budget/statement-noted "$d/stderr" \
+		"^tests/firstjob/over-budget.probes:4:10: note: takes 79 bytes of the fragment \(ftrace_filter=\)$"
+	if grep -q -- '--cmdline-max' "$d/stderr"; then
+		t_fail firstjob/over-budget/no-option-hint "hints an option run-probes does not have" "$d/stderr"
+	else
+		t_pass firstjob/over-budget/no-option-hint
+	fi
+fi
