@@ -530,6 +530,8 @@ struct placement *place(const struct program *prog, const struct target *t);
 struct kernel;
 /*
  * warn_placement() - "FILE:LINE:COL: warning:" on stderr for each kprobe
+ * @pl has the agent arm because the command line had no room left (its
+ * hits before /init are missed), for each kprobe
  * @pl has the agent arm on an __init function of @k (freed before /init:
  * it can never fire), with why and where it would work, and for each
  * "function" name of the init text (the agent's check at /init fails);

@@ -6,7 +6,8 @@
 # The first line of a case may be "# args: ..." (extra probecc options).
 # Expected files: .cmdline (stdout of --cmdline), .plan (--plan),
 # .bootconfig (-o; its presence selects bootconfig placement),
-# .explain (--explain, optional), .err (bad cases: stderr).  A bad case
+# .explain (--explain, optional), .warn (good cases: stderr, its
+# warnings; optional), .err (bad cases: stderr).  A bad case
 # exits 1 (the probe file was refused) unless a line "# exit: N" says
 # otherwise (2: a bad option value, a usage error).
 # Run alone: bash tests/compiler.test.sh (through tests/run-tests.sh).
@@ -45,6 +46,8 @@ compiler_good() {
 	fi
 	t_check "$tag/$(basename "$base").cmdline" "$base.cmdline" "$d/cmdline"
 	t_check "$tag/$(basename "$base").plan" "$base.plan" "$d/plan"
+	[ -f "$base.warn" ] &&
+		t_check "$tag/$(basename "$base").warn" "$base.warn" "$d/stderr"
 	[ -f "$base.bootconfig" ] &&
 		t_check "$tag/$(basename "$base").bootconfig" "$base.bootconfig" "$d/bootconfig"
 	if [ -f "$base.explain" ]; then
