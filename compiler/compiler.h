@@ -403,6 +403,15 @@ int check_field_fetch(const struct field *f, const struct probe *p,
 		      const struct target *t, struct diags *d);
 
 /*
+ * user_stacks_kept() - whether the kernel of @t records a user stack
+ * (the userstacktrace option, "stack" on a uprobe): its config's
+ * CONFIG_USER_STACKTRACE_SUPPORT when @k has the config, else x86_64
+ * only (6.1: x86 and loongarch select it; ftrace_trace_userstack(),
+ * kernel/trace/trace.c, records nothing elsewhere).
+ */
+bool user_stacks_kept(const struct kernel *k, const struct target *t);
+
+/*
  * module_only_function() - the module of function @name when the kernel
  * has it only in modules: @k knows the kernel's own symbols (a target,
  * vmlinux or System.map) and the modules' (--modules, or a capture

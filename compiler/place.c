@@ -729,7 +729,11 @@ static void probes(struct ctx *c, int *order)
 		option(c, "stacktrace",
 		       " (every kprobe and event asks for a stack: the global option covers hits before the agent runs)",
 		       kstack_pos);
-	if (any_ustack)
+	/* where the kernel keeps no user stack, the option records nothing */
+	if (any_ustack && !user_stacks_kept(c->t->k, c->t))
+		explain(c, "stack on uprobes: no userstacktrace option, which a %s kernel does not record (no USER_STACKTRACE_SUPPORT): it would take %zu bytes of the command line for nothing",
+			c->t->abi->arch, strlen("userstacktrace") + 1);
+	else if (any_ustack)
 		option(c, "userstacktrace",
 		       " (\"stack\" on a uprobe: a user stack on every event; MIPS kernels record none)",
 		       ustack_pos);
