@@ -34,7 +34,8 @@ const char compile_usage[] =
 "  --cmdline             print the kernel command-line fragment\n"
 "  -o PATH               write a bootconfig file (kernel-side setup goes to bootconfig)\n"
 "  --plan PATH           write the early-init agent's plan (docs/plan.md)\n"
-"  --explain             print where each part of the file went, and why\n"
+"  --explain             print where each part of the file went, and why (on stderr\n"
+"                        beside --cmdline, so that the fragment stays alone on stdout)\n"
 "  --initrd OUT          write an initrd: --base-initrd IN (your own, as it is), then an\n"
 "                        overlay cpio with the agent (/probecc/init) and the plan, then the\n"
 "                        bootconfig, last; the command line gets rdinit=/probecc/init\n"
@@ -480,8 +481,9 @@ int compile_main(int argc, char **argv)
 		printf("%s\n", text);
 		free(text);
 	}
+	/* never into a fragment redirected to a file: stderr beside --cmdline */
 	if (want_explain)
-		emit_explain(pl, checks.s, stdout);
+		emit_explain(pl, checks.s, want_cmdline ? stderr : stdout);
 	bc_free(pl->bootconfig);
 	stdout_flush();
 	return 0;

@@ -289,3 +289,15 @@ if [ -d "$ABI_SR" ] && mipsel-linux-gnu-gcc -g -O2 -nostdlib -static tests/compi
 elif [ -d "$ABI_SR" ]; then
 	t_fail compiler/abi/vars-build "mipsel-linux-gnu-gcc -g failed" "$T_OUT/compiler/abi/cc.log"
 fi
+
+# --cmdline --explain > fragment: the fragment alone on stdout, the
+# explanation on stderr (as --explain alone prints it on stdout).
+d=$T_OUT/compiler/explain-beside-cmdline && rm -rf "$d" && mkdir -p "$d"
+./probecc examples/bond0.probes --cmdline > "$d/cmdline.want"
+./probecc examples/bond0.probes --explain > "$d/explain.want"
+./probecc examples/bond0.probes --cmdline --explain > "$d/cmdline" 2> "$d/explain"
+if cmp -s "$d/cmdline.want" "$d/cmdline" && cmp -s "$d/explain.want" "$d/explain"; then
+	t_pass compiler/explain-beside-cmdline-on-stderr
+else
+	t_fail compiler/explain-beside-cmdline-on-stderr "the fragment is not alone on stdout" "$d/cmdline"
+fi
