@@ -31,3 +31,17 @@ else
 		t_pass firstjob/over-budget/no-option-hint
 	fi
 fi
+
+# A warning is said once, though run-probes compiles twice (the outputs,
+# then the explanation); the module typo stops the job at the image,
+# after both compiles, before any boot.
+d=$fj_dir/warn-once && mkdir -p "$d"
+qemu-images/run-probes --arch mipsel --out "$d/out" --module bondng \
+	tests/firstjob/warn-stack.probes > "$d/stdout" 2> "$d/stderr"
+rc=$?
+n=$(grep -c "warning: 'stack' on uprobe 'u' records nothing" "$d/stderr")
+if [ $rc -ne 0 ] && [ ! -e "$d/out/console.log" ] && [ "$n" = 1 ]; then
+	t_pass firstjob/warn-once
+else
+	t_fail firstjob/warn-once "exit $rc, the warning $n time(s)" "$d/stderr"
+fi
