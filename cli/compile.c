@@ -135,9 +135,10 @@ static void write_initrd(const char *out, const char *base,
 		out, base ? base : "no base initrd", base ? " as it was" : "",
 		OVERLAY_INIT, agent, plan_len,
 		bctext ? ", then the bootconfig, last" : "", OVERLAY_INIT);
-	if (sink && strncmp(sink, "/dev/", 5))
-		fprintf(stderr, "probecc: warning: dump %s: in overlay mode the file is %s%s in the initramfs, which the real init frees at switch_root; a device (/dev/ttyS1) outlives it\n",
-			sink, "/.probecc", sink);
+	/* "console" and devices outlive switch_root; a file is the agent's, under its root */
+	if (sink && strcmp(sink, "console") && strncmp(sink, "/dev/", 5))
+		fprintf(stderr, "probecc: warning: dump %s: in overlay mode the agent writes the file under its own root, /.probecc%s, in the initramfs, which the real init frees at switch_root; a device (/dev/ttyS1) or the console outlives it\n",
+			sink, sink);
 	free(img);
 	free(abin);
 	free(bbin);

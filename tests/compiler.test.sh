@@ -301,3 +301,20 @@ if cmp -s "$d/cmdline.want" "$d/cmdline" && cmp -s "$d/explain.want" "$d/explain
 else
 	t_fail compiler/explain-beside-cmdline-on-stderr "the fragment is not alone on stdout" "$d/cmdline"
 fi
+
+# --initrd: "dump console" gets no warning (the agent writes to the
+# console, which outlives switch_root); a file does, with where the
+# agent puts it (/.probecc/PATH, in the initramfs).
+d=$T_OUT/compiler/overlay-sink && rm -rf "$d" && mkdir -p "$d"
+printf 'kprobe netdev register_netdevice\ndump console\n' > "$d/console.probes"
+printf 'kprobe netdev register_netdevice\ndump /probecc.dump\n' > "$d/file.probes"
+./probecc "$d/console.probes" --initrd "$d/console.img" --cmdline > /dev/null 2> "$d/console.err"
+rc1=$?
+./probecc "$d/file.probes" --initrd "$d/file.img" --cmdline > /dev/null 2> "$d/file.err"
+rc2=$?
+if [ $rc1 = 0 ] && [ $rc2 = 0 ] && ! grep -q warning "$d/console.err" &&
+   grep -q 'warning: dump /probecc.dump: in overlay mode the agent writes the file under its own root, /.probecc/probecc.dump, in the initramfs' "$d/file.err"; then
+	t_pass compiler/overlay-sink-warning
+else
+	t_fail compiler/overlay-sink-warning "exit $rc1/$rc2" "$d/console.err" "$d/file.err"
+fi
