@@ -266,20 +266,15 @@ static int parse_args(struct agent *a, int argc, char **argv)
 	return argc;
 }
 
-/*
- * mark_done() - write /run/probecc.done (under the root) once the last
- * dump is out (the window dump, or the init dump when there is no window):
- * "window N\n".  mkdir /run first; the initramfs (rootfs) is
- * writable, no tmpfs needed.  Errors are ignored: nobody is left to tell.
- */
-static void mark_done(struct agent *a)
+/* "window N\n" into @run/probecc.done, @run made first; errors ignored. */
+static void write_done(const struct agent *a, const char *run)
 {
 	char path[AGENT_PATH_MAX], text[64];
 	int fd, n;
 
-	if (!rooted(a, path, sizeof(path), "/run"))
-		mkdir(path, 0755);
-	if (rooted(a, path, sizeof(path), "/run/probecc.done"))
+	mkdir(run, 0755);
+	n = snprintf(path, sizeof(path), "%s/probecc.done", run);
+	if (n < 0 || (size_t)n >= sizeof(path))
 		return;
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
@@ -287,6 +282,27 @@ static void mark_done(struct agent *a)
 	n = snprintf(text, sizeof(text), "window %u\n", a->window);
 	write_all(fd, text, n);
 	close(fd);
+}
+
+/*
+ * mark_done() - write /run/probecc.done (under the root) once the last
+ * dump is out (the window dump, or the init dump when there is no window):
+ * "window N\n".  mkdir /run first; the initramfs (rootfs) is
+ * writable, no tmpfs needed.  In overlay mode the root is /.probecc,
+ * which unmount_overlay() detaches: the file goes to the image's own
+ * /run too, where an init that stays in the initramfs (Buildroot) looks
+ * (after a switch_root that /run is the old rootfs's, seen by nobody,
+ * or the tmpfs the user's init moved to the real root).  Errors are
+ * ignored: nobody is left to tell.
+ */
+static void mark_done(struct agent *a)
+{
+	char run[AGENT_PATH_MAX];
+
+	if (!rooted(a, run, sizeof(run), "/run"))
+		write_done(a, run);
+	if (a->pid1 && a->overlay)
+		write_done(a, "/run");
 }
 
 /*

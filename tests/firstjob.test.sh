@@ -45,3 +45,24 @@ if [ $rc -ne 0 ] && [ ! -e "$d/out/console.log" ] && [ "$n" = 1 ]; then
 else
 	t_fail firstjob/warn-once "exit $rc, the warning $n time(s)" "$d/stderr"
 fi
+
+# --- Boots (Debian's Malta kernel, QEMU) ---
+
+# Overlay mode on a Buildroot-style initrd whose /init stays in the
+# initramfs (tests/firstjob/init-stays): the agent's /run/probecc.done
+# reaches it (the agent's own root, /.probecc, is detached by then).
+d=$fj_dir/overlay-done && mkdir -p "$d"
+if ! qemu-images/mkimage mipsel -o "$d/base.img" --agent tests/firstjob/init-stays \
+	--module none > "$d/mkimage.log" 2>&1; then
+	t_fail firstjob/overlay-done "mkimage failed" "$d/mkimage.log"
+else
+	qemu-images/run-probes --arch mipsel --out "$d/out" --base-initrd "$d/base.img" \
+		--until-console 'init: (saw|no) /run/probecc.done' --timeout 180 \
+		tests/firstjob/overlay-done.probes > "$d/run.log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q '^init: saw /run/probecc.done: window 2' "$d/out/console.log"; then
+		t_pass firstjob/overlay-done
+	else
+		t_fail firstjob/overlay-done "exit $rc; the init's word: $(grep '^init:' "$d/out/console.log" 2>/dev/null)" "$d/run.log"
+	fi
+fi
