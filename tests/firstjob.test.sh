@@ -46,6 +46,32 @@ else
 	t_fail firstjob/warn-once "exit $rc, the warning $n time(s)" "$d/stderr"
 fi
 
+# docs/your-board.md is read from an installed tree (PREFIX/share/doc):
+# its commands are the installed names, it points at no file that is not
+# installed unless it says "source tree" or "checkout", and its mkimage
+# line for the script is the one probecc bootargs --help gives.
+d=$fj_dir/your-board && mkdir -p "$d"
+doc=docs/your-board.md
+links="bootconfig $(sed -n 's/^QEMU_LINKS *= *//p' Makefile)"
+bad=
+for c in $(grep -o 'probecc-[a-z-]*' "$doc" | sort -u); do
+	case " $links " in
+	*" ${c#probecc-} "*) ;;
+	*) bad="$bad $c" ;;
+	esac
+done
+grep -n -E '(^|[ `(])(qemu-images|tests|initramfs)/' "$doc" |
+	grep -v -E 'source tree|checkout' > "$d/pointers"
+help_line=$(./probecc bootargs --help 2>&1 | sed -n 's/^ *\(mkimage .*-T script.*\)$/\1/p' |
+	sed 's/ARCH/mips/; s/-d OUT boot.scr/-d boot.cmd boot.scr/')
+if [ -z "$bad" ] && [ ! -s "$d/pointers" ] && [ -n "$help_line" ] &&
+   grep -q -F -- "$help_line" "$doc" && grep -q 'rd_size=' "$doc" &&
+   grep -q 'bootm ' "$doc"; then
+	t_pass firstjob/your-board-doc
+else
+	t_fail firstjob/your-board-doc "not installed:${bad:- none}; mkimage line '$help_line'" "$d/pointers"
+fi
+
 # --- Boots (Debian's Malta kernel, QEMU) ---
 
 # Overlay mode on a Buildroot-style initrd whose /init stays in the
