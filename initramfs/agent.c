@@ -306,6 +306,32 @@ static void mark_done(struct agent *a)
 }
 
 /*
+ * disarm_kprobes() - on MIPS, once the last dump is out, disable every
+ * kprobe event (events/kprobes/enable = 0), which takes their
+ * breakpoints out of the kernel text (kernel/trace/trace_kprobe.c:
+ * disable_trace_kprobe() -> disable_kprobe()).  Nothing reads their
+ * hits after the last dump, and Debian's MIPS 6.1 kernel sometimes
+ * oopses in a kprobe's single-step (kernel-patches/README.md), killing
+ * whatever process hit it, outside any dump.  Elsewhere they stay armed
+ * for whoever reads tracefs later.  The definitions stay (kprobe_events
+ * lists them).  Errors are ignored: no dump is left to say them.
+ */
+static void disarm_kprobes(const struct agent *a)
+{
+	char path[AGENT_PATH_MAX];
+	int fd;
+
+	if (strncmp(a->arch, "mips", 4) || !a->tracefs[0] ||
+	    path_join(path, sizeof(path), a->tracefs, "events/kprobes/enable"))
+		return;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	write_all(fd, "0\n", 2);
+	close(fd);
+}
+
+/*
  * unmount_overlay() - in overlay mode, lazily unmount /.probecc and all
  * under it once the last dump is out, so the initramfs keeps no mounts
  * of ours.  As PID 1 only; errors are ignored (nobody left to tell).
@@ -364,6 +390,7 @@ static void __attribute__((noreturn)) window_child(struct agent *a)
 				       NULL) == EINTR)
 			;
 	dump(a, "window");
+	disarm_kprobes(a);
 	mark_done(a);
 	unmount_overlay(a);
 	_exit(0);
@@ -557,6 +584,7 @@ int main(int argc, char **argv)
 		}
 	} else {
 		/* No window: the last dump is out, say so to early userspace. */
+		disarm_kprobes(&a);
 		mark_done(&a);
 		unmount_overlay(&a);
 	}
