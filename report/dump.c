@@ -660,24 +660,48 @@ void dump_read(struct report *r, char *text, size_t len)
 	name_user_frames(r);
 }
 
+/* Add @name to r->names unless it is there (*@cap: the array's room). */
+static void add_name(struct report *r, const char *name, int *cap)
+{
+	int j;
+
+	for (j = 0; j < r->nnames && strcmp(r->names[j], name); j++)
+		;
+	if (j < r->nnames)
+		return;
+	if (r->nnames == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		r->names = xrealloc_array(r->names, *cap, sizeof(*r->names));
+	}
+	r->names[r->nnames++] = name;
+}
+
 /*
  * dump_probe_names() - r->names: the distinct probe names of the hits,
- * in order of first hit (pointing into the hits), r->nnames of them.
+ * in order of first hit (pointing into the hits), then those of the
+ * probe file (--probes) that no hit has, in the file's order: its
+ * probes (an event by its EVENT, as its hits are named) and the
+ * function tracer's names that are not globs, when there is a dump to
+ * count them in: 0 hits is an answer too.  r->nnames of them.
  */
 void dump_probe_names(struct report *r)
 {
 	const struct dump *d = &r->d;
-	int i, j, cap = 0;
+	const struct probe *p;
+	const struct name *n;
+	int i, cap = 0;
 
-	for (i = 0; i < d->nhits; i++) {
-		for (j = 0; j < r->nnames && strcmp(r->names[j], d->hits[i].probe); j++)
-			;
-		if (j < r->nnames)
-			continue;
-		if (r->nnames == cap) {
-			cap = cap ? cap * 2 : 16;
-			r->names = xrealloc_array(r->names, cap, sizeof(*r->names));
-		}
-		r->names[r->nnames++] = d->hits[i].probe;
-	}
+	for (i = 0; i < d->nhits; i++)
+		add_name(r, d->hits[i].probe, &cap);
+	/* without a dump, 0 would be a claim nothing backs */
+	if (!r->prog || !dump_evidence(d))
+		return;
+	for (n = r->prog->functions; n; n = n->next)
+		if (!strpbrk(n->s, "*?["))
+			add_name(r, n->s, &cap);
+	for (n = r->prog->graph; n; n = n->next)
+		if (!strpbrk(n->s, "*?["))
+			add_name(r, n->s, &cap);
+	for (p = r->prog->probes; p; p = p->next)
+		add_name(r, p->name, &cap);
 }

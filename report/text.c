@@ -135,6 +135,10 @@ static void probe_hits(FILE *out, const struct report *r, const char *name)
 		if (h->nuframes)
 			tree_add(&uroot, h->uframes, h->nuframes);
 	}
+	if (!n) {
+		fprintf(out, "  %-24s %5d hit(s)\n", name, n);
+		return;
+	}
 	fprintf(out, "  %-24s %5d hit(s), first at %.6f s, %d before userspace\n",
 		name, n, first, before);
 	for (j = 0; j < d->nhits; j++) {
