@@ -436,8 +436,13 @@ static void parse_dump(struct report *r, char *dump)
 				sb_addf(&d->items, "%s\n", line + 5);
 			else if (!strncmp(line, "cpu\t", 4))
 				sb_addf(&d->cpus, "%s\n", line + 4);
-			else if (!strncmp(line, "uname\t", 6))
+			else if (!strncmp(line, "uname\t", 6)) {
+				free(d->uname);
 				d->uname = xstrdup(line + 6);
+			} else if (!strncmp(line, "arch\t", 5)) {
+				free(d->arch);
+				d->arch = xstrdup(line + 5);
+			}
 			else if (!strncmp(line, "perf\t", 5))
 				perf_line(d, line + 5);
 			else if (!strncmp(line, "module\t", 7))
