@@ -485,9 +485,43 @@ static char *module_sym(const struct report *r, struct module *m,
 }
 
 /*
+ * "[module SECTION]+0xOFF" for @addr in a section a "module" line places
+ * outside the module's core (base, size): its .init.text, allocated
+ * apart (kernel/module/main.c: the init layout) and dropped after the
+ * init.  The section with the highest start at or below @addr, when the
+ * offset is within the module's core size (the line gives no section
+ * size; no init text is near that big); else NULL.  A kernel symbol
+ * before it would be the one below a gap (a capture's _einittext
+ * "size" reaches the next symbol, ~1 GB on MIPS).
+ */
+static char *module_section_at(const struct dump *d, unsigned long long addr)
+{
+	const struct module *best = NULL;
+	unsigned long long start = 0;
+	int i, s, bs = 0;
+
+	for (i = 0; i < d->nmods; i++)
+		for (s = 0; s < d->mods[i].nsecs; s++)
+			if (d->mods[i].secaddr[s] <= addr &&
+			    (!best || d->mods[i].secaddr[s] > start)) {
+				best = &d->mods[i];
+				bs = s;
+				start = d->mods[i].secaddr[s];
+			}
+	for (i = 0; best && i < d->nmods; i++)	/* a core nearer below */
+		if (d->mods[i].base > start && d->mods[i].base <= addr)
+			best = NULL;
+	if (!best || addr - start >= best->size)
+		return NULL;
+	return xasprintf("[%s %s]+0x%llx", best->name, best->secs[bs],
+			 addr - start);
+}
+
+/*
  * Name @addr of a perf callchain: "func+0xOFF" from the kernel's symbols,
  * "func+0xOFF [module]" inside a module with --modules, else
- * "[module]+0xOFF" or the bare "0xADDR".
+ * "[module]+0xOFF" (its core), "[module .init.text]+0xOFF" (a section of
+ * its "module" line elsewhere) or the bare "0xADDR".
  */
 static char *name_addr(struct report *r, unsigned long long addr)
 {
@@ -504,6 +538,8 @@ static char *name_addr(struct report *r, unsigned long long addr)
 		if (addr >= d->mods[i].base && addr < d->mods[i].base + d->mods[i].size)
 			return xasprintf("[%s]+0x%llx", d->mods[i].name,
 					 addr - d->mods[i].base);
+	if ((name = module_section_at(d, addr)))
+		return name;
 	if (r->k && (s = ksym_at(r->k, addr - r->kaslr)))
 		return xasprintf("%s+0x%llx", s->name, addr - r->kaslr - s->addr);
 	return xasprintf("0x%llx", addr);
