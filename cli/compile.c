@@ -35,7 +35,8 @@ const char compile_usage[] =
 "  --cmdline             print the kernel command-line fragment\n"
 "  -o PATH               write a bootconfig file (kernel-side setup goes to bootconfig)\n"
 "  --plan PATH           write the early-init agent's plan (docs/plan.md)\n"
-"  --explain             print where each part of the file went, and why\n"
+"  --explain             print where each part of the file went, and why (on stderr\n"
+"                        beside --cmdline, so that the fragment stays alone on stdout)\n"
 "  --initrd OUT          write an initrd: --base-initrd IN (your own, as it is), then an\n"
 "                        overlay cpio with the agent (/probecc/init) and the plan, then the\n"
 "                        bootconfig, last; the command line gets rdinit=/probecc/init\n"
@@ -139,9 +140,10 @@ static void write_initrd(const char *out, const char *base,
 		out, base ? base : "no base initrd", base ? " as it was" : "",
 		OVERLAY_INIT, agent, plan_len,
 		bctext ? ", then the bootconfig, last" : "", OVERLAY_INIT);
-	if (sink && strncmp(sink, "/dev/", 5))
-		fprintf(stderr, "probecc: warning: dump %s: in overlay mode the file is %s%s in the initramfs, which the real init frees at switch_root; a device (/dev/ttyS1) outlives it\n",
-			sink, "/.probecc", sink);
+	/* "console" and devices outlive switch_root; a file is the agent's, under its root */
+	if (sink && strcmp(sink, "console") && strncmp(sink, "/dev/", 5))
+		fprintf(stderr, "probecc: warning: dump %s: in overlay mode the agent writes the file under its own root, /.probecc%s, in the initramfs, which the real init frees at switch_root; a device (/dev/ttyS1) or the console outlives it\n",
+			sink, sink);
 	free(img);
 	free(abin);
 	free(bbin);
@@ -237,7 +239,7 @@ int compile_main(int argc, char **argv)
 	struct target t = { .kmajor = 6, .kminor = 1, .arch_default = true,
 			    .version_default = true, .cmdline_max = -1 };
 	bool want_cmdline = false, want_explain = false;
-	struct diags diags = { 0 }, warnings = { 0 };
+	struct diags diags = { 0 }, warnings = { 0 }, notes = { 0 }, hints = { 0 };
 	struct placement *pl;
 	struct program *prog;
 	struct token *toks;
@@ -361,6 +363,10 @@ int compile_main(int argc, char **argv)
 		input_error("unknown --arch '%s' (known: %s)", arch, arch_names());
 	if (t.cmdline_max < 0)
 		t.cmdline_max = budget_default(t.abi);
+	else if (getenv("PROBECC_CMDLINE_MAX_FROM") && *getenv("PROBECC_CMDLINE_MAX_FROM"))
+		t.cmdline_max_from = getenv("PROBECC_CMDLINE_MAX_FROM");
+	else
+		t.cmdline_max_from = "--cmdline-max";
 	if (t.cmdline_max > t.abi->cmdline_size - 1)
 		input_error("--cmdline-max %d is more than %s's COMMAND_LINE_SIZE (%d) allows",
 		      t.cmdline_max, t.abi->arch, t.abi->cmdline_size);
@@ -430,8 +436,10 @@ int compile_main(int argc, char **argv)
 		return 1;
 	}
 	pl = place(prog, &t);
-	if (budget_check(pl, &t, &diags)) {
+	if (budget_check(pl, &t, &diags, &notes, &hints)) {
 		diag_print(&diags);
+		diag_print_as(&notes, "note");
+		diag_print_as(&hints, "hint");
 		return 1;
 	}
 	warn_placement(prog, k, &t, pl);
@@ -479,8 +487,9 @@ int compile_main(int argc, char **argv)
 		printf("%s\n", text);
 		free(text);
 	}
+	/* never into a fragment redirected to a file: stderr beside --cmdline */
 	if (want_explain)
-		emit_explain(pl, checks.s, stdout);
+		emit_explain(pl, checks.s, want_cmdline ? stderr : stdout);
 	bc_free(pl->bootconfig);
 	stdout_flush();
 	return 0;

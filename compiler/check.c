@@ -614,11 +614,11 @@ static void check_rules(struct checker *c)
  * (kernel/trace/trace.c) records nothing there.  The config says so
  * when known; else the arch.
  */
-static bool user_stacks(const struct checker *c)
+bool user_stacks_kept(const struct kernel *k, const struct target *t)
 {
-	if (c->k->config)
-		return kconfig_get(c->k, "CONFIG_USER_STACKTRACE_SUPPORT") != NULL;
-	return !strcmp(c->t->abi->arch, "x86_64");
+	if (k && k->config)
+		return kconfig_get(k, "CONFIG_USER_STACKTRACE_SUPPORT") != NULL;
+	return !strcmp(t->abi->arch, "x86_64");
 }
 
 static const struct probe *probe_named(const struct program *prog,
@@ -642,7 +642,7 @@ static void check_user_stacks(struct checker *c)
 		"its config has no CONFIG_USER_STACKTRACE_SUPPORT" :
 		"USER_STACKTRACE_SUPPORT is x86's and loongarch's only";
 
-	if (user_stacks(c))
+	if (user_stacks_kept(c->k, c->t))
 		return;
 	for (p = prog->probes; p; p = p->next)
 		if (is_uprobe(p) && p->stack)

@@ -178,8 +178,10 @@ struct program {
 	struct pos tracer_pos;	/* first function/graph line */
 	int graph_depth;	/* 0: unset */
 	bool func_stack;	/* "stack" on a function line */
+	struct pos func_stack_pos;	/* that "stack" */
 	struct name *options;	/* trace and tracer options, as written */
 	unsigned long long buffer_size;	/* bytes per CPU; 0: unset */
+	struct pos buffer_pos;
 	char *clock;
 	struct pos clock_pos;
 	struct probe *probes;
@@ -399,6 +401,15 @@ int check_field_fetch(const struct field *f, const struct probe *p,
 		      const struct target *t, struct diags *d);
 
 /*
+ * user_stacks_kept() - whether the kernel of @t records a user stack
+ * (the userstacktrace option, "stack" on a uprobe): its config's
+ * CONFIG_USER_STACKTRACE_SUPPORT when @k has the config, else x86_64
+ * only (6.1: x86 and loongarch select it; ftrace_trace_userstack(),
+ * kernel/trace/trace.c, records nothing elsewhere).
+ */
+bool user_stacks_kept(const struct kernel *k, const struct target *t);
+
+/*
  * module_only_function() - the module of function @name when the kernel
  * has it only in modules: @k knows the kernel's own symbols (a target,
  * vmlinux or System.map) and the modules' (--modules, or a capture
@@ -427,6 +438,12 @@ struct target {
 	int kmajor, kminor;	/* --kernel-version */
 	enum via via;		/* where the kernel-side setup goes */
 	int cmdline_max;	/* bytes the fragment may use */
+	/*
+	 * Where cmdline_max comes from, said by a front end that computed
+	 * it (PROBECC_CMDLINE_MAX_FROM, run-probes: the machine's room);
+	 * "--cmdline-max": the option; NULL: probecc's default.
+	 */
+	const char *cmdline_max_from;
 	enum stack_method stack_method;
 	bool arch_default, version_default;
 	/*
@@ -456,10 +473,23 @@ static inline bool kernel_at_least(const struct target *t, int major, int minor)
 
 struct bc_tree;
 
+/*
+ * One statement's share of a command-line parameter's value, for
+ * budget_check()'s breakdown: where it was asked for (pos.src NULL:
+ * by an option, such as --initrd's rdinit=) and the bytes it adds,
+ * with its separator.
+ */
+struct cmdline_use {
+	struct pos pos;
+	size_t bytes;
+	struct cmdline_use *next;
+};
+
 /* One parameter of the command-line fragment: "ftrace=" "function". */
 struct cmdline_param {
 	const char *param;	/* with its '=' when it takes a value */
 	char *value;		/* "" for a bare parameter ("bootconfig") */
+	struct cmdline_use *uses;	/* the statements that make the value, in order */
 	struct cmdline_param *next;
 };
 
@@ -507,6 +537,8 @@ struct placement *place(const struct program *prog, const struct target *t);
 struct kernel;
 /*
  * warn_placement() - "FILE:LINE:COL: warning:" on stderr for each kprobe
+ * @pl has the agent arm because the command line had no room left (its
+ * hits before /init are missed), for each kprobe
  * @pl has the agent arm on an __init function of @k (freed before /init:
  * it can never fire), with why and where it would work, and for each
  * "function" name of the init text (the agent's check at /init fails);
@@ -526,12 +558,17 @@ size_t cmdline_len(const struct placement *pl);
 int budget_default(const struct abi *a);
 /*
  * budget_check() - the fragment of @pl fits in t->cmdline_max, or the
- * error goes to @d.  Returns the number of errors (0 or 1).  Run on
- * place()'s result, which is the smallest fragment the program can
- * have when it does not fit.
+ * error goes to @d (the bytes of each parameter), to @notes a note at
+ * each statement that takes room (its bytes), and to @hints the ways
+ * out that apply to @t (bootconfig only when the kernel may have
+ * CONFIG_BOOT_CONFIG; --cmdline-max only when the budget is probecc's
+ * own default or option, not a front end's: t->cmdline_max_from).
+ * Returns the number of errors (0 or 1).  Run on place()'s result,
+ * which is the smallest fragment the program can have when it does
+ * not fit.
  */
 int budget_check(const struct placement *pl, const struct target *t,
-		 struct diags *d);
+		 struct diags *d, struct diags *notes, struct diags *hints);
 
 /* ---- emission (emit.c) ---- */
 

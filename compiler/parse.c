@@ -938,6 +938,7 @@ static bool statement(struct program *prog)
 		glob_list(&prog->functions, "function");
 		if (is("stack")) {
 			prog->func_stack = true;
+			prog->func_stack_pos = tok->pos;
 			tok = tok->next;
 		}
 		end_statement("the function list");
@@ -976,6 +977,7 @@ static bool statement(struct program *prog)
 		tok = tok->next;
 		if (prog->buffer_size)
 			parse_error(&start, "the buffer size is already set");
+		prog->buffer_pos = start;
 		prog->buffer_size = size();
 		end_statement("the buffer size");
 	} else if (is("clock")) {

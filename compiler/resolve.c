@@ -814,6 +814,17 @@ static bool resolve_field(struct res *r, struct field *f)
 
 /* ---- the probes ---- */
 
+/* Where @p's first C name is, for a message about them all. */
+static const struct pos *first_cname(const struct probe *p)
+{
+	const struct field *f;
+
+	for (f = p->fields; f; f = f->next)
+		if (f->fetcharg->kind == F_VAR)
+			return &f->fetcharg->pos;
+	return &p->fields->pos;
+}
+
 /* The object and address a probe is at; false with r->err. */
 static bool probe_site(struct res *r, const struct probe *p,
 		       const char *vmlinux, const char *sysroot, struct dw_site *s)
@@ -825,7 +836,7 @@ static bool probe_site(struct res *r, const struct probe *p,
 		const struct ksym *ks;
 
 		if (!vmlinux)
-			return cname_fail(r, &p->fields->pos, "C names in kprobe '%s' need the kernel's debug info: pass --vmlinux VMLINUX (built with DWARF), or write argN",
+			return cname_fail(r, first_cname(p), "C names in kprobe '%s' need the kernel's debug info: pass --vmlinux VMLINUX (built with DWARF), or write argN",
 				    p->name);
 		ks = ksym_find(r->k, p->target);
 		while (ks && (ks->module || (ks->type != 't' && ks->type != 'w')))
@@ -847,7 +858,7 @@ static bool probe_site(struct res *r, const struct probe *p,
 		size_t i, n;
 
 		if (!sysroot)
-			return cname_fail(r, &p->fields->pos, "C names in uprobe '%s' need the program's debug info: pass --sysroot DIR",
+			return cname_fail(r, first_cname(p), "C names in uprobe '%s' need the program's debug info: pass --sysroot DIR",
 				    p->name);
 		if (!p->usym)
 			return cname_fail(r, &p->target_pos, "C names need the uprobe written PATH:SYMBOL (the function gives the scope)");

@@ -330,7 +330,9 @@ bool dw_find_site(struct dw_obj *o, Dwarf_Addr pc, const char *what,
 	s->o = o;
 	s->pc = pc;
 	if (!o->dw)
-		return site_fail(e, "%s has no DWARF debug info (build it with -g, e.g. CONFIG_DEBUG_INFO_DWARF4)",
+		return site_fail(e, o->kernel ?
+			    "%s has no DWARF debug info (a kernel built with CONFIG_DEBUG_INFO_DWARF4 or _DWARF5)" :
+			    "%s has no DWARF debug info (compile the program with -g)",
 			    o->path);
 	if (!cu_at(o, pc, &s->cu))
 		return site_fail(e, "%s: no compilation unit of %s covers 0x%llx (built without -g?)",

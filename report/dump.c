@@ -436,8 +436,13 @@ static void parse_dump(struct report *r, char *dump)
 				sb_addf(&d->items, "%s\n", line + 5);
 			else if (!strncmp(line, "cpu\t", 4))
 				sb_addf(&d->cpus, "%s\n", line + 4);
-			else if (!strncmp(line, "uname\t", 6))
+			else if (!strncmp(line, "uname\t", 6)) {
+				free(d->uname);
 				d->uname = xstrdup(line + 6);
+			} else if (!strncmp(line, "arch\t", 5)) {
+				free(d->arch);
+				d->arch = xstrdup(line + 5);
+			}
 			else if (!strncmp(line, "perf\t", 5))
 				perf_line(d, line + 5);
 			else if (!strncmp(line, "module\t", 7))
@@ -480,9 +485,43 @@ static char *module_sym(const struct report *r, struct module *m,
 }
 
 /*
+ * "[module SECTION]+0xOFF" for @addr in a section a "module" line places
+ * outside the module's core (base, size): its .init.text, allocated
+ * apart (kernel/module/main.c: the init layout) and dropped after the
+ * init.  The section with the highest start at or below @addr, when the
+ * offset is within the module's core size (the line gives no section
+ * size; no init text is near that big); else NULL.  A kernel symbol
+ * before it would be the one below a gap (a capture's _einittext
+ * "size" reaches the next symbol, ~1 GB on MIPS).
+ */
+static char *module_section_at(const struct dump *d, unsigned long long addr)
+{
+	const struct module *best = NULL;
+	unsigned long long start = 0;
+	int i, s, bs = 0;
+
+	for (i = 0; i < d->nmods; i++)
+		for (s = 0; s < d->mods[i].nsecs; s++)
+			if (d->mods[i].secaddr[s] <= addr &&
+			    (!best || d->mods[i].secaddr[s] > start)) {
+				best = &d->mods[i];
+				bs = s;
+				start = d->mods[i].secaddr[s];
+			}
+	for (i = 0; best && i < d->nmods; i++)	/* a core nearer below */
+		if (d->mods[i].base > start && d->mods[i].base <= addr)
+			best = NULL;
+	if (!best || addr - start >= best->size)
+		return NULL;
+	return xasprintf("[%s %s]+0x%llx", best->name, best->secs[bs],
+			 addr - start);
+}
+
+/*
  * Name @addr of a perf callchain: "func+0xOFF" from the kernel's symbols,
  * "func+0xOFF [module]" inside a module with --modules, else
- * "[module]+0xOFF" or the bare "0xADDR".
+ * "[module]+0xOFF" (its core), "[module .init.text]+0xOFF" (a section of
+ * its "module" line elsewhere) or the bare "0xADDR".
  */
 static char *name_addr(struct report *r, unsigned long long addr)
 {
@@ -499,6 +538,8 @@ static char *name_addr(struct report *r, unsigned long long addr)
 		if (addr >= d->mods[i].base && addr < d->mods[i].base + d->mods[i].size)
 			return xasprintf("[%s]+0x%llx", d->mods[i].name,
 					 addr - d->mods[i].base);
+	if ((name = module_section_at(d, addr)))
+		return name;
 	if (r->k && (s = ksym_at(r->k, addr - r->kaslr)))
 		return xasprintf("%s+0x%llx", s->name, addr - r->kaslr - s->addr);
 	return xasprintf("0x%llx", addr);
@@ -660,24 +701,48 @@ void dump_read(struct report *r, char *text, size_t len)
 	name_user_frames(r);
 }
 
+/* Add @name to r->names unless it is there (*@cap: the array's room). */
+static void add_name(struct report *r, const char *name, int *cap)
+{
+	int j;
+
+	for (j = 0; j < r->nnames && strcmp(r->names[j], name); j++)
+		;
+	if (j < r->nnames)
+		return;
+	if (r->nnames == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		r->names = xrealloc_array(r->names, *cap, sizeof(*r->names));
+	}
+	r->names[r->nnames++] = name;
+}
+
 /*
  * dump_probe_names() - r->names: the distinct probe names of the hits,
- * in order of first hit (pointing into the hits), r->nnames of them.
+ * in order of first hit (pointing into the hits), then those of the
+ * probe file (--probes) that no hit has, in the file's order: its
+ * probes (an event by its EVENT, as its hits are named) and the
+ * function tracer's names that are not globs, when there is a dump to
+ * count them in: 0 hits is an answer too.  r->nnames of them.
  */
 void dump_probe_names(struct report *r)
 {
 	const struct dump *d = &r->d;
-	int i, j, cap = 0;
+	const struct probe *p;
+	const struct name *n;
+	int i, cap = 0;
 
-	for (i = 0; i < d->nhits; i++) {
-		for (j = 0; j < r->nnames && strcmp(r->names[j], d->hits[i].probe); j++)
-			;
-		if (j < r->nnames)
-			continue;
-		if (r->nnames == cap) {
-			cap = cap ? cap * 2 : 16;
-			r->names = xrealloc_array(r->names, cap, sizeof(*r->names));
-		}
-		r->names[r->nnames++] = d->hits[i].probe;
-	}
+	for (i = 0; i < d->nhits; i++)
+		add_name(r, d->hits[i].probe, &cap);
+	/* without a dump, 0 would be a claim nothing backs */
+	if (!r->prog || !dump_evidence(d))
+		return;
+	for (n = r->prog->functions; n; n = n->next)
+		if (!strpbrk(n->s, "*?["))
+			add_name(r, n->s, &cap);
+	for (n = r->prog->graph; n; n = n->next)
+		if (!strpbrk(n->s, "*?["))
+			add_name(r, n->s, &cap);
+	for (p = r->prog->probes; p; p = p->next)
+		add_name(r, p->name, &cap);
 }

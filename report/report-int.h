@@ -107,7 +107,13 @@ struct dump {
 	double last_time;	/* uptime when the last dump began; -1: unknown */
 	struct strbuf items;	/* "item" lines of the last dump */
 	struct strbuf cpus;	/* "cpu" lines of the last dump */
-	char *uname;
+	char *uname;		/* "RELEASE\tMACHINE" as uname(2) says */
+	/*
+	 * The plan's arch (probecc --arch: mipsel, mips64el, ...): uname's
+	 * machine has no byte order on MIPS ("mips64" for a little-endian
+	 * Loongson-3 too), this has.  NULL: not in the dump.
+	 */
+	char *arch;
 	struct hit *hits;
 	int nhits, cap;
 	struct sample *samples;

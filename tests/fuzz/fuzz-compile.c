@@ -256,7 +256,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    check_program(prog, k, &t, &checks, &d, &w, &nkernel))
 		goto out;
 	pl = place(prog, &t);
-	if (budget_check(pl, &t, &d))
+	if (budget_check(pl, &t, &d, &w, &w))
 		goto out;
 	{
 		char *line = emit_cmdline(pl), *bc = NULL, *plan;
