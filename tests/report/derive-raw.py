@@ -103,6 +103,17 @@ if len(sys.argv) == 4 and sys.argv[1] == 'many':
             f.write(frame(n, no, unrecords(head, recs)))
     sys.exit(0)
 
+if len(sys.argv) == 3 and sys.argv[1] == 'bomb':
+    # 257 rawz records of 1 MiB of zeros each (1 KiB compressed): more
+    # than the report inflates in all (tests/tracedat.test.sh)
+    no, ds = dumps(BASE)
+    piece = zlib.compress(bytes(1 << 20), 9)
+    z = b''.join(b'rawz\tkallsyms\t%d\t%d\n' % (len(piece), 1 << 20) + piece for _ in range(257))
+    with open(sys.argv[2], 'wb') as f:
+        for n, (head, recs) in enumerate(ds, 1):
+            f.write(frame(n, no, unrecords(head, recs) + (z if n == 2 else b'')))
+    sys.exit(0)
+
 if len(sys.argv) == 3 and sys.argv[1] == 'trim':
     # kallsyms cut to the lines of the functions the trace names (and
     # the symbol after each, which ends it): 1.1 MB -> a few hundred bytes
