@@ -92,6 +92,7 @@ void tracecmd_output_close(struct tracecmd_output *handle);
 #define RAW_MARK	"--- raw ---\n"
 #define RAW_SIZE_MAX	(1 << 20)	/* a rawz piece inflates to at most this */
 #define RAW_NAME_MAX	255		/* bytes of a record's name */
+#define RAW_TOTAL_MAX	(256 << 20)	/* rawz records inflate to at most this, all told */
 #define MAX_CPUS	4096
 
 struct rawfile {
@@ -106,7 +107,9 @@ struct rawset {
 	int n, cap;
 	struct strmap names;	/* name -> index in f, plus 1 */
 	int dumps;		/* dumps that had a raw body */
+	size_t inflated;	/* bytes of rawz records inflated */
 	char why[512];		/* the first record cut or refused */
+	char now[512];		/* the last one */
 };
 
 /*
@@ -260,11 +263,11 @@ static void set_why(struct rawset *rs, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (rs->why[0])
-		return;
 	va_start(ap, fmt);
-	vsnprintf(rs->why, sizeof(rs->why), fmt, ap);
+	vsnprintf(rs->now, sizeof(rs->now), fmt, ap);
 	va_end(ap);
+	if (!rs->why[0])
+		memcpy(rs->why, rs->now, sizeof(rs->why));
 }
 
 /*
@@ -336,9 +339,17 @@ static void read_records(struct rawset *rs, const struct framed *d,
 			f->data[0] = '\0';
 		}
 		f->dump = d->n;
+		if (z && size > RAW_TOTAL_MAX - rs->inflated) {
+			/* a zlib stream inflates up to about 1000 times */
+			set_why(rs, "dump %u: the compressed records inflate to more than %d MiB",
+				d->n, RAW_TOTAL_MAX >> 20);
+			return;
+		}
 		if (z) {
 			uLongf out = size;
 			char *buf = xcalloc(1, size + 1);
+
+			rs->inflated += size;
 
 			if (uncompress((Bytef *)buf, &out, (const Bytef *)p, n) != Z_OK ||
 			    out != size) {
@@ -883,9 +894,10 @@ static int formats_fit(const struct rawset *rs, const struct page_layout *pl,
  * the page layout they have into @pl, everything checked that
  * libtracecmd and libtraceevent would otherwise trust: record names and
  * lengths, header_page, every page and event in it, the format files'
- * fields.  @complete_only: only complete dumps are read, and a record
- * refused in one is an error (the report's verdicts); otherwise a cut or
- * damaged dump gives what came before the damage, said on @info.
+ * fields.  A record refused in a complete dump is an error.
+ * @complete_only: only complete dumps are read (the report's verdicts);
+ * otherwise a cut or damaged dump gives what came before the damage,
+ * said on @info.
  * Returns 0, or -errno with @e set.
  */
 static int raw_collect(const char *text, size_t len, bool complete_only,
@@ -916,15 +928,17 @@ static int raw_collect(const char *text, size_t len, bool complete_only,
 		if (d->state != FRAME_COMPLETE)
 			say(info, "dump %u: %s: what came before the trouble is used\n",
 				d->n, d->why);
+		rs->now[0] = '\0';
 		read_records(rs, d, m + strlen(RAW_MARK), d->body + d->body_len);
+		/* a complete dump came as the agent wrote it: wrong, not damaged */
+		if (rs->now[0] && d->state == FRAME_COMPLETE)
+			return errmsg_set(e, -EINVAL, "%s", rs->now);
 	}
 	if (!rs->dumps)
 		return errmsg_set(e, -ENOENT, "no %sraw dump in the capture%s",
 				  complete_only && incomplete ? "complete " : "",
 				  incomplete ? "" : fr.n ? " (the probe file's \"dump SINK raw\" makes one)" :
 				  " (the probe file's \"dump SINK raw\" makes one): no dump at all");
-	if (rs->why[0] && complete_only)
-		return errmsg_set(e, -EINVAL, "%s", rs->why);
 	if (rs->why[0])
 		say(info, "%s\n", rs->why);
 	if (target_layout(rs, pl, why, sizeof(why)))

@@ -183,3 +183,15 @@ if [ $rc = 0 ] && grep -q '^raw dumps: 9 event(s) decoded' "$hd/many.out" && [ $
 else
 	t_fail tracedat/many-records "exit $rc in $secs s" "$hd/many.out"
 fi
+
+# rawz records that inflate to 257 MiB in all (1 KiB each on the wire):
+# refused past 256 MiB, not inflated into memory
+python3 tests/report/derive-raw.py bomb "$hd/bomb.raw"
+rc=0
+TMPDIR=$hd/tmp ./probecc report --trace-dat "$hd/bomb.dat" "$hd/bomb.raw" > "$hd/bomb.log" 2>&1 || rc=$?
+if [ $rc = 2 ] && grep -q 'dump 2: the compressed records inflate to more than 256 MiB' "$hd/bomb.log" &&
+   [ ! -e "$hd/bomb.dat" ] && [ -z "$(ls -A "$hd/tmp")" ]; then
+	t_pass tracedat/inflate-bound
+else
+	t_fail tracedat/inflate-bound "exit $rc" "$hd/bomb.log"
+fi
