@@ -189,6 +189,13 @@ struct program {
 	bool dump_raw;		/* "dump SINK raw": binary ring-buffer pages (docs/plan.md "Raw dump") */
 	unsigned window_ms;	/* 0: no second dump */
 	bool capture;		/* "capture": the agent writes a target frame */
+	/*
+	 * "persist off" (true) or "persist SIZE" (persist_size bytes): the
+	 * persistent ring buffer of 6.12+ (place.c persist())
+	 */
+	bool persist_off;
+	unsigned long long persist_size;	/* 0: the default */
+	struct pos persist_pos;
 	struct name *inits;
 	struct expectation *expects;
 };

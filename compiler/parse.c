@@ -1020,6 +1020,26 @@ static bool statement(struct program *prog)
 		tok = tok->next;
 		prog->capture = true;
 		end_statement("capture");
+	} else if (is("persist")) {
+		/* the persistent ring buffer (6.12): off, or its size */
+		tok = tok->next;
+		if (prog->persist_off || prog->persist_size)
+			parse_error(&start, "persist is already set");
+		prog->persist_pos = start;
+		if (is("off")) {
+			prog->persist_off = true;
+			tok = tok->next;
+		} else if (tok->kind == TK_NUM) {
+			struct pos at = tok->pos;
+
+			prog->persist_size = size();
+			/* mapped address and size page-aligned (debugging.rst) */
+			if (prog->persist_size % 4096)
+				parse_error(&at, "the persistent buffer's size must be a multiple of 4K (the kernel maps whole pages)");
+		} else {
+			syntax_error(&tok->pos, "expected 'off' or a size (2M) after 'persist'");
+		}
+		end_statement("persist");
 	} else if (is("window")) {
 		tok = tok->next;
 		if (prog->window_ms)
@@ -1042,7 +1062,7 @@ static bool statement(struct program *prog)
 		}
 		end_statement("the init list");
 	} else {
-		syntax_error(&tok->pos, "unknown statement '%s' (known: function, notrace, graph, kprobe, kretprobe, uprobe, uretprobe, event, buffer, clock, option, dump, window, init, capture, expect)",
+		syntax_error(&tok->pos, "unknown statement '%s' (known: function, notrace, graph, kprobe, kretprobe, uprobe, uretprobe, event, buffer, clock, option, dump, window, persist, init, capture, expect)",
 			 tok->text);
 	}
 	return true;

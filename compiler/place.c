@@ -741,6 +741,62 @@ static void probes(struct ctx *c, int *order)
 		filter_and_stack(c, p, global);
 }
 
+/*
+ * The persistent ring buffer (6.12: Documentation/trace/debugging.rst,
+ * "Persistent buffers across boots"): reserve_mem=SIZE:ALIGN:LABEL (6.11,
+ * mm/memblock.c reserve_mem()) keeps SIZE bytes of RAM that a reset which
+ * keeps RAM (QEMU's system_reset, a watchdog) does not clear, and
+ * trace_instance=NAME@LABEL (kernel/trace/trace.c enable_instances())
+ * maps an instance's ring buffer onto them.  Every probe is enabled in
+ * that instance too, by the agent, after its "persist" line: the agent
+ * first dumps what the previous boot left there (stage "previous"), then
+ * empties it.  The probes' definitions come before that line, so the
+ * previous boot's dynamic events keep their type numbers.  The 2 MiB
+ * alignment keeps the reservation at one address across boots more
+ * often (debugging.rst); the buffer is split between the CPUs.
+ */
+#define PERSIST_NAME	"probecc"
+#define PERSIST_SIZE	(2ULL << 20)
+static void persist(struct ctx *c)
+{
+	const struct program *prog = c->prog;
+	const struct probe *p;
+	unsigned long long size = prog->persist_size ? prog->persist_size : PERSIST_SIZE;
+	char *v;
+
+	if (!prog->probes)
+		return;
+	if (prog->persist_off) {
+		explain(c, "persist: off (the file says so): a hang leaves no trace");
+		return;
+	}
+	if (!kernel_at_least(c->t, 6, 12)) {
+		if (prog->persist_size)	/* asked for: say why not */
+			explain(c,
+					"persist: none, kernel %d.%d has no persistent ring buffer (6.12): a hang leaves no trace unless hang detection (softlockup_panic, hung_task_panic) makes it a panic",
+				c->t->kmajor, c->t->kminor);
+		return;
+	}
+	v = size % (1ULL << 20) ? xasprintf("%lluK:2M:" PERSIST_NAME, size >> 10) :
+	    xasprintf("%lluM:2M:" PERSIST_NAME, size >> 20);
+	cmdline(c, "reserve_mem=", v);
+	cmdline(c, "trace_instance=", PERSIST_NAME "@" PERSIST_NAME);
+	plan_line(&c->arms_tail, "persist", 1, PERSIST_NAME);
+	for (p = prog->probes; p; p = p->next) {
+		char *f = xasprintf("instances/" PERSIST_NAME "/events/%s/%s/enable",
+				    p->group, p->name);
+		char *who = p->kind == P_EVENT ? xasprintf("%s:%s", p->group, p->name) :
+			    xstrdup(p->name);
+
+		arm(c, who, f, "1");
+		free(f);
+		free(who);
+	}
+	explain(c, "persist: every probe also goes into the persistent instance %s (kernel 6.12+: reserve_mem=%s trace_instance=%s@%s), which keeps its trace over a reset that keeps RAM (a hang, then QEMU's system_reset or a watchdog); the next boot's agent dumps the previous boot's trace first (stage previous) and empties the instance; the function tracer stays in the top buffer",
+		PERSIST_NAME, v, PERSIST_NAME, PERSIST_NAME);
+	free(v);
+}
+
 static void finish_cmdline(struct ctx *c)
 {
 	const struct name *n;
@@ -812,6 +868,7 @@ static struct placement *place_once(const struct program *prog,
 	tracer(&c);
 	settings(&c);
 	probes(&c, nkprobes);
+	persist(&c);
 	finish_cmdline(&c);
 
 	*c.expects_tail = c.arms;

@@ -562,7 +562,8 @@ int main(int argc, char **argv)
 	boot_nonce(&a);	/* before the window child starts: one per boot */
 	plan_run(&a);
 	t = agent_us(&a);
-	sink_open(&a);
+	if (a.sink_fd < 0)	/* a "persist" line may have opened it */
+		sink_open(&a);
 	a.sink_us = agent_us(&a) - t;
 	if (a.capture) {
 		rc = capture(&a);

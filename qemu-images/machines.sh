@@ -51,6 +51,10 @@ machine() {
 		M_PREFIX="rd_start=0xffffffff80000000 rd_size=123456789 " ;;
 	x86_64) M_AGENT=x86_64 M_ARCH=x86_64 M_ROOM=2047
 		M_QEMU=(-m 512) ;;
+	# Debian's Linux 6.12 for amd64 (bookworm-security; fetch pins it):
+	# the persistent ring buffer (reserve_mem= + trace_instance=NAME@LABEL)
+	x86_64-6.12) M_AGENT=x86_64 M_ARCH=x86_64 M_ROOM=2047
+		M_QEMU=(-m 512) ;;
 	arm64) M_AGENT=arm64 M_ARCH=arm64 M_ROOM=2047 M_CONSOLE=ttyAMA0
 		M_QEMU=(-M virt -cpu cortex-a57 -m 512) ;;
 	*) return 1 ;;
@@ -79,4 +83,4 @@ machine_dump_opts() {
 	*) M_DUMP_OPTS=(-serial stdio -serial "file:$1") ;;
 	esac
 }
-MACHINES="mipsel x86_64 loongson3 loongson3-o32 malta64el malta64 arm64"
+MACHINES="mipsel x86_64 x86_64-6.12 loongson3 loongson3-o32 malta64el malta64 arm64"

@@ -85,8 +85,19 @@ void push_str(char ***arr, int *n, int *cap, char *s)
  * last of them).  A capture with no frame line at all that starts with
  * the manifest is one dump's body as qemu-images/extract-dump prints it
  * (d->unframed).  Frame lines frame.c did not take are counted in
- * d->stray.
+ * d->stray.  A dump of stage "previous" (the trace a hung boot left in
+ * the persistent ring buffer, dumped by the next boot's agent: docs/plan.md)
+ * is that hung boot's last word: the last such dump is taken, and the
+ * timing comes from the first complete dump of another boot before it
+ * (the hung boot's own init dump), never from the next boot's clock.
  */
+static bool is_previous(const struct framed *f)
+{
+	const char *s = strstr(f->body, "\nstage\t");
+
+	return s && !strncmp(s + 7, "previous\n", 9);
+}
+
 static char *last_dump(char *text, size_t len, struct dump *d)
 {
 	struct frames f = { 0 };
@@ -113,6 +124,22 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 	}
 	if (!last)
 		return text + len;	/* "" */
+	for (i = 0; i < f.n; i++)
+		if (f.d[i].state == FRAME_COMPLETE && is_previous(&f.d[i]))
+			last = &f.d[i];
+	if (is_previous(last)) {
+		d->previous = true;
+		for (i = 0; i < f.n && &f.d[i] != last && !first; i++)
+			if (f.d[i].state == FRAME_COMPLETE &&
+			    strcmp(f.d[i].nonce, last->nonce))
+				first = &f.d[i];
+		if (!first) {
+			snprintf(d->init_why, sizeof(d->init_why),
+				 "userspace's start is not known: the hung boot's trace came from the next boot (dump %u), and no dump of the hung boot itself came before it",
+				 last->n);
+			return last->body;
+		}
+	} else {
 	{
 		/* the last dump's start: the end of what the dumps can hold */
 		const char *u = strstr(last->body, "uptime\t");
@@ -125,6 +152,7 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 	for (i = 0; i < f.n && !first; i++)
 		if (f.d[i].state == FRAME_COMPLETE && !strcmp(f.d[i].nonce, last->nonce))
 			first = &f.d[i];
+	}
 	{
 		const char *body = first->body;
 		const char *u = strstr(body, "uptime\t");
@@ -449,6 +477,8 @@ static void parse_dump(struct report *r, char *dump)
 				module_line(d, line + 7);
 			else if (!strncmp(line, "stext\t", 6))
 				d->stext = strtoull(line + 6, NULL, 16);
+			else if (!strncmp(line, "last_boot\t", 10))
+				d->text_delta = strtoll(line + 10, NULL, 10);
 			else if (!strncmp(line, "kprobe-oops\t", 12))
 				oops_line(d, line + 12);
 			else if (!strncmp(line, "kprobe-profile\t", 15))
@@ -676,6 +706,38 @@ static void name_user_frames(struct report *r)
 }
 
 /*
+ * A previous boot's dynamic events are printed field by field (6.12
+ * kernel/trace/trace.c print_trace_fmt(): a format is not trusted across
+ * a moved kernel), a kprobe's as "__probe_ip=0xADDR (N) ...", ADDR in the
+ * hung boot's text.  That boot's _stext was this boot's minus text_delta
+ * ("last_boot", from last_boot_info), so ADDR + text_delta is the same
+ * place in this boot, named from the capture (r->kaslr: this boot's
+ * shift against it).  The name goes first, as the kernel prints a
+ * kprobe's own: "(FUNC+0xOFF) __probe_ip=...".
+ */
+static void name_previous_ips(struct report *r)
+{
+	int i;
+
+	if (!r->k || !r->d.stext)
+		return;
+	for (i = 0; i < r->d.nhits; i++) {
+		struct hit *h = &r->d.hits[i];
+		unsigned long long ip, at;
+		const struct ksym *s;
+		char *end;
+
+		if (strncmp(h->args, "__probe_ip=0x", 13))
+			continue;
+		ip = strtoull(h->args + 11, &end, 16);
+		at = ip + (unsigned long long)r->d.text_delta - r->kaslr;
+		if (end == h->args + 11 || !(s = ksym_at(r->k, at)))
+			continue;
+		h->args = xasprintf("(%s+0x%llx) %s", s->name, at - s->addr, h->args);
+	}
+}
+
+/*
  * dump_read() - read the capture @text (@len bytes; a body in it may be
  * modified in place) into r->d:
  * the last complete dump's lines and hits, perf callchains joined to
@@ -684,7 +746,35 @@ static void name_user_frames(struct report *r)
  */
 void dump_read(struct report *r, char *text, size_t len)
 {
-	parse_dump(r, last_dump(text, len, &r->d));
+	char *body = last_dump(text, len, &r->d);
+
+	if (r->prev_text) {
+		/*
+		 * --previous: the next boot's capture, its frames checked with
+		 * its own nonce; its "previous" dump is this boot's trace, the
+		 * timing stays this boot's (its init dump)
+		 */
+		struct dump p = { 0 };
+		char *pb = last_dump(r->prev_text, r->prev_len, &p);
+
+		r->d.ndumps += p.ndumps;
+		r->d.stray += p.stray;
+		if (p.ncut) {
+			r->d.ncut += p.ncut;
+			snprintf(r->d.why, sizeof(r->d.why), "%.150s: %.240s", r->previous, p.why);
+		}
+		if (p.previous) {
+			body = pb;
+			r->d.previous = true;
+			r->d.last_time = -1;	/* the hang's time is not known */
+		} else {
+			r->d.ncut++;
+			snprintf(r->d.why, sizeof(r->d.why),
+				 "%s: no dump of the previous boot's trace (the kernel kept no persistent ring buffer over the reset)",
+				 r->previous);
+		}
+	}
+	parse_dump(r, body);
 	if (r->d.raw) {
 		struct errmsg e = { 0 };
 
@@ -697,6 +787,8 @@ void dump_read(struct report *r, char *text, size_t len)
 		if (s)
 			r->kaslr = r->d.stext - s->addr;
 	}
+	if (r->d.previous)
+		name_previous_ips(r);
 	join_samples(r);
 	name_user_frames(r);
 }

@@ -121,6 +121,14 @@ struct dump {
 	struct module *mods;
 	int nmods, capmods;
 	unsigned long long stext;	/* "stext": _stext in that boot; 0: unknown */
+	/*
+	 * The events are a "previous" dump's: the trace a boot left in the
+	 * persistent instance, dumped by the next boot's agent (after a
+	 * hang and a reset); its "last_boot" line gives that next boot's
+	 * kernel text minus the hung boot's (text_delta).
+	 */
+	bool previous;
+	long long text_delta;
 	bool in_ustack;		/* parsing: " => " lines are a user stack's */
 	int noops;		/* "kprobe-oops" lines: the MIPS single-step oops */
 	double oops_time;	/* the first one's, seconds since boot */
@@ -141,6 +149,9 @@ struct verdict {
 struct report {
 	/* the command line */
 	const char *dumppath, *probes, *json, *folded, *svg, *junit, *perfetto;
+	const char *previous;	/* --previous: the next boot's capture */
+	char *prev_text;	/* its bytes */
+	size_t prev_len;
 	const char *sysmap, *target, *vmlinux, *modules_dir;
 	const char *sysroot;		/* --sysroot: user ELF files; NULL: none */
 	bool all_hits;			/* --hits: every hit's arguments */

@@ -18,7 +18,7 @@ const char report_usage[] =
 	"usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT]\n"
 	"                      [--perfetto OUT]\n"
 	"                      [--system-map FILE] [--target FILE] [--vmlinux FILE] [--modules DIR]\n"
-	"                      [--sysroot DIR] [--hits]\n"
+	"                      [--sysroot DIR] [--hits] [--previous NEXT]\n"
 	"       probecc report --extract N DUMP | --list DUMP | --trace-dat OUT DUMP\n";
 
 static const char help[] =
@@ -42,6 +42,9 @@ static const char help[] =
 	"  --sysroot DIR      the target's root file system: names user stack\n"
 	"                     frames, checks uprobe offsets the kernel refused\n"
 	"  --hits             every hit's arguments (without it, up to 8 a probe)\n"
+	"  --previous NEXT    the next boot's capture (after a reset that kept RAM):\n"
+	"                     its dump of the persistent ring buffer (stage previous)\n"
+	"                     is DUMP's boot's trace, read in place of DUMP's own\n"
 	"  --extract N        print dump N's body (its frames checked and taken off)\n"
 	"  --list             print the numbers of the complete dumps\n"
 	"  --trace-dat OUT    write the raw dumps (\"dump SINK raw\") as a trace.dat for\n"
@@ -60,6 +63,7 @@ static const char help[] =
 
 static const struct option options[] = {
 	{ "probes", required_argument, NULL, 'p' },
+	{ "previous", required_argument, NULL, 'N' },
 	{ "json", required_argument, NULL, 'j' },
 	{ "folded", required_argument, NULL, 'f' },
 	{ "svg", required_argument, NULL, 's' },
@@ -88,6 +92,7 @@ static int parse_args(struct report *r, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (c) {
 		case 'p': r->probes = optarg; break;
+		case 'N': r->previous = optarg; break;
 		case 'j': r->json = optarg; break;
 		case 'f': r->folded = optarg; break;
 		case 's': r->svg = optarg; break;
@@ -362,6 +367,9 @@ int report_main(int argc, char **argv)
 		return rc;
 	text = read_input(r.dumppath, &len);
 	if (!text)
+		return 2;
+	if (r.previous &&
+	    !(r.prev_text = read_input(r.previous, &r.prev_len)))
 		return 2;
 	dump_read(&r, text, len);
 	dump_probe_names(&r);
