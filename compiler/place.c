@@ -779,8 +779,10 @@ static void persist(struct ctx *c)
 	}
 	v = size % (1ULL << 20) ? xasprintf("%lluK:2M:" PERSIST_NAME, size >> 10) :
 	    xasprintf("%lluM:2M:" PERSIST_NAME, size >> 20);
-	cmdline(c, "reserve_mem=", v);
-	cmdline(c, "trace_instance=", PERSIST_NAME "@" PERSIST_NAME);
+	cmdline(c, "reserve_mem=", v, NULL,
+		prog->persist_size ? &prog->persist_pos : NULL);
+	cmdline(c, "trace_instance=", PERSIST_NAME "@" PERSIST_NAME, NULL,
+		prog->persist_size ? &prog->persist_pos : NULL);
 	plan_line(&c->arms_tail, "persist", 1, PERSIST_NAME);
 	for (p = prog->probes; p; p = p->next) {
 		char *f = xasprintf("instances/" PERSIST_NAME "/events/%s/%s/enable",
