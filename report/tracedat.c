@@ -211,8 +211,7 @@ static struct rawfile *rawfile(struct rawset *rs, const char *name)
 	f->name = xstrdup(name);
 	f->data = xcalloc(1, 1);
 	f->cap = 1;
-	if (strmap_put(&rs->names, f->name, len, (void *)(uintptr_t)(rs->n + 1)))
-		fatal("out of memory");
+	xstrmap_put(&rs->names, f->name, len, (void *)(uintptr_t)(rs->n + 1));
 	return &rs->f[rs->n++];
 }
 
