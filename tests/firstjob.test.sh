@@ -25,6 +25,12 @@ else
 		"over the budget of 182 \(the room of mipsel's 255-byte command line after the firmware's rd_start= rd_size= and run-probes' own 'console=ttyS0 rdinit=/init'\): ftrace= 15, ftrace_filter= 188, trace_event= 37$"
 	t_grep firstjob/over-budget/statement-noted "$d/stderr" \
 		"^tests/firstjob/over-budget.probes:4:10: note: takes 79 bytes of the fragment \(ftrace_filter=\)$"
+	# nothing half-made in --out: no empty cmdline, no ERR trap line
+	if [ -n "$(ls -A "$d/out")" ] || grep -q 'run-probes: line' "$d/stderr"; then
+		t_fail firstjob/over-budget/nothing-left "left in --out: $(ls -A "$d/out")" "$d/stderr"
+	else
+		t_pass firstjob/over-budget/nothing-left
+	fi
 	if grep -q -- '--cmdline-max' "$d/stderr"; then
 		t_fail firstjob/over-budget/no-option-hint "hints an option run-probes does not have" "$d/stderr"
 	else
