@@ -98,3 +98,17 @@ else
 		t_fail firstjob/overlay-done "exit $rc; the init's word: $(grep '^init:' "$d/out/console.log" 2>/dev/null)" "$d/run.log"
 	fi
 fi
+
+# A misspelt function without --report or --target: run-probes says
+# before the boot that nothing was checked, and after it what the agent
+# could not arm (the kernel's own reason), not only inside dump1.
+d=$fj_dir/typo-unchecked && mkdir -p "$d"
+qemu-images/run-probes --arch mipsel --out "$d/out" --module none \
+	tests/firstjob/typo.probes > "$d/stdout" 2> "$d/stderr"
+rc=$?
+if grep -q "run-probes: typo.probes: compiled for --arch mipsel alone: no kernel name in it was checked" "$d/stderr" &&
+   grep -q "run-probes: not armed: netdev (kprobe_events failed: .*Invalid probed address or symbol" "$d/stderr"; then
+	t_pass firstjob/typo-unchecked
+else
+	t_fail firstjob/typo-unchecked "exit $rc" "$d/stderr"
+fi
