@@ -6,6 +6,7 @@
  * only one that names them all:
  *   main.c     the commands[] table: "probecc report", "probecc
  *              bootargs", and the compile command when no other is named
+ *   elfarch.c  probecc elf-arch: can these programs run under --arch
  *   compile.c  probecc FILE: options, the target kernel loaded (facts/),
  *              the compiler's stages called in order (compiler/), the
  *              outputs staged and committed (common/output.c)
@@ -20,6 +21,10 @@ int compile_main(int argc, char **argv);
 
 /* compile_main()'s usage text, the first part of cli_usage(). */
 extern const char compile_usage[];
+
+/* probecc elf-arch --arch ARCH FILE... (elfarch.c): the exit status. */
+int elfarch_main(int argc, char **argv);
+extern const char elfarch_usage[];
 
 /* The whole usage, every command's synopsis, to @f (main.c). */
 void cli_usage(FILE *f);

@@ -52,6 +52,27 @@ else
 	t_fail firstjob/warn-once "exit $rc, the warning $n time(s)" "$d/stderr"
 fi
 
+# --add of a program of another arch stops the job before the boot, with
+# the file and both sides named (probecc elf-arch).
+d=$fj_dir/wrong-arch && mkdir -p "$d"
+qemu-images/run-probes --arch mipsel --out "$d/out" --add /bin/true:/bin/x \
+	tests/firstjob/wrong-arch.probes > "$d/stdout" 2> "$d/stderr"
+rc=$?
+if [ $rc -eq 1 ] && [ ! -e "$d/out/console.log" ] &&
+   grep -q '^run-probes: --add /bin/true:/bin/x: /bin/true is x86-64 (ELFCLASS64, ELFDATA2LSB, EM_X86_64), not a mipsel program$' "$d/stderr"; then
+	t_pass firstjob/wrong-arch
+else
+	t_fail firstjob/wrong-arch "exit $rc" "$d/stderr"
+fi
+./probecc elf-arch --arch mipsel initramfs/agent-mipsel tests/firstjob/init-stays > "$d/ok.out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q 'agent-mipsel: little-endian MIPS o32' "$d/ok.out" &&
+   grep -q 'init-stays: not an ELF file' "$d/ok.out"; then
+	t_pass firstjob/elf-arch-fits
+else
+	t_fail firstjob/elf-arch-fits "exit $rc" "$d/ok.out"
+fi
+
 # docs/your-board.md is read from an installed tree (PREFIX/share/doc):
 # its commands are the installed names, it points at no file that is not
 # installed unless it says "source tree" or "checkout", and its mkimage
