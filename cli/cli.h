@@ -7,6 +7,7 @@
  *   main.c     the commands[] table: "probecc report", "probecc
  *              bootargs", and the compile command when no other is named
  *   elfarch.c  probecc elf-arch: can these programs run under --arch
+ *   didyoumean.c  probecc did-you-mean: common/suggest.c for a front end
  *   compile.c  probecc FILE: options, the target kernel loaded (facts/),
  *              the compiler's stages called in order (compiler/), the
  *              outputs staged and committed (common/output.c)
@@ -25,6 +26,10 @@ extern const char compile_usage[];
 /* probecc elf-arch --arch ARCH FILE... (elfarch.c): the exit status. */
 int elfarch_main(int argc, char **argv);
 extern const char elfarch_usage[];
+
+/* probecc did-you-mean NAME (didyoumean.c): the exit status. */
+int didyoumean_main(int argc, char **argv);
+extern const char didyoumean_usage[];
 
 /* The whole usage, every command's synopsis, to @f (main.c). */
 void cli_usage(FILE *f);

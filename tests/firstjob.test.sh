@@ -51,6 +51,10 @@ if [ $rc -ne 0 ] && [ ! -e "$d/out/console.log" ] && [ "$n" = 1 ]; then
 else
 	t_fail firstjob/warn-once "exit $rc, the warning $n time(s)" "$d/stderr"
 fi
+# the module typo itself: did-you-mean from the kernel package's modules
+t_grep firstjob/module-typo "$d/stderr" \
+	'^mkimage: no module bondng in linux-image-[^ ]*; did you mean bonding\?$'
+
 
 # --add of a program of another arch stops the job before the boot, with
 # the file and both sides named (probecc elf-arch).
