@@ -155,3 +155,50 @@ if [ $rc -eq 0 ] &&
 else
 	t_fail firstjob/demo-report "exit $rc" "$d/out"
 fi
+
+# --- The new user's first job, end to end (README alone) ---
+# Their own static program (tests/firstjob/hello.c, -g) and rc script,
+# a uprobe with field expectations, a kprobe with a field expectation and
+# "stack has" (the agent's perf callchain on MIPS), on mipsel: green the
+# first time; then red, before any boot, with a one-line reason, for a
+# misspelt function, a program of the wrong arch and a module typo.
+# (A uprobe's own "stack has" cannot hold on MIPS, whose kernel keeps no
+# user stack: probecc refuses it, tests/compiler.)
+d=$fj_dir/first-job && mkdir -p "$d/sysroot/bin" "$d/x86/bin"
+if ! mipsel-linux-gnu-gcc -static -g -O2 -o "$d/sysroot/bin/hello" tests/firstjob/hello.c 2> "$d/cc.err" ||
+   ! gcc -static -g -O2 -o "$d/x86/bin/hello" tests/firstjob/hello.c 2>> "$d/cc.err"; then
+	t_fail firstjob/first-job "the program does not build" "$d/cc.err"
+else
+	qemu-images/run-probes --arch mipsel --out "$d/green" --rc tests/firstjob/rc-hello \
+		--sysroot "$d/sysroot" --report tests/firstjob/hello.probes > "$d/green.log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q '^5 of 5 expectation(s) hold$' "$d/green.log"; then
+		t_pass firstjob/first-job/green
+	else
+		t_fail firstjob/first-job/green "exit $rc" "$d/green.log"
+	fi
+	# red: each stops before the boot (no console.log) with its reason
+	sed 's/kprobe netdev register_netdevice/kprobe netdev register_netdevce/' \
+		tests/firstjob/hello.probes > "$d/typo.probes"
+	qemu-images/run-probes --arch mipsel --out "$d/red-typo" --rc tests/firstjob/rc-hello \
+		--sysroot "$d/sysroot" --report "$d/typo.probes" > "$d/red-typo.log" 2>&1
+	rc1=$?
+	qemu-images/run-probes --arch mipsel --out "$d/red-arch" --rc tests/firstjob/rc-hello \
+		--sysroot "$d/x86" --report tests/firstjob/hello.probes > "$d/red-arch.log" 2>&1
+	rc2=$?
+	qemu-images/run-probes --arch mipsel --out "$d/red-module" --rc tests/firstjob/rc-hello \
+		--module bondng --sysroot "$d/sysroot" --report tests/firstjob/hello.probes > "$d/red-module.log" 2>&1
+	rc3=$?
+	ok=1
+	[ $rc1 -ne 0 ] && [ ! -e "$d/red-typo/console.log" ] &&
+		grep -q "typo.probes:3:15: error: the kernel has no function 'register_netdevce'; did you mean register_netdevice" "$d/red-typo.log" || ok=0
+	[ $rc2 -ne 0 ] && [ ! -e "$d/red-arch/console.log" ] &&
+		grep -q "hello is x86-64 (ELFCLASS64, ELFDATA2LSB, EM_X86_64), not a mipsel program" "$d/red-arch.log" || ok=0
+	[ $rc3 -ne 0 ] && [ ! -e "$d/red-module/console.log" ] &&
+		grep -q "no module bondng in linux-image-[^ ]*; did you mean bonding?" "$d/red-module.log" || ok=0
+	if [ $ok = 1 ]; then
+		t_pass firstjob/first-job/red-reasons
+	else
+		t_fail firstjob/first-job/red-reasons "exit $rc1/$rc2/$rc3" "$d/red-typo.log" "$d/red-arch.log" "$d/red-module.log"
+	fi
+fi
