@@ -178,10 +178,16 @@ void frames_read(const char *text, size_t len, struct frames *f);
 /* tracedat.c */
 int tracedat_build(const char *text, size_t len, bool complete_only,
 		   char **dat_out, FILE *info, struct errmsg *e);
+/* What tracedat_check() passed, for the fuzz harness (tracedat.c). */
+struct tracedat_visit {
+	void (*layout)(unsigned int page_size, unsigned int long_size,
+		       bool big_endian, void *arg);
+	void (*file)(const char *name, const char *data, size_t len, void *arg);
+	void (*page)(const unsigned char *pg, void *arg);
+	void *arg;
+};
 int tracedat_check(const char *text, size_t len, bool complete_only,
-		   void (*page)(const unsigned char *pg, unsigned int page_size,
-				unsigned int long_size, bool big_endian),
-		   struct errmsg *e);
+		   const struct tracedat_visit *v, struct errmsg *e);
 const char *child_status(int status, char *buf, size_t size);
 void tracedat_done(char *dat);
 int tracedat_write(const char *text, size_t len, const char *out,
