@@ -202,3 +202,21 @@ else
 		t_fail firstjob/first-job/red-reasons "exit $rc1/$rc2/$rc3" "$d/red-typo.log" "$d/red-arch.log" "$d/red-module.log"
 	fi
 fi
+
+# A uprobe's "stack has" through run-probes (x86_64, whose kernel keeps
+# user stacks): run-probes gives the report its --sysroot, so the user
+# frames are named and the expectation can hold.
+d=$fj_dir/uprobe-stack && mkdir -p "$d/sysroot/bin"
+if ! gcc -static -g -O0 -fno-omit-frame-pointer -o "$d/sysroot/bin/hello" tests/firstjob/hello.c 2> "$d/cc.err"; then
+	t_fail firstjob/uprobe-stack "gcc failed" "$d/cc.err"
+else
+	qemu-images/run-probes --arch x86_64 --out "$d/out" --rc tests/firstjob/rc-hello \
+		--sysroot "$d/sysroot" --report tests/firstjob/hello-stack.probes > "$d/run.log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q '^ *1 greet \[/bin/hello\]$' "$d/run.log" &&
+	   grep -q '^2 of 2 expectation(s) hold$' "$d/run.log"; then
+		t_pass firstjob/uprobe-stack
+	else
+		t_fail firstjob/uprobe-stack "exit $rc" "$d/run.log"
+	fi
+fi
