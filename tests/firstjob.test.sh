@@ -54,6 +54,12 @@ fi
 # the module typo itself: did-you-mean from the kernel package's modules
 t_grep firstjob/module-typo "$d/stderr" \
 	'^mkimage: no module bondng in linux-image-[^ ]*; did you mean bonding\?$'
+# and only that: one line, no ERR trap line of run-probes after it
+if grep -q '^run-probes: line ' "$d/stderr"; then
+	t_fail firstjob/module-typo-one-line "run-probes' trap line follows mkimage's reason" "$d/stderr"
+else
+	t_pass firstjob/module-typo-one-line
+fi
 
 
 # --add of a program of another arch stops the job before the boot, with
