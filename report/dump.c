@@ -360,8 +360,8 @@ static void module_line(struct dump *d, char *line)
 
 		if (!eq)
 			continue;
-		if (m->nsecs == cap) {
-			cap = cap ? cap * 2 : 8;
+		if (m->nsecs == cap) {	/* two arrays of one capacity */
+			cap = (int)alloc_nr(cap, m->nsecs + 1);
 			m->secs = xrealloc_array(m->secs, cap, sizeof(*m->secs));
 			m->secaddr = xrealloc_array(m->secaddr, cap, sizeof(*m->secaddr));
 		}
