@@ -481,14 +481,19 @@ static const char *page_check(const unsigned char *pg, const struct page_layout 
 	while (pos < size) {
 		unsigned int w, type_len;
 		unsigned long long len;
+		uint32_t next32;
 
 		if (pos + 8 > dsize)
 			return "an event's header lies past the page";
 		w = read_num(data + pos, 4, pl->big_endian);
 		type_len = pl->big_endian ? w >> 27 : w & 31;
 		switch (type_len) {
-		case 29:	/* padding: its length (or the page's rest) */
-			len = 4 + read_num(data + pos + 4, 4, pl->big_endian);
+		case 29:	/* padding: the next event 4 + array[0] on */
+			/* kbuffer adds in 32 bits: a sum that wraps loops it */
+			next32 = pos + 4 + read_num(data + pos + 4, 4, pl->big_endian);
+			if (next32 <= pos)
+				return "a padding event whose length wraps";
+			len = next32 - pos;
 			break;
 		case 30:	/* time extend */
 		case 31:	/* absolute time stamp */
@@ -508,8 +513,6 @@ static const char *page_check(const unsigned char *pg, const struct page_layout 
 				return "an event runs past the commit";
 			break;
 		}
-		if (type_len == 29)
-			break;	/* kbuffer ends the page at padding it cannot use */
 		pos += len;
 	}
 	return NULL;
