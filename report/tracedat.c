@@ -755,6 +755,39 @@ static int other_order_head(const char *host, const char *out, const char *dir,
 	return rc;
 }
 
+/*
+ * other_order_head() in a child process: libtracecmd parses the head's
+ * header_page, format files and kallsyms there, and a crash it still has
+ * is an error naming the signal (as events_try()).  Returns 0, or -EIO
+ * with @e set.
+ */
+static int other_order_head_child(const char *host, const char *out,
+				  const char *dir, const char *kallsyms,
+				  struct errmsg *e)
+{
+	char how[96];
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return errmsg_set(e, -errno, "fork: %s", strerror(errno));
+	if (!pid) {
+		struct errmsg ce = { 0 };
+
+		_exit(other_order_head(host, out, dir, kallsyms, &ce) ? 1 : 0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return errmsg_set(e, -errno, "waitpid: %s", strerror(errno));
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	return errmsg_set(e, -EIO, "libtracecmd could not write the %s-endian head %s (%s)",
+			  HOST_BIG_ENDIAN ? "little" : "big", out,
+			  child_status(status, how, sizeof(how)));
+}
+
 static void say(FILE *info, const char *fmt, ...)
 {
 	va_list ap;
@@ -1150,7 +1183,7 @@ int tracedat_build(const char *text, size_t len, bool complete_only,
 		rc = patch_header(head, HOST_BIG_ENDIAN, pl.long_size, pl.page_size, e);
 	/* a target of the other byte order: its head written again in it */
 	if (!rc && pl.big_endian != HOST_BIG_ENDIAN) {
-		rc = other_order_head(head, other, dir, ks, e);
+		rc = other_order_head_child(head, other, dir, ks, e);
 		if (!rc)
 			rc = patch_header(other, pl.big_endian, pl.long_size, pl.page_size, e);
 	}
