@@ -929,9 +929,12 @@ static bool kallsyms_line(const char *l, size_t n)
 
 /*
  * The text files libtraceevent parses, each line as the kernel writes
- * it, and no NUL byte in any file but the CPU data: its parsers take C
- * strings and the line layout on trust (a printk_formats line cut
- * before its " : " made tep_parse_printk_formats() read past its copy).
+ * it, no NUL byte in any file but the CPU data, and the kernel's own
+ * files (formats, header_page, printk_formats...) in printable ASCII:
+ * its parsers take C strings and the layout on trust (a printk_formats
+ * line cut before its " : " made tep_parse_printk_formats() read past
+ * its copy; a control byte in a format file's array size made
+ * tep_parse_event() call strcmp() on NULL).
  */
 static int texts_fit(const struct rawset *rs, struct errmsg *e)
 {
@@ -955,6 +958,16 @@ static int texts_fit(const struct rawset *rs, struct errmsg *e)
 			continue;
 		if (strlen(f->data) != f->len)
 			return errmsg_set(e, -EINVAL, "%s: a NUL byte at %zu", f->name, strlen(f->data));
+		/* the kernel's own text: printable ASCII, TAB and LF (a task's
+		 * name in saved_cmdlines may hold any byte) */
+		if (strcmp(f->name, "saved_cmdlines")) {
+			const unsigned char *c;
+
+			for (c = (const unsigned char *)f->data; *c; c++)
+				if ((*c < ' ' && *c != '\t' && *c != '\n') || *c > '~')
+					return errmsg_set(e, -EINVAL, "%s: byte 0x%02x at %zu, not the kernel's text",
+							  f->name, *c, (size_t)(c - (const unsigned char *)f->data));
+		}
 		for (t = 0; t < sizeof(texts) / sizeof(texts[0]); t++)
 			if (!strcmp(f->name, texts[t].name))
 				break;
