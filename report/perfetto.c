@@ -101,9 +101,12 @@ void perfetto_write(FILE *f, const struct report *r)
 			fprintf(f, ", \"sf\": \"%ld\"", sf);
 		fprintf(f, "}");
 	}
-	if (d->init_time >= 0)
+	if (d->timebase && d->init_time >= 0)
 		fprintf(f, ",\n  {\"ph\": \"i\", \"s\": \"g\", \"cat\": \"probecc\", \"name\": \"userspace starts\", \"ts\": %.3f, \"pid\": 1, \"tid\": 0}",
 			d->init_time * 1e6);
+	if (d->timebase && d->last_time >= 0)
+		fprintf(f, ",\n  {\"ph\": \"i\", \"s\": \"g\", \"cat\": \"probecc\", \"name\": \"last dump\", \"ts\": %.3f, \"pid\": 1, \"tid\": 0}",
+			d->last_time * 1e6);
 	for (p = d->items.s; p && *p; p = strchr(p, '\n') + 1) {
 		const char *nl = strchr(p, '\n');
 		char *line = xstrndup(p, nl - p);

@@ -95,6 +95,18 @@ struct kcount {
 	unsigned long long hits, missed;	/* kprobe_profile at dump time */
 };
 
+/*
+ * A dump's "timebase" line (docs/plan.md): CLOCK_BOOTTIME nanoseconds of
+ * the agent's start, just before and just after its trace_marker write
+ * "probecc-clock N MARK", and when the ring buffer stopped for the dump;
+ * and the trace-clock time the kernel gave that marker event.
+ */
+struct timebase {
+	unsigned int n;		/* the dump's number; 0: no timebase line */
+	long long start, mark, marked, stop;
+	double trace_ts;	/* the marker's time in the trace; -1: not seen */
+};
+
 struct dump {
 	int ndumps;		/* complete dumps (begin and end frames) */
 	int ncut;		/* dumps cut short or damaged: no evidence */
@@ -106,7 +118,19 @@ struct dump {
 	bool unframed;		/* no frames: the file is one dump's body */
 	double init_time;	/* uptime of userspace start; -1: unknown */
 	char init_why[200];	/* why it is unknown, when the dump should have told */
-	double last_time;	/* uptime when the last dump began; -1: unknown */
+	double last_time;	/* when the last dump stopped recording; -1: unknown */
+	/*
+	 * The timebase: with the first and last dumps' clock marks found in
+	 * the trace, init_time and last_time are on the trace's clock, as
+	 * every hit, sample and oops (timebase true); else they are
+	 * CLOCK_BOOTTIME as the manifests said (timebase_why says why).
+	 */
+	struct timebase tb_first, tb_last;
+	bool timebase;
+	double offset_first, offset_last;	/* trace clock minus CLOCK_BOOTTIME, s */
+	char timebase_why[240];
+	int after_dump;		/* hits later than the last dump's stop */
+	double after_dump_ts;	/* the latest of them */
 	struct strbuf items;	/* "item" lines of the last dump */
 	struct strbuf cpus;	/* "cpu" lines of the last dump */
 	char *uname;		/* "RELEASE\tMACHINE" as uname(2) says */
@@ -209,6 +233,7 @@ static inline void add_hit(struct dump *d, const struct hit *h)
 bool dump_evidence(const struct dump *d);
 bool dump_complete(const struct dump *d);
 const char *dump_incomplete_why(const struct dump *d, char *buf, size_t size);
+bool clock_mark(struct dump *d, const char *msg, double ts);
 void dump_read(struct report *r, char *text, size_t len);
 
 /*

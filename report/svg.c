@@ -43,9 +43,10 @@ void svg_write(FILE *f, const struct report *r)
 	for (i = 0; i < d->nhits; i++)
 		if (d->hits[i].ts > end)
 			end = d->hits[i].ts;
-	if (d->last_time > end)
+	/* the dumps' and userspace's times are on this axis's clock only with a timebase */
+	if (d->timebase && d->last_time > end)
 		end = d->last_time;
-	if (d->init_time > end)
+	if (d->timebase && d->init_time > end)
 		end = d->init_time;
 	step = tick_step(end);
 	end = step * (long long)(end / step + 1);
@@ -83,16 +84,19 @@ void svg_write(FILE *f, const struct report *r)
 				fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"2\" height=\"%d\" fill=\"steelblue\"><title>%.6f s</title></rect>\n",
 					X(d->hits[j].ts), y + 4, row - 8, d->hits[j].ts);
 	}
-	if (d->init_time >= 0) {
+	if (!d->timebase && (d->init_time >= 0 || d->last_time >= 0))
+		fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"gray\" text-anchor=\"end\">no timebase: userspace and dump times not drawn (CLOCK_BOOTTIME)</text>\n",
+			left + w, top - 12);
+	if (d->timebase && d->init_time >= 0) {
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"red\" stroke-dasharray=\"4 3\"/>\n",
 			X(d->init_time), top - 8, X(d->init_time), h - bottom);
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" fill=\"red\" text-anchor=\"middle\">userspace %.3f s</text>\n",
 			X(d->init_time), top - 12, d->init_time);
 	}
-	if (d->last_time >= 0) {
+	if (d->timebase && d->last_time >= 0) {
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"gray\" stroke-dasharray=\"2 2\"/>\n",
 			X(d->last_time), top - 8, X(d->last_time), h - bottom);
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" fill=\"gray\" text-anchor=\"end\">last dump (uptime) %.3f s</text>\n",
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" fill=\"gray\" text-anchor=\"end\">last dump %.3f s</text>\n",
 			X(d->last_time) - 2, h - bottom - 4, d->last_time);
 	}
 #undef X
