@@ -317,22 +317,52 @@ static unsigned long long size(void)
 	return n * mul;
 }
 
-/* DURATION = NUMBER ( "s" | "ms" ), in milliseconds, at most one hour */
-static unsigned duration(void)
+/*
+ * DURATION = NUMBER [ "." DIGITS ] ( "s" | "ms" ), in microseconds, at
+ * least 1 us and at most one hour; a fraction finer than a microsecond
+ * is an error (never rounded away).
+ */
+static unsigned long long duration_us(void)
 {
-	unsigned long long n = tok->num;
+	unsigned long long n = tok->num, unit = 0, f = 0, fu;
+	const char *d;
 
 	if (tok->kind != TK_NUM)
 		syntax_error(&tok->pos, "expected a duration such as 8s, found '%s'",
 			 describe(tok));
 	if (!strcmp(tok->suffix, "s"))
-		n = n > 3600 ? ULLONG_MAX : n * 1000;	/* no wrap into range */
-	else if (strcmp(tok->suffix, "ms"))
+		unit = 1000000;
+	else if (!strcmp(tok->suffix, "ms"))
+		unit = 1000;
+	else
 		syntax_error(&tok->pos, "a duration needs a unit: s or ms");
-	if (n == 0 || n > 3600 * 1000)
-		syntax_error(&tok->pos, "duration must be between 1ms and 3600s");
+	if (n > 3600)	/* no wrap into range */
+		syntax_error(&tok->pos, "duration must be between 1us and 3600s");
+	n *= unit;
+	for (d = tok->frac, fu = unit / 10; d && *d; d++, fu /= 10) {
+		if (!fu) {
+			if (*d != '0')
+				syntax_error(&tok->pos, "'%s' is finer than a microsecond", tok->text);
+			continue;
+		}
+		f += (unsigned long long)(*d - '0') * fu;
+	}
+	n += f;
+	if (n == 0 || n > 3600ULL * 1000000)
+		syntax_error(&tok->pos, "duration must be between 1us and 3600s");
 	tok = tok->next;
 	return n;
+}
+
+/* DURATION in whole milliseconds (the window), at most one hour */
+static unsigned duration(void)
+{
+	struct pos pos = tok->pos;
+	unsigned long long us = duration_us();
+
+	if (us % 1000)
+		syntax_error(&pos, "the window is whole milliseconds");
+	return (unsigned)(us / 1000);
 }
 
 static bool is_ident(const char *s, size_t n)
@@ -820,12 +850,28 @@ static char *field_op(void)
 	return NULL;
 }
 
+/* A time's comparison: "<", "<=", ">" or ">=" (== has no use on a clock) */
+static char *time_op(const char *what)
+{
+	struct pos pos = tok->pos;
+	char *op = field_op();
+
+	if (!op || op[0] == '=' || op[0] == '!')
+		syntax_error(&pos, "expected <, <=, > or >= and a duration after '%s'", what);
+	return op;
+}
+
 /*
  * expectation = "expect" ( "armed" | "no" "lost"
  *             | TARGET "hits" OP NUMBER [ ("before" | "after") "init" ]
  *             | TARGET "stack" "has" WORD      (WORD: a name or ftrace glob)
- *             | TARGET "." NAME FOP ( STRING | ["-"] NUMBER | WORD ) )
+ *             | TARGET "." NAME FOP ( STRING | ["-"] NUMBER | WORD ) [ QUANT ]
+ *             | TARGET "first" TOP DURATION
+ *             | "init" TOP DURATION
+ *             | "initcall" WORD TOP DURATION )
  * TARGET      = WORD [ ":" WORD ]
+ * QUANT       = "some" | "first" | "every"
+ * TOP         = "<" | "<=" | ">" | ">="
  */
 static struct expectation *expectation(const struct pos *start)
 {
@@ -850,8 +896,27 @@ static struct expectation *expectation(const struct pos *start)
 		tok = tok->next->next;
 		return e;
 	}
+	/* "init" or "initcall" then a comparison: not a probe of that name */
+	if (is("init") && tok->next->kind == TK_PUNCT) {
+		e->kind = E_INIT;
+		e->target = xstrdup("init");
+		tok = tok->next;
+		e->op = time_op("init");
+		e->us = duration_us();
+		return e;
+	}
+	if (is("initcall") && tok->next->kind == TK_WORD) {
+		e->kind = E_INITCALL;
+		tok = tok->next;
+		e->target = xstrdup(tok->text);
+		e->func_pos = tok->pos;
+		tok = tok->next;
+		e->op = time_op(e->target);
+		e->us = duration_us();
+		return e;
+	}
 	if (tok->kind != TK_WORD)
-		syntax_error(&tok->pos, "expected what to expect: a probe, GROUP:EVENT or function name, 'armed' or 'no lost'");
+		syntax_error(&tok->pos, "expected what to expect: a probe, GROUP:EVENT or function name, 'init', 'initcall NAME', 'armed' or 'no lost'");
 	e->target = xstrdup(tok->text);
 	tok = tok->next;
 	if (is(":")) {
@@ -861,7 +926,12 @@ static struct expectation *expectation(const struct pos *start)
 		e->target = xasprintf("%s:%s", e->target, tok->text);
 		tok = tok->next;
 	}
-	if (is("hits")) {
+	if (is("first") && tok->next->kind == TK_PUNCT) {
+		e->kind = E_FIRST;
+		tok = tok->next;
+		e->op = time_op(e->target);
+		e->us = duration_us();
+	} else if (is("hits")) {
 		e->kind = E_HITS;
 		tok = tok->next;
 		e->op = compare_op();
@@ -906,8 +976,15 @@ static struct expectation *expectation(const struct pos *start)
 			syntax_error(&tok->pos, "expected the value %s.%s must take", e->target, e->field);
 		}
 		tok = tok->next;
+		/* which hits: some (the default), the first, every */
+		if (is("first") || is("every") || is("some")) {
+			e->quant = is("first") ? Q_FIRST : is("every") ? Q_EVERY : Q_SOME;
+			tok = tok->next;
+		} else if (tok->kind == TK_WORD) {
+			syntax_error(&tok->pos, "expected which hits the comparison covers, 'some' (the default), 'first' or 'every', or the end of the expectation");
+		}
 	} else {
-		syntax_error(&tok->pos, "expected 'hits', 'stack has' or .FIELD OP VALUE after '%s'", e->target);
+		syntax_error(&tok->pos, "expected 'hits', 'first', 'stack has' or .FIELD OP VALUE after '%s'", e->target);
 	}
 	return e;
 }
@@ -1027,6 +1104,16 @@ static void stmt_dump(struct program *prog, const struct pos *start)
 	end_statement("the dump sink");
 }
 
+/* the initcall events from the command line: before any initcall */
+static void stmt_initcalls(struct program *prog, const struct pos *start)
+{
+	if (prog->initcalls)
+		parse_error(start, "initcalls is already set");
+	prog->initcalls = true;
+	prog->initcalls_pos = *start;
+	end_statement("initcalls");
+}
+
 /* docs/plan.md "Target": what the running kernel says of itself */
 static void stmt_capture(struct program *prog, const struct pos *start)
 {
@@ -1106,6 +1193,7 @@ static const struct statement_rule {
 	{ "window", stmt_window, false },
 	{ "persist", stmt_persist, false },
 	{ "init", stmt_init, false },
+	{ "initcalls", stmt_initcalls, false },
 	{ "capture", stmt_capture, false },
 	{ "expect", stmt_expect, false },
 };
@@ -1206,8 +1294,14 @@ static void check_expectations(const struct program *prog)
 		const struct probe *p;
 		bool func;
 
-		if (e->kind == E_ARMED || e->kind == E_NOLOST)
+		if (e->kind == E_ARMED || e->kind == E_NOLOST || e->kind == E_INIT)
 			continue;
+		if (e->kind == E_INITCALL) {
+			if (!prog->initcalls)
+				parse_error(&e->pos, "'expect initcall %s' needs the 'initcalls' statement (the initcall events from boot)",
+					    e->target);
+			continue;
+		}
 		p = find_probe(prog, e->target);
 		func = in_list(prog->functions, e->target) || in_list(prog->graph, e->target);
 		if (!p && !func) {
@@ -1235,6 +1329,42 @@ static void check_expectations(const struct program *prog)
 			else
 				check_field_value(e, f);
 		}
+	}
+}
+
+/*
+ * "initcalls": the events initcall:initcall_level, initcall_start and
+ * initcall_finish (include/trace/events/initcall.h, 4.17+), and
+ * module:module_load (a module's init is printed as the address of its
+ * freed .init.text; the load before it names the module), each an
+ * "event" of the file unless it names one itself, so that they are
+ * placed as any event is: trace_event= on the command line, enabled by
+ * trace_init() before the first initcall (init/main.c).
+ */
+static void add_initcall_events(struct program *prog)
+{
+	static const char *const names[][2] = {
+		{ "initcall", "initcall_level" }, { "initcall", "initcall_start" },
+		{ "initcall", "initcall_finish" },
+		/* which module an init of freed .init.text belongs to */
+		{ "module", "module_load" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char *full = xasprintf("%s:%s", names[i][0], names[i][1]);
+		struct probe *p;
+
+		if (!find_probe(prog, full)) {
+			p = xcalloc(1, sizeof(*p));
+			p->kind = P_EVENT;
+			p->group = xstrdup(names[i][0]);
+			p->name = xstrdup(names[i][1]);
+			p->pos = p->target_pos = prog->initcalls_pos;
+			*probes_tail = p;
+			probes_tail = &p->next;
+		}
+		free(full);
 	}
 }
 
@@ -1282,6 +1412,8 @@ struct program *parse(struct token *t, struct diags *d)
 	if (prog->functions && prog->graph)
 		parse_error(&prog->graph->pos, "'graph' needs the function_graph tracer, but 'function' at line %d already chose the function tracer; a boot has one tracer",
 			 prog->functions->pos.line);
+	if (prog->initcalls)
+		add_initcall_events(prog);
 	check_expectations(prog);
 	return d->n == before ? prog : NULL;
 }

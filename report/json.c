@@ -176,6 +176,8 @@ void json_write(FILE *f, const struct report *r)
 		json_string(f, d->oops_task);
 		fprintf(f, ", \"count\": %d}, ", d->noops);
 	}
+	if (r->nics || r->nlevels)
+		initcalls_json(f, r);
 	fprintf(f, "\"hits\": [");
 	for (i = 0; i < d->nhits; i++) {
 		const struct hit *h = &d->hits[i];

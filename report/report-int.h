@@ -166,6 +166,29 @@ struct dump {
 	char raw_why[1024];	/* the trace.dat could not be read: why */
 };
 
+/*
+ * One initcall, paired from the initcall:initcall_start and
+ * initcall_finish events (initcall.c): the function, its module, the
+ * level initcall_level announced before it ("module" for a module's
+ * init from do_init_module()), and its times on the trace clock.
+ */
+struct initcall {
+	char *func;		/* "bonding_init" */
+	char *module;		/* "bonding"; NULL: built in */
+	const char *level;	/* points into a hit's args, or "module" */
+	char *task;		/* the task that ran it (points into its hit) */
+	double start, end;	/* seconds; end -1: never finished in the trace */
+	int ret;
+};
+
+/* One initcall level: its initcalls' count and summed durations. */
+struct icall_level {
+	const char *name;
+	double start, end;	/* its initcall_level event to the next, or its last finish */
+	double sum;		/* seconds spent in its initcalls */
+	int n;
+};
+
 /* One verdict per expectation, computed once. */
 struct verdict {
 	bool ok;
@@ -192,6 +215,10 @@ struct report {
 
 	const char **names;		/* distinct probes, in order of first hit */
 	int nnames;
+	struct initcall *ics;		/* initcalls, slowest first */
+	int nics, ics_open;		/* paired; of them never finished */
+	struct icall_level *levels;	/* in the order the kernel ran them */
+	int nlevels;
 	struct verdict *verdicts;	/* one per prog->expects */
 	int nexp, failed;
 };
@@ -244,6 +271,12 @@ void dump_read(struct report *r, char *text, size_t len);
 bool uprobe_def(const struct report *r, const char *name, char **path,
 		unsigned long long *off);
 void dump_probe_names(struct report *r);
+
+/* initcall.c */
+void initcalls_pair(struct report *r);
+const struct initcall *initcall_find(const struct report *r, const char *func);
+void initcalls_text(FILE *out, const struct report *r, int max);
+void initcalls_json(FILE *f, const struct report *r);
 
 /* expect.c */
 const struct kcount *kprobe_count(const struct dump *d, const char *target);

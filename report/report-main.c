@@ -418,6 +418,7 @@ int report_main(int argc, char **argv)
 		return 2;
 	dump_read(&r, text, len);
 	dump_probe_names(&r);
+	initcalls_pair(&r);
 	expect_all(&r);
 
 	/* a machine output on standard output is all it holds (--json -) */
