@@ -544,6 +544,8 @@ static void parse_dump(struct report *r, char *dump)
 				free(d->arch);
 				d->arch = xstrdup(line + 5);
 			}
+			else if (!strncmp(line, "cmdline\t", 8))
+				d->cmdline = xstrdup(line + 8);
 			else if (!strncmp(line, "perf\t", 5))
 				perf_line(d, line + 5);
 			else if (!strncmp(line, "module\t", 7))

@@ -11,7 +11,7 @@
 #include "report-int.h"
 
 /* The value of FIELD in a hit's args ("name=\"bond%d\" ret=-2"), or NULL. */
-static char *arg_value(const char *args, const char *field)
+char *arg_value(const char *args, const char *field)
 {
 	size_t n = strlen(field);
 	const char *p = args;

@@ -178,6 +178,7 @@ void json_write(FILE *f, const struct report *r)
 	}
 	if (r->nics || r->nlevels)
 		initcalls_json(f, r);
+	compare_json(f, r);
 	fprintf(f, "\"hits\": [");
 	for (i = 0; i < d->nhits; i++) {
 		const struct hit *h = &d->hits[i];

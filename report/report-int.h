@@ -140,6 +140,7 @@ struct dump {
 	 * Loongson-3 too), this has.  NULL: not in the dump.
 	 */
 	char *arch;
+	char *cmdline;		/* the last dump's "cmdline": what the kernel got */
 	struct hit *hits;
 	int nhits, cap;
 	struct sample *samples;
@@ -207,6 +208,9 @@ struct report {
 	int extract;			/* --extract N; 0: none */
 	bool list;			/* --list */
 	const char *trace_dat;		/* --trace-dat OUT; NULL: none */
+	const char **dumps, **bases;	/* every DUMP, and --baseline's */
+	int ndumps, nbases;
+	bool force;			/* --force: compare boots that are not comparable */
 
 	struct kernel *k;		/* NULL: no kernel symbols */
 	unsigned long long kaslr;	/* the boot's _stext minus the symbols' */
@@ -219,6 +223,7 @@ struct report {
 	int nics, ics_open;		/* paired; of them never finished */
 	struct icall_level *levels;	/* in the order the kernel ran them */
 	int nlevels;
+	struct compare *cmp;		/* --baseline / several DUMPs; NULL: one boot */
 	struct verdict *verdicts;	/* one per prog->expects */
 	int nexp, failed;
 };
@@ -272,6 +277,18 @@ bool uprobe_def(const struct report *r, const char *name, char **path,
 		unsigned long long *off);
 void dump_probe_names(struct report *r);
 
+/* baseline.c */
+struct compare;
+/* A threshold for a class of metric ("initcall=50ms", "hits=2"): 0 or -EINVAL. */
+int compare_threshold(struct compare **c, const char *spec);
+void compare_boots(struct compare **c, struct report *const *cur, int ncur,
+		   struct report *const *base, int nbase, bool force);
+bool compare_comparable(const struct compare *c, const char **why);
+int compare_regressions(const struct compare *c);
+void compare_text(FILE *f, const struct report *r);
+void compare_json(FILE *f, const struct report *r);
+void compare_junit(FILE *f, const struct report *r, int *tests, int *failures);
+
 /* initcall.c */
 void initcalls_pair(struct report *r);
 const struct initcall *initcall_find(const struct report *r, const char *func);
@@ -279,6 +296,8 @@ void initcalls_text(FILE *out, const struct report *r, int max);
 void initcalls_json(FILE *f, const struct report *r);
 
 /* expect.c */
+/* The value of @field in a hit's args ("name=\"bond%d\" ret=-2"), malloc'd, or NULL. */
+char *arg_value(const char *args, const char *field);
 const struct kcount *kprobe_count(const struct dump *d, const char *target);
 int oops_reason(const struct dump *d, char *buf, size_t size);
 void expect_all(struct report *r);

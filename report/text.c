@@ -244,6 +244,7 @@ void text_write(FILE *out, const struct report *r)
 	for (i = 0; i < r->nnames; i++)
 		probe_hits(out, r, r->names[i]);
 	initcalls_text(out, r, r->all_hits ? r->nics : 10);
+	compare_text(out, r);
 
 	if (r->prog && r->prog->expects)
 		fprintf(out, "expectations:\n");
