@@ -10,6 +10,8 @@
  *   dump.c         the dumps -> struct dump (manifest lines, trace hits,
  *                  perf samples joined to hits, frames named, user
  *                  stacks named through --sysroot)
+ *   initcall.c     the initcall events paired per initcall and level
+ *   baseline.c     boots against a baseline (--baseline, several DUMPs)
  *   expect.c       one verdict per "expect" line of the probe file
  *   text.c         the report for a person (stdout)
  *   json.c, folded.c, svg.c, junit.c, perfetto.c
