@@ -325,22 +325,52 @@ static unsigned long long size(struct parser *ps)
 	return n * mul;
 }
 
-/* DURATION = NUMBER ( "s" | "ms" ), in milliseconds, at most one hour */
-static unsigned duration(struct parser *ps)
+/*
+ * DURATION = NUMBER [ "." DIGITS ] ( "s" | "ms" ), in microseconds, at
+ * least 1 us and at most one hour; a fraction finer than a microsecond
+ * is an error (never rounded away).
+ */
+static unsigned long long duration_us(struct parser *ps)
 {
-	unsigned long long n = ps->tok->num;
+	unsigned long long n = ps->tok->num, unit = 0, f = 0, fu;
+	const char *d;
 
 	if (ps->tok->kind != TK_NUM)
 		syntax_error(ps, &ps->tok->pos, "expected a duration such as 8s, found '%s'",
 			 describe(ps->tok));
 	if (!strcmp(ps->tok->suffix, "s"))
-		n = n > 3600 ? ULLONG_MAX : n * 1000;	/* no wrap into range */
-	else if (strcmp(ps->tok->suffix, "ms"))
+		unit = 1000000;
+	else if (!strcmp(ps->tok->suffix, "ms"))
+		unit = 1000;
+	else
 		syntax_error(ps, &ps->tok->pos, "a duration needs a unit: s or ms");
-	if (n == 0 || n > 3600 * 1000)
-		syntax_error(ps, &ps->tok->pos, "duration must be between 1ms and 3600s");
+	if (n > 3600)	/* no wrap into range */
+		syntax_error(ps, &ps->tok->pos, "duration must be between 1us and 3600s");
+	n *= unit;
+	for (d = ps->tok->frac, fu = unit / 10; d && *d; d++, fu /= 10) {
+		if (!fu) {
+			if (*d != '0')
+				syntax_error(ps, &ps->tok->pos, "'%s' is finer than a microsecond", ps->tok->text);
+			continue;
+		}
+		f += (unsigned long long)(*d - '0') * fu;
+	}
+	n += f;
+	if (n == 0 || n > 3600ULL * 1000000)
+		syntax_error(ps, &ps->tok->pos, "duration must be between 1us and 3600s");
 	ps->tok = ps->tok->next;
 	return n;
+}
+
+/* DURATION in whole milliseconds (the window), at most one hour */
+static unsigned duration(struct parser *ps)
+{
+	struct pos pos = ps->tok->pos;
+	unsigned long long us = duration_us(ps);
+
+	if (us % 1000)
+		syntax_error(ps, &pos, "the window is whole milliseconds");
+	return (unsigned)(us / 1000);
 }
 
 static bool is_ident(const char *s, size_t n)
@@ -828,12 +858,28 @@ static char *field_op(struct parser *ps)
 	return NULL;
 }
 
+/* A time's comparison: "<", "<=", ">" or ">=" (== has no use on a clock) */
+static char *time_op(struct parser *ps, const char *what)
+{
+	struct pos pos = ps->tok->pos;
+	char *op = field_op(ps);
+
+	if (!op || op[0] == '=' || op[0] == '!')
+		syntax_error(ps, &pos, "expected <, <=, > or >= and a duration after '%s'", what);
+	return op;
+}
+
 /*
  * expectation = "expect" ( "armed" | "no" "lost"
  *             | TARGET "hits" OP NUMBER [ ("before" | "after") "init" ]
  *             | TARGET "stack" "has" WORD      (WORD: a name or ftrace glob)
- *             | TARGET "." NAME FOP ( STRING | ["-"] NUMBER | WORD ) )
+ *             | TARGET "." NAME FOP ( STRING | ["-"] NUMBER | WORD ) [ QUANT ]
+ *             | TARGET "first" TOP DURATION
+ *             | "init" TOP DURATION
+ *             | "initcall" WORD TOP DURATION )
  * TARGET      = WORD [ ":" WORD ]
+ * QUANT       = "some" | "first" | "every"
+ * TOP         = "<" | "<=" | ">" | ">="
  */
 static struct expectation *expectation(struct parser *ps, const struct pos *start)
 {
@@ -858,8 +904,27 @@ static struct expectation *expectation(struct parser *ps, const struct pos *star
 		ps->tok = ps->tok->next->next;
 		return e;
 	}
+	/* "init" or "initcall" then a comparison: not a probe of that name */
+	if (is(ps, "init") && ps->tok->next->kind == TK_PUNCT) {
+		e->kind = E_INIT;
+		e->target = xstrdup("init");
+		ps->tok = ps->tok->next;
+		e->op = time_op(ps, "init");
+		e->us = duration_us(ps);
+		return e;
+	}
+	if (is(ps, "initcall") && ps->tok->next->kind == TK_WORD) {
+		e->kind = E_INITCALL;
+		ps->tok = ps->tok->next;
+		e->target = xstrdup(ps->tok->text);
+		e->func_pos = ps->tok->pos;
+		ps->tok = ps->tok->next;
+		e->op = time_op(ps, e->target);
+		e->us = duration_us(ps);
+		return e;
+	}
 	if (ps->tok->kind != TK_WORD)
-		syntax_error(ps, &ps->tok->pos, "expected what to expect: a probe, GROUP:EVENT or function name, 'armed' or 'no lost'");
+		syntax_error(ps, &ps->tok->pos, "expected what to expect: a probe, GROUP:EVENT or function name, 'init', 'initcall NAME', 'armed' or 'no lost'");
 	e->target = xstrdup(ps->tok->text);
 	ps->tok = ps->tok->next;
 	if (is(ps, ":")) {
@@ -869,7 +934,12 @@ static struct expectation *expectation(struct parser *ps, const struct pos *star
 		e->target = xasprintf("%s:%s", e->target, ps->tok->text);
 		ps->tok = ps->tok->next;
 	}
-	if (is(ps, "hits")) {
+	if (is(ps, "first") && ps->tok->next->kind == TK_PUNCT) {
+		e->kind = E_FIRST;
+		ps->tok = ps->tok->next;
+		e->op = time_op(ps, e->target);
+		e->us = duration_us(ps);
+	} else if (is(ps, "hits")) {
 		e->kind = E_HITS;
 		ps->tok = ps->tok->next;
 		e->op = compare_op(ps);
@@ -914,8 +984,15 @@ static struct expectation *expectation(struct parser *ps, const struct pos *star
 			syntax_error(ps, &ps->tok->pos, "expected the value %s.%s must take", e->target, e->field);
 		}
 		ps->tok = ps->tok->next;
+		/* which hits: some (the default), the first, every */
+		if (is(ps, "first") || is(ps, "every") || is(ps, "some")) {
+			e->quant = is(ps, "first") ? Q_FIRST : is(ps, "every") ? Q_EVERY : Q_SOME;
+			ps->tok = ps->tok->next;
+		} else if (ps->tok->kind == TK_WORD) {
+			syntax_error(ps, &ps->tok->pos, "expected which hits the comparison covers, 'some' (the default), 'first' or 'every', or the end of the expectation");
+		}
 	} else {
-		syntax_error(ps, &ps->tok->pos, "expected 'hits', 'stack has' or .FIELD OP VALUE after '%s'", e->target);
+		syntax_error(ps, &ps->tok->pos, "expected 'hits', 'first', 'stack has' or .FIELD OP VALUE after '%s'", e->target);
 	}
 	return e;
 }
@@ -1035,6 +1112,16 @@ static void stmt_dump(struct parser *ps, struct program *prog, const struct pos 
 	end_statement(ps, "the dump sink");
 }
 
+/* the initcall events from the command line: before any initcall */
+static void stmt_initcalls(struct parser *ps, struct program *prog, const struct pos *start)
+{
+	if (prog->initcalls)
+		parse_error(ps, start, "initcalls is already set");
+	prog->initcalls = true;
+	prog->initcalls_pos = *start;
+	end_statement(ps, "initcalls");
+}
+
 /* docs/plan.md "Target": what the running kernel says of itself */
 static void stmt_capture(struct parser *ps, struct program *prog, const struct pos *start)
 {
@@ -1114,6 +1201,7 @@ static const struct statement_rule {
 	{ "window", stmt_window, false },
 	{ "persist", stmt_persist, false },
 	{ "init", stmt_init, false },
+	{ "initcalls", stmt_initcalls, false },
 	{ "capture", stmt_capture, false },
 	{ "expect", stmt_expect, false },
 };
@@ -1214,8 +1302,14 @@ static void check_expectations(struct parser *ps, const struct program *prog)
 		const struct probe *p;
 		bool func;
 
-		if (e->kind == E_ARMED || e->kind == E_NOLOST)
+		if (e->kind == E_ARMED || e->kind == E_NOLOST || e->kind == E_INIT)
 			continue;
+		if (e->kind == E_INITCALL) {
+			if (!prog->initcalls)
+				parse_error(ps, &e->pos, "'expect initcall %s' needs the 'initcalls' statement (the initcall events from boot)",
+					    e->target);
+			continue;
+		}
 		p = find_probe(prog, e->target);
 		func = in_list(prog->functions, e->target) || in_list(prog->graph, e->target);
 		if (!p && !func) {
@@ -1243,6 +1337,42 @@ static void check_expectations(struct parser *ps, const struct program *prog)
 			else
 				check_field_value(ps, e, f);
 		}
+	}
+}
+
+/*
+ * "initcalls": the events initcall:initcall_level, initcall_start and
+ * initcall_finish (include/trace/events/initcall.h, 4.17+), and
+ * module:module_load (a module's init is printed as the address of its
+ * freed .init.text; the load before it names the module), each an
+ * "event" of the file unless it names one itself, so that they are
+ * placed as any event is: trace_event= on the command line, enabled by
+ * trace_init() before the first initcall (init/main.c).
+ */
+static void add_initcall_events(struct parser *ps, struct program *prog)
+{
+	static const char *const names[][2] = {
+		{ "initcall", "initcall_level" }, { "initcall", "initcall_start" },
+		{ "initcall", "initcall_finish" },
+		/* which module an init of freed .init.text belongs to */
+		{ "module", "module_load" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char *full = xasprintf("%s:%s", names[i][0], names[i][1]);
+		struct probe *p;
+
+		if (!find_probe(prog, full)) {
+			p = xcalloc(1, sizeof(*p));
+			p->kind = P_EVENT;
+			p->group = xstrdup(names[i][0]);
+			p->name = xstrdup(names[i][1]);
+			p->pos = p->target_pos = prog->initcalls_pos;
+			*ps->probes_tail = p;
+			ps->probes_tail = &p->next;
+		}
+		free(full);
 	}
 }
 
@@ -1286,6 +1416,8 @@ struct program *parse(struct token *t, struct diags *d)
 	if (prog->functions && prog->graph)
 		parse_error(ps, &prog->graph->pos, "'graph' needs the function_graph tracer, but 'function' at line %d already chose the function tracer; a boot has one tracer",
 			 prog->functions->pos.line);
+	if (prog->initcalls)
+		add_initcall_events(ps, prog);
 	check_expectations(ps, prog);
 	return d->n == before ? prog : NULL;
 }
