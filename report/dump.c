@@ -411,6 +411,10 @@ static void parse_dump(struct report *r, char *dump)
 				sb_addf(&d->items, "%s\n", line + 5);
 			else if (!strncmp(line, "cpu\t", 4))
 				sb_addf(&d->cpus, "%s\n", line + 4);
+			else if (!strncmp(line, "stage\t", 6))
+				d->stage = xstrdup(line + 6);
+			else if (!strncmp(line, "cmdline\t", 8))
+				d->cmdline = xstrdup(line + 8);
 			else if (!strncmp(line, "uname\t", 6))
 				d->uname = xstrdup(line + 6);
 			else if (!strncmp(line, "perf\t", 5))

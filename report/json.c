@@ -201,6 +201,44 @@ static void json_not_armed(FILE *f, const struct dump *d)
 	}
 }
 
+/* "boot": the verdict, its status, and the death when the console had one. */
+static void json_boot(FILE *f, const struct boot *b)
+{
+	int i;
+
+	fprintf(f, "\"boot\": {\"verdict\": ");
+	json_string(f, boot_rows[b->end].name);
+	fprintf(f, ", \"status\": %d, \"pass\": %s, \"message\": ", boot_rows[b->end].status,
+		b->end == BOOT_CLEAN ? "true" : "false");
+	json_string(f, b->msg);
+	if (b->end == BOOT_INIT_EXITED)
+		fprintf(f, ", \"init_status\": %d", b->init_status);
+	if (b->time >= 0)
+		fprintf(f, ", \"time\": %.6f", b->time);
+	if (b->task[0]) {
+		fprintf(f, ", \"task\": ");
+		json_string(f, b->task);
+	}
+	if (b->pc[0]) {
+		fprintf(f, ", \"pc\": ");
+		json_string(f, b->pc);
+	}
+	if (b->nstack) {
+		fprintf(f, ", \"stack\": [");
+		for (i = 0; i < b->nstack; i++) {
+			fprintf(f, "%s", i ? ", " : "");
+			json_string(f, b->stack[i]);
+		}
+		fprintf(f, "]");
+	}
+	fprintf(f, ", \"console_tail\": [");
+	for (i = 0; i < b->ntail; i++) {
+		fprintf(f, "%s\n    ", i ? "," : "");
+		json_string(f, b->tail[i]);
+	}
+	fprintf(f, "]}, ");
+}
+
 void json_write(FILE *f, const struct report *r)
 {
 	const struct dump *d = &r->d;
@@ -215,6 +253,8 @@ void json_write(FILE *f, const struct report *r)
 		json_string(f, d->oops_task);
 		fprintf(f, ", \"count\": %d}, ", d->noops);
 	}
+	if (r->boot.known)
+		json_boot(f, &r->boot);
 	fprintf(f, "\"hits\": [");
 	for (i = 0; i < d->nhits; i++) {
 		const struct hit *h = &d->hits[i];

@@ -11,6 +11,8 @@
  *                  perf samples joined to hits, frames named, user
  *                  stacks named through --sysroot)
  *   expect.c       one verdict per "expect" line of the probe file
+ *   boot.c         how the boot ended (the console log, the runner's word,
+ *                  the dumps): one verdict and its exit status
  *   text.c         the report for a person (stdout)
  *   json.c, folded.c, svg.c, junit.c, perfetto.c
  *                  one machine output each, written to a FILE *
@@ -124,6 +126,48 @@ struct dump {
 	bool raw;		/* raw dumps: hits from their trace.dat (events.c) */
 	long raw_events, raw_unknown;	/* records read, of no known format */
 	char raw_why[1024];	/* the trace.dat could not be read: why */
+	char *stage;		/* the last dump's "stage": init or window */
+	char *cmdline;		/* the last dump's "cmdline": /proc/cmdline */
+};
+
+/* How a boot ended: an index into boot_rows[] (boot.c). */
+enum boot_end {
+	BOOT_CLEAN,
+	BOOT_HANG,
+	BOOT_PANIC,
+	BOOT_QEMU,
+	BOOT_REBOOT,
+	BOOT_NO_DUMP,
+	BOOT_CMDLINE_CUT,
+	BOOT_INIT_EXITED,
+	BOOT_OOPS,
+	BOOT_WINDOW_MISSING,
+	BOOT_NR
+};
+
+/* A verdict's name, the exit status it gives and what it means. */
+struct boot_row {
+	const char *name;
+	int status;
+	const char *what;
+};
+extern const struct boot_row boot_rows[BOOT_NR];
+
+/* The boot verdict (boot_decide()), when --console or --boot-end was given. */
+struct boot {
+	bool known;
+	enum boot_end end;
+	char msg[640];		/* one line: what ended the boot */
+	int init_status;	/* BOOT_INIT_EXITED: PID 1's exit status; -1 a signal */
+	double time;		/* the panic or oops line's printk time; -1 */
+	bool panic, oops, poweroff;	/* what the console showed */
+	char panic_msg[256], oops_msg[256];
+	char task[96];		/* "COMM-PID" of the dying task */
+	char pc[160];		/* its EPC/RIP/pc as the kernel printed it */
+	char **stack;		/* the death's "Call Trace:", innermost first */
+	int nstack, capstack;
+	char **tail;		/* the console's last lines */
+	int ntail, captail;
 };
 
 /* One verdict per expectation, computed once. */
@@ -141,6 +185,13 @@ struct report {
 	int extract;			/* --extract N; 0: none */
 	bool list;			/* --list */
 	const char *trace_dat;		/* --trace-dat OUT; NULL: none */
+	const char *console;		/* --console LOG: the boot's console log */
+	char *console_text;		/* its text, read whole */
+	const char *boot_end;		/* --boot-end WORD: what the runner saw */
+	const char *append;		/* --append FILE: the command line given */
+	char *append_text;		/* its first line */
+	bool boot_only;			/* --boot-only: the verdict alone */
+	struct boot boot;
 
 	struct kernel *k;		/* NULL: no kernel symbols */
 	unsigned long long kaslr;	/* the boot's _stext minus the symbols' */
@@ -188,6 +239,12 @@ void dump_probe_names(struct report *r);
 const struct kcount *kprobe_count(const struct dump *d, const char *target);
 int oops_reason(const struct dump *d, char *buf, size_t size);
 void expect_all(struct report *r);
+
+/* boot.c */
+int boot_runner_word(const char *word);
+void boot_decide(struct report *r);
+bool window_missing(const struct report *r);
+void boot_rows_print(FILE *f);
 
 /* text.c */
 void text_write(FILE *out, const struct report *r);

@@ -19,7 +19,9 @@ const char report_usage[] =
 	"                      [--perfetto OUT]\n"
 	"                      [--system-map FILE] [--target FILE] [--vmlinux FILE] [--modules DIR]\n"
 	"                      [--sysroot DIR] [--hits]\n"
-	"       probecc report --extract N DUMP | --list DUMP | --trace-dat OUT DUMP\n";
+	"                      [--console LOG] [--boot-end WORD] [--append FILE] [--boot-only]\n"
+	"       probecc report --extract N DUMP | --list DUMP | --trace-dat OUT DUMP\n"
+	"       probecc report --boot-verdicts\n";
 
 static const char help[] =
 	"\n"
@@ -42,6 +44,15 @@ static const char help[] =
 	"  --sysroot DIR      the target's root file system: names user stack\n"
 	"                     frames, checks uprobe offsets the kernel refused\n"
 	"  --hits             every hit's arguments (without it, up to 8 a probe)\n"
+	"  --console LOG      the boot's console log: how the boot ended (a panic and\n"
+	"                     its message, task, EPC/RIP and stack; an oops; PID 1's\n"
+	"                     exit) becomes the boot verdict, in every output\n"
+	"  --boot-end WORD    what the boot runner saw (qemu-images/boot): poweroff,\n"
+	"                     until, timeout, reset, panic, oops, qemu, reboot\n"
+	"  --append FILE      the command line the boot was given: the dump's\n"
+	"                     /proc/cmdline must end with it (else cmdline-cut)\n"
+	"  --boot-only        the boot verdict alone: no expectation is checked\n"
+	"  --boot-verdicts    print the boot verdicts and their exit statuses\n"
 	"  --extract N        print dump N's body (its frames checked and taken off)\n"
 	"  --list             print the numbers of the complete dumps\n"
 	"  --trace-dat OUT    write the raw dumps (\"dump SINK raw\") as a trace.dat for\n"
@@ -56,7 +67,9 @@ static const char help[] =
 	"be written.  --extract: 0 printed, 1 no dump N, 3 cut short, 4 damaged\n"
 	"(3 and 4 print the checked chunks before the trouble), 2 as above.\n"
 	"--trace-dat: 0 written, 2 not (no raw dump, a big-endian target, trace-cmd\n"
-	"missing or failing).\n";
+	"missing or failing).  With --console, --boot-end or --append, a boot that\n"
+	"did not end clean exits with its verdict's status (--boot-verdicts), before\n"
+	"any expectation's.\n";
 
 static const struct option options[] = {
 	{ "probes", required_argument, NULL, 'p' },
@@ -74,6 +87,11 @@ static const struct option options[] = {
 	{ "extract", required_argument, NULL, 'x' },
 	{ "list", no_argument, NULL, 'l' },
 	{ "trace-dat", required_argument, NULL, 'T' },
+	{ "console", required_argument, NULL, 'c' },
+	{ "boot-end", required_argument, NULL, 'b' },
+	{ "append", required_argument, NULL, 'a' },
+	{ "boot-only", no_argument, NULL, 'B' },
+	{ "boot-verdicts", no_argument, NULL, 'V' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -101,6 +119,21 @@ static int parse_args(struct report *r, int argc, char **argv)
 		case 'H': r->all_hits = true; break;
 		case 'l': r->list = true; break;
 		case 'T': r->trace_dat = optarg; break;
+		case 'c': r->console = optarg; break;
+		case 'a': r->append = optarg; break;
+		case 'B': r->boot_only = true; break;
+		case 'V':
+			fputs("exit status and boot verdict (run-probes, probecc report --console):\n", stdout);
+			boot_rows_print(stdout);
+			exit(fflush(stdout) || ferror(stdout) ? 2 : 0);
+		case 'b':
+			if (boot_runner_word(optarg)) {
+				fprintf(stderr, "probecc report: --boot-end %s: not one of poweroff, until, timeout, reset, panic, oops, qemu, reboot\n",
+					optarg);
+				return 2;
+			}
+			r->boot_end = optarg;
+			break;
 		case 'x':
 			if (arg_int(optarg, 1, 1000000, &r->extract)) {
 				fprintf(stderr, "probecc report: --extract %s: not a dump number\n", optarg);
@@ -360,11 +393,26 @@ int report_main(int argc, char **argv)
 		rc = load_kernel(&r);
 	if (rc)
 		return rc;
+	if (r.console && !(r.console_text = read_input(r.console, NULL)))
+		return 2;
+	if (r.append) {
+		if (!(r.append_text = read_input(r.append, NULL)))
+			return 2;
+		r.append_text[strcspn(r.append_text, "\n")] = '\0';
+	}
 	text = read_input(r.dumppath, &len);
 	if (!text)
 		return 2;
 	dump_read(&r, text, len);
 	dump_probe_names(&r);
+	if (r.console || r.boot_end || r.append || r.boot_only)
+		boot_decide(&r);
+	if (r.boot_only) {
+		printf("boot: %s: %s\n", boot_rows[r.boot.end].name, r.boot.msg);
+		if (fflush(stdout) || ferror(stdout))
+			return 2;
+		return boot_rows[r.boot.end].status;
+	}
 	expect_all(&r);
 
 	/* a machine output on standard output is all it holds (--json -) */
@@ -381,6 +429,9 @@ int report_main(int argc, char **argv)
 		fprintf(stderr, "probecc report: cannot write the report: %s\n", strerror(errno));
 		return 2;
 	}
+	/* how the boot ended comes first: a panic is no expectation's failure */
+	if (r.boot.known && r.boot.end != BOOT_CLEAN)
+		return boot_rows[r.boot.end].status;
 	/* no verdict without evidence: an incomplete capture is bad input */
 	if (!dump_complete(&r.d))
 		return 2;

@@ -229,6 +229,21 @@ void text_write(FILE *out, const struct report *r)
 
 void text_summary(FILE *out, const struct report *r)
 {
+	const struct boot *b = &r->boot;
+	int i;
+
+	if (b->known) {
+		fprintf(out, "boot: %s: %s\n", boot_rows[b->end].name, b->msg);
+		if (b->task[0])
+			fprintf(out, "  task %s%s%s\n", b->task, b->pc[0] ? ", at " : "", b->pc);
+		for (i = 0; i < b->nstack; i++)
+			fprintf(out, "   => %s\n", b->stack[i]);
+		if (b->end != BOOT_CLEAN && b->ntail) {
+			fprintf(out, "  the console's last lines:\n");
+			for (i = 0; i < b->ntail; i++)
+				fprintf(out, "    %s\n", b->tail[i]);
+		}
+	}
 	if (r->nexp)
 		fprintf(out, "%d of %d expectation(s) hold\n", r->nexp - r->failed, r->nexp);
 }
