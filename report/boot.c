@@ -19,6 +19,8 @@
  *                    SEG:SYM" (x86 show_ip()), "pc : SYM" (arm64)
  *   its stack        the lines after "Call Trace:" (MIPS "[<ADDR>] SYM",
  *                    x86 " SYM", " ? SYM" for a guess, which is left out)
+ * and the line qemu-images/rc/run-rc prints when the user's rc script
+ * ends: "probecc-rc: exit STATUS".
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -47,6 +49,8 @@ const struct boot_row boot_rows[BOOT_NR] = {
 		"the kernel oopsed without a panic; the boot was ended" },
 	[BOOT_WINDOW_MISSING] = { "window-missing", 11,
 		"the probe file asks for a window dump and none arrived complete" },
+	[BOOT_RC_FAILED] = { "rc-failed", 12,
+		"the user's rc script (run-probes --rc) ended with a status other than 0" },
 };
 
 /* The words of qemu-images/boot's verdicts and what each makes here. */
@@ -233,6 +237,9 @@ static void read_console(struct boot *b, char *text)
 
 		if (!b->poweroff && strstr(t, "reboot: Power down"))
 			b->poweroff = true;
+		if (!strncmp(t, "probecc-rc: exit ", 17) &&
+		    strspn(t + 17, "0123456789") == strlen(t + 17) && t[17] && strlen(t + 17) < 4)
+			b->rc_status = atoi(t + 17);
 		if (!b->oops && oops_header(t)) {
 			b->oops = true;
 			snprintf(b->oops_msg, sizeof(b->oops_msg), "%s", t);
@@ -269,7 +276,7 @@ static bool cmdline_whole(const char *got, const char *want)
  * and the dumps read into r->d (dump_read() first).  The first that
  * holds: QEMU failed; PID 1 exited; a panic; an oops; the runner's
  * timeout or reset; a reboot; no dump; no window dump; the command line
- * cut; else clean.
+ * cut; the rc script's status not 0; else clean.
  */
 void boot_decide(struct report *r)
 {
@@ -280,6 +287,7 @@ void boot_decide(struct report *r)
 
 	b->known = true;
 	b->time = -1;
+	b->rc_status = -1;
 	if (r->console_text)
 		read_console(b, r->console_text);
 	for (i = 0; r->boot_end && i < sizeof(runner_words) / sizeof(runner_words[0]); i++)
@@ -332,11 +340,15 @@ void boot_decide(struct report *r)
 		b->end = BOOT_CMDLINE_CUT;
 		snprintf(b->msg, sizeof(b->msg), "the kernel got \"%s\", not the whole command line",
 			 d->cmdline ? d->cmdline : "");
+	} else if (b->rc_status > 0) {
+		b->end = BOOT_RC_FAILED;
+		snprintf(b->msg, sizeof(b->msg), "the rc script exited with status %d", b->rc_status);
 	} else {
 		b->end = BOOT_CLEAN;
-		snprintf(b->msg, sizeof(b->msg), "%s",
+		snprintf(b->msg, sizeof(b->msg), "%s%s",
 			 r->boot_end && !strcmp(r->boot_end, "until") ?
-			 "the job's --until matched after the last dump" : "clean poweroff after the last dump");
+			 "the job's --until matched after the last dump" : "clean poweroff after the last dump",
+			 b->rc_status == 0 ? "; the rc script exited with status 0" : "");
 	}
 	/* the death named when the console had one, whatever decided */
 	if (b->end != BOOT_PANIC && b->end != BOOT_INIT_EXITED && b->end != BOOT_OOPS) {
@@ -366,7 +378,7 @@ void boot_rows_print(FILE *f)
 	fprintf(f, "  0  clean, every expectation holds\n"
 		   "  1  clean, an expectation failed\n"
 		   "  2  bad usage; a report input unreadable; the dump no complete evidence\n");
-	for (i = 3; i <= 11; i++) {
+	for (i = 3; i <= 12; i++) {
 		int j;
 
 		for (j = 0; j < BOOT_NR; j++)

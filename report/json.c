@@ -213,6 +213,8 @@ static void json_boot(FILE *f, const struct boot *b)
 	json_string(f, b->msg);
 	if (b->end == BOOT_INIT_EXITED)
 		fprintf(f, ", \"init_status\": %d", b->init_status);
+	if (b->rc_status >= 0)
+		fprintf(f, ", \"rc_status\": %d", b->rc_status);
 	if (b->time >= 0)
 		fprintf(f, ", \"time\": %.6f", b->time);
 	if (b->task[0]) {

@@ -142,6 +142,7 @@ enum boot_end {
 	BOOT_INIT_EXITED,
 	BOOT_OOPS,
 	BOOT_WINDOW_MISSING,
+	BOOT_RC_FAILED,
 	BOOT_NR
 };
 
@@ -159,6 +160,7 @@ struct boot {
 	enum boot_end end;
 	char msg[640];		/* one line: what ended the boot */
 	int init_status;	/* BOOT_INIT_EXITED: PID 1's exit status; -1 a signal */
+	int rc_status;		/* "probecc-rc: exit N" of rc/run-rc; -1: none */
 	double time;		/* the panic or oops line's printk time; -1 */
 	bool panic, oops, poweroff;	/* what the console showed */
 	char panic_msg[256], oops_msg[256];

@@ -43,19 +43,27 @@ print(status, verdict, junit)
 EOF
 }
 
-# wrong_case NAME STATUS VERDICT RUN-PROBES-ARGS...: one boot; the job must
-# exit STATUS with report.json's boot verdict VERDICT and junit.xml's boot
-# testcase failing with that type (passing for "clean").  0 when it did.
-wrong_case() {
-	local name=$1 want_status=$2 want=$3 d junit got
-	shift 3
+# wrong_boot NAME RUN-PROBES-ARGS...: one boot into $wrong_dir/NAME; its
+# artifacts (above) in $got.
+wrong_boot() {
+	local name=$1 d
+	shift
 	d=$wrong_dir/$name
 	rm -rf "$d" && mkdir -p "$d"
 	qemu-images/run-probes --out "$d" --report "$@" > "$d/run.log" 2>&1
 	echo $? > "$d/status"
+	got=$(artifacts "$d")
+}
+
+# wrong_case NAME STATUS VERDICT RUN-PROBES-ARGS...: one boot; the job must
+# exit STATUS with report.json's boot verdict VERDICT and junit.xml's boot
+# testcase failing with that type (passing for "clean").  0 when it did.
+wrong_case() {
+	local name=$1 want_status=$2 want=$3 d=$wrong_dir/$1 junit
+	shift 3
+	wrong_boot "$name" "$@"
 	junit=fail-$want
 	[ "$want" != clean ] || junit=pass
-	got=$(artifacts "$d")
 	if [ "$got" = "$want_status $want $junit" ]; then
 		t_pass "wrong/$name"
 		return 0
@@ -94,9 +102,81 @@ done
 wrong_case mipsel-hang 3 hang --arch mipsel --timeout 25 --rc tests/wrong/rc-hang \
 	examples/ci-bond0.probes
 
-# The real init (the --rc script as /sbin/init) exits with status 3.
+# The real init exits with status 3: the probe file makes the rc script
+# itself the init the agent execs (init /probecc/rc), so PID 1 exits.
 if wrong_case mipsel-init-exit 9 init-exited --arch mipsel --rc tests/wrong/rc-exit3 \
-	examples/ci-bond0.probes; then
+	tests/wrong/init-exit.probes; then
 	t_grep wrong/mipsel-init-exit/status "$wrong_dir/mipsel-init-exit/report.json" \
 		'"init_status": 3'
 fi
+
+# The user's rc (run-probes --rc) simply does its work and ends:
+# rc/run-rc waits for the window dump, powers off and records the status.
+for arch in mipsel x86_64; do
+	d=$wrong_dir/$arch-rc-ends
+	if wrong_case $arch-rc-ends 0 clean --arch $arch --rc tests/wrong/rc-work \
+		examples/ci-bond0.probes; then
+		t_grep wrong/$arch-rc-ends/rc-status "$d/report.json" '"rc_status": 0'
+		t_grep wrong/$arch-rc-ends/window-dump "$d/report.json" '^\{"dumps": 2,'
+	fi
+	# no rc of the project calls an applet Debian's busybox lacks
+	if grep -a -q 'applet not found' "$d/console.log"; then
+		t_fail wrong/$arch-rc-ends/applets "$(grep -a -m1 'applet not found' "$d/console.log")"
+	else
+		t_pass wrong/$arch-rc-ends/applets
+	fi
+done
+# ...and one that ends with status 3 is the verdict rc-failed, after the
+# window dump.
+if wrong_case mipsel-rc-exit 12 rc-failed --arch mipsel --rc tests/wrong/rc-exit3 \
+	examples/ci-bond0.probes; then
+	t_grep wrong/mipsel-rc-exit/rc-status "$wrong_dir/mipsel-rc-exit/report.json" '"rc_status": 3'
+	t_grep wrong/mipsel-rc-exit/window-dump "$wrong_dir/mipsel-rc-exit/report.json" '^\{"dumps": 2,'
+fi
+
+# The image's busybox applets (initramfs/mkinitramfs) are all in Debian's
+# busybox-static: `busybox --list` of the amd64 one (the same
+# configuration on every arch), run on this host.
+if eval "$(qemu-images/fetch x86_64)" && [ -x "$BUSYBOX" ]; then
+	missing=
+	for a in $(sed -n '/^bin_applets="/,/"$/p; /^sbin_applets="/,/"$/p' initramfs/mkinitramfs |
+		   sed 's/.*="//; s/"//'); do
+		"$BUSYBOX" --list | grep -Fqx -- "$a" || missing="$missing $a"
+	done
+	if [ -z "$missing" ]; then
+		t_pass wrong/applets-in-busybox
+	else
+		t_fail wrong/applets-in-busybox "mkinitramfs links applets busybox lacks:$missing"
+	fi
+else
+	t_fail wrong/applets-in-busybox "qemu-images/fetch x86_64 gave no busybox"
+fi
+
+# An oops ends the wait: the MIPS kprobe single-step oops of Debian's
+# Malta kernel (bench/kprobe-oops/: 9 boots in 10 oops) kills a task and
+# the boot goes on; qemu-images/boot ends it once the oops is printed, so
+# the job ends with the oops verdict long before its --timeout (300 s
+# here).  Booted until one oopses, 4 boots at most.
+d=$wrong_dir/mipsel-oops
+for try in 1 2 3 4; do
+	wrong_boot mipsel-oops --arch mipsel --timeout 300 --module none \
+		--rc bench/kprobe-oops/rc-churn bench/kprobe-oops/openat.probes
+	if ! grep -q 'Break instruction in kernel code' "$d/console.log"; then
+		[ $try = 4 ] && t_skip wrong/mipsel-oops "no boot of 4 oopsed"
+		mv "$d" "$d.boot$try"
+		continue
+	fi
+	if [ "$got" = "10 oops fail-oops" ]; then
+		t_pass wrong/mipsel-oops
+	else
+		t_fail wrong/mipsel-oops "exit status, report.json boot verdict, junit.xml boot case: got '$got', want '10 oops fail-oops'" "$d/run.log"
+	fi
+	secs=$(sed -n 's/.*boot took \([0-9]*\)\..*/\1/p' "$d/run.log")
+	if [ -n "$secs" ] && [ "$secs" -lt 120 ]; then
+		t_pass wrong/mipsel-oops/ends-the-wait
+	else
+		t_fail wrong/mipsel-oops/ends-the-wait "the boot took ${secs:-?} s of its 300" "$d/run.log"
+	fi
+	t_grep wrong/mipsel-oops/names-task "$d/report.json" '"task": "[^"]+-[0-9]+"'
+	break
+done
