@@ -1018,6 +1018,41 @@ static bool statement(struct program *prog)
 		tok = tok->next;
 		prog->capture = true;
 		end_statement("capture");
+	} else if (is("crash")) {
+		/* ftrace_dump_on_oops: the ring buffer on the console at an oops or panic */
+		tok = tok->next;
+		if (prog->crash_dump)
+			parse_error(&start, "'crash' is already set");
+		if (is("dump"))
+			prog->crash_dump = 1;
+		else if (is("nodump"))
+			prog->crash_dump = -1;
+		else
+			syntax_error(&tok->pos, "expected 'dump' or 'nodump' after 'crash'");
+		tok = tok->next;
+		end_statement("crash");
+	} else if (is("panic")) {
+		tok = tok->next;
+		if (!is("on"))
+			syntax_error(&tok->pos, "expected 'on' after 'panic' (panic on oops warn softlockup hung_task)");
+		tok = tok->next;
+		if (tok->kind != TK_WORD)
+			syntax_error(&tok->pos, "expected what makes the kernel panic: oops, warn, softlockup or hung_task");
+		while (tok->kind == TK_WORD) {
+			if (is("oops"))
+				prog->panic_on |= PANIC_ON_OOPS;
+			else if (is("warn"))
+				prog->panic_on |= PANIC_ON_WARN;
+			else if (is("softlockup"))
+				prog->panic_on |= PANIC_ON_SOFTLOCKUP;
+			else if (is("hung_task"))
+				prog->panic_on |= PANIC_ON_HUNG_TASK;
+			else
+				syntax_error(&tok->pos, "unknown 'panic on' word '%s' (known: oops, warn, softlockup, hung_task)",
+					     tok->text);
+			tok = tok->next;
+		}
+		end_statement("panic on");
 	} else if (is("window")) {
 		tok = tok->next;
 		if (prog->window_ms)
@@ -1040,7 +1075,7 @@ static bool statement(struct program *prog)
 		}
 		end_statement("the init list");
 	} else {
-		syntax_error(&tok->pos, "unknown statement '%s' (known: function, notrace, graph, kprobe, kretprobe, uprobe, uretprobe, event, buffer, clock, option, dump, window, init, capture, expect)",
+		syntax_error(&tok->pos, "unknown statement '%s' (known: function, notrace, graph, kprobe, kretprobe, uprobe, uretprobe, event, buffer, clock, option, dump, crash, panic, window, init, capture, expect)",
 			 tok->text);
 	}
 	return true;

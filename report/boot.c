@@ -386,3 +386,18 @@ void boot_rows_print(FILE *f)
 				fprintf(f, "  %-2d %s: %s\n", i, boot_rows[j].name, boot_rows[j].what);
 	}
 }
+
+/*
+ * boot_last_events() - the index of the first of the last @n hits at or
+ * before the death's time (all hits when it is not known): "the last
+ * events before it".
+ */
+int boot_last_events(const struct report *r, int n)
+{
+	int end = r->d.nhits;
+
+	if (r->boot.time >= 0)
+		while (end > 0 && r->d.hits[end - 1].ts > r->boot.time)
+			end--;
+	return end > n ? end - n : 0;
+}

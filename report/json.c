@@ -202,9 +202,10 @@ static void json_not_armed(FILE *f, const struct dump *d)
 }
 
 /* "boot": the verdict, its status, and the death when the console had one. */
-static void json_boot(FILE *f, const struct boot *b)
+static void json_boot(FILE *f, const struct report *r)
 {
-	int i;
+	const struct boot *b = &r->boot;
+	int i, first;
 
 	fprintf(f, "\"boot\": {\"verdict\": ");
 	json_string(f, boot_rows[b->end].name);
@@ -233,6 +234,18 @@ static void json_boot(FILE *f, const struct boot *b)
 		}
 		fprintf(f, "]");
 	}
+	if (b->end == BOOT_PANIC || b->end == BOOT_OOPS || b->end == BOOT_INIT_EXITED) {
+		fprintf(f, ", \"last_events\": [");
+		for (i = boot_last_events(r, 5), first = 1;
+		     i < r->d.nhits && (b->time < 0 || r->d.hits[i].ts <= b->time); i++, first = 0) {
+			fprintf(f, "%s{\"time\": %.6f, \"task\": ", first ? "" : ", ", r->d.hits[i].ts);
+			json_string(f, r->d.hits[i].task);
+			fprintf(f, ", \"probe\": ");
+			json_string(f, r->d.hits[i].probe);
+			fprintf(f, "}");
+		}
+		fprintf(f, "]");
+	}
 	fprintf(f, ", \"console_tail\": [");
 	for (i = 0; i < b->ntail; i++) {
 		fprintf(f, "%s\n    ", i ? "," : "");
@@ -256,7 +269,10 @@ void json_write(FILE *f, const struct report *r)
 		fprintf(f, ", \"count\": %d}, ", d->noops);
 	}
 	if (r->boot.known)
-		json_boot(f, &r->boot);
+		json_boot(f, r);
+	if (d->console_dumps)
+		fprintf(f, "\"console_trace\": {\"dumps\": %d, \"events\": %d, \"joined\": %d, \"lost\": %ld}, ",
+			d->console_dumps, d->console_events, d->console_new, d->console_lost);
 	fprintf(f, "\"hits\": [");
 	for (i = 0; i < d->nhits; i++) {
 		const struct hit *h = &d->hits[i];
@@ -269,6 +285,8 @@ void json_write(FILE *f, const struct report *r)
 		json_string(f, h->args);
 		fprintf(f, ", \"fields\": ");
 		json_fields(f, h->args);
+		if (h->console)
+			fprintf(f, ", \"source\": \"console\"");
 		if (h->parent) {
 			fprintf(f, ", \"parent\": ");
 			json_string(f, h->parent);

@@ -45,6 +45,7 @@ struct hit {
 	char **uframes;		/* the <user stack trace>, innermost first */
 	int nuframes, capuframes;
 	bool ustack;		/* a <user stack trace> followed */
+	bool console;		/* from the kernel's ftrace dump on the console only */
 };
 
 /* A "perf" line: one sample of a probe with its kernel callchain. */
@@ -103,6 +104,13 @@ struct dump {
 	char stray_why[256];
 	int bad_time;		/* trace lines whose time is not the kernel's form */
 	char bad_time_why[160];	/* the first of them */
+	int unread;		/* trace lines of no form the report reads */
+	bool in_string;		/* parsing: a traced string goes on over lines */
+	int console_dumps;	/* the kernel's ftrace dumps on the console (--console) */
+	int console_events;	/* the events they held */
+	int console_new;	/* of them, not in the agent's dump: joined */
+	long console_lost;	/* their "CPU:N [LOST N EVENTS]" */
+	char unread_why[160];	/* the first of them */
 	bool unframed;		/* no frames: the file is one dump's body */
 	double init_time;	/* uptime of userspace start; -1: unknown */
 	char init_why[200];	/* why it is unknown, when the dump should have told */
@@ -227,6 +235,7 @@ void add_hit(struct dump *d, struct hit *h);
 bool dump_evidence(const struct dump *d);
 bool dump_complete(const struct dump *d);
 void dump_read(struct report *r, char *text, size_t len);
+void dump_console_trace(struct report *r, const char *text);
 
 /*
  * The uprobe @name's file and offset: from the "uprobe_events" item the
@@ -247,6 +256,7 @@ int boot_runner_word(const char *word);
 void boot_decide(struct report *r);
 bool window_missing(const struct report *r);
 void boot_rows_print(FILE *f);
+int boot_last_events(const struct report *r, int n);
 
 /* text.c */
 void text_write(FILE *out, const struct report *r);

@@ -46,7 +46,9 @@ static const char help[] =
 	"  --hits             every hit's arguments (without it, up to 8 a probe)\n"
 	"  --console LOG      the boot's console log: how the boot ended (a panic and\n"
 	"                     its message, task, EPC/RIP and stack; an oops; PID 1's\n"
-	"                     exit) becomes the boot verdict, in every output\n"
+	"                     exit) becomes the boot verdict, in every output; the\n"
+	"                     kernel's own ftrace dump there (ftrace_dump_on_oops) is\n"
+	"                     read into the hits, each event counted once\n"
 	"  --boot-end WORD    what the boot runner saw (qemu-images/boot): poweroff,\n"
 	"                     until, timeout, reset, panic, oops, qemu, reboot\n"
 	"  --append FILE      the command line the boot was given: the dump's\n"
@@ -404,6 +406,8 @@ int report_main(int argc, char **argv)
 	if (!text)
 		return 2;
 	dump_read(&r, text, len);
+	if (r.console_text)
+		dump_console_trace(&r, r.console_text);
 	dump_probe_names(&r);
 	if (r.console || r.boot_end || r.append || r.boot_only)
 		boot_decide(&r);

@@ -85,6 +85,20 @@ for arch in mipsel x86_64; do
 		# the init dump's hits are kept, the window's expectations fail
 		t_grep wrong/$arch-panic/armed-fails "$d/report.txt" \
 			'FAIL  expect armed .*the window dump is missing'
+		# the kernel's own dump on the console (run-probes compiles with
+		# --crash-dump: ftrace_dump_on_oops) gives the report the bond0 hit
+		# taken after the init dump, its name and its caller, joined once
+		t_grep wrong/$arch-panic/bond0-hit "$d/report.txt" \
+			'PASS  expect netdev.name == "bond%d"'
+		t_grep wrong/$arch-panic/bond0-stack "$d/report.txt" \
+			'PASS  expect register_netdevice stack has bond_create'
+		t_grep wrong/$arch-panic/console-joined "$d/report.json" \
+			'"console_trace": \{"dumps": 1, "events": [0-9]+, "joined": [1-9]'
+		t_grep wrong/$arch-panic/last-events "$d/report.json" \
+			'"last_events": \[\{'
+		# x86_64's stacktrace trigger prints the kprobe's own stack in that dump
+		[ $arch != x86_64 ] || t_grep wrong/$arch-panic/bond0-trigger-stack "$d/report.txt" \
+			'PASS  expect netdev stack has bonding_init'
 	fi
 	# A panic before /init: rdinit= names nothing, so the kernel looks
 	# for a root file system, and there is none (init/do_mounts.c).
@@ -179,4 +193,26 @@ for try in 1 2 3 4; do
 	fi
 	t_grep wrong/mipsel-oops/names-task "$d/report.json" '"task": "[^"]+-[0-9]+"'
 	break
+done
+
+# Each tracer in each dump form (docs/language.md): a raw dump of the
+# function tracer with a kprobe and one of function_graph, booted; every
+# expectation judged as it should be, "must not be called" included
+# (hits == 0 holds for the function never called, fails for the one
+# called).  The text forms are report cases (tests/report/cases/forms-*),
+# and a function_graph trace with a text dump is refused at compile time
+# (tests/compiler/bad-graph-text-dump).
+for form in function-raw graph-raw; do
+	d=$wrong_dir/forms-$form
+	wrong_boot forms-$form --arch mipsel tests/report/forms/$form.probes
+	want="true true true false"
+	[ $form = function-raw ] || want="true true false"
+	got_exp=$(python3 -c 'import json, sys
+print(" ".join("true" if e["pass"] else "false" for e in json.load(open(sys.argv[1]))["expectations"]))' \
+		"$d/report.json" 2>&1)
+	if [ "$got" = "1 clean pass" ] && [ "$got_exp" = "$want" ]; then
+		t_pass wrong/forms-$form
+	else
+		t_fail wrong/forms-$form "artifacts '$got', expectations '$got_exp' (want '1 clean pass', '$want')" "$d/report.txt"
+	fi
 done
