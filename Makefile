@@ -37,7 +37,7 @@ include tests/fuzz/Makefile.fuzz
 
 -include $(DEPFILES)
 
-.PHONY: all clean check check-deps check-kernel check-kernel-x86 check-rootfs demo install uninstall
+.PHONY: all clean check check-deps check-kernel check-kernel-x86 check-rootfs check-hang demo install uninstall
 clean:
 	rm -f $(CLEAN_FILES)
 
@@ -66,8 +66,9 @@ INSTALL_PROGRAMS = probecc bootconfig/probecc-bootconfig
 MAN1 = docs/man/probecc.1 docs/man/probecc-bootconfig.1
 MAN5 = docs/man/probecc.probes.5
 # The QEMU helpers, run from PKGLIBDIR/qemu-images (qemu-images/paths.sh
-# finds probecc and the agents from there); build-kernel is not among
-# them: it needs the source tree (kernel-patches/).
+# finds probecc and the agents from there, machines.sh and deps.sh the
+# arch table in PKGLIBDIR/common); build-kernel is not among them: it
+# needs the source tree (kernel-patches/).
 QEMU_HELPERS = fetch machines.sh paths.sh mkimage boot run-probes capture target \
 	       extract-dump rootfs deps.sh
 # PREFIX/bin names for the helpers a user calls
@@ -83,8 +84,10 @@ install: all
 		echo "$(INSTALL) -D -m 755 $$a $(PKGLIBDIR)/$$arch/agent"; \
 		$(INSTALL) -D -m 755 "$$a" "$(PKGLIBDIR)/$$arch/agent" || exit 1; \
 	done
-	$(INSTALL) -d $(PKGLIBDIR)/qemu-images/rc $(PKGLIBDIR)/initramfs
+	$(INSTALL) -d $(PKGLIBDIR)/qemu-images/rc $(PKGLIBDIR)/initramfs $(PKGLIBDIR)/common
 	$(INSTALL) -m 755 $(addprefix qemu-images/,$(QEMU_HELPERS)) $(PKGLIBDIR)/qemu-images/
+	$(INSTALL) -m 755 common/arch-rows $(PKGLIBDIR)/common/
+	$(INSTALL) -m 644 common/arch.def $(PKGLIBDIR)/common/
 	$(INSTALL) -m 755 qemu-images/rc/* $(PKGLIBDIR)/qemu-images/rc/
 	$(INSTALL) -m 755 initramfs/mkinitramfs $(PKGLIBDIR)/initramfs/
 	for h in $(QEMU_LINKS); do \

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "bootargs.h"
 #include "common.h"
-#include "compiler.h"	/* abi_find(): COMMAND_LINE_SIZE per arch */
 
 /* All of @path ("-": standard input): a command line, no NUL byte in it. */
 static char *read_cmdline(const char *path)
@@ -85,7 +85,7 @@ int bootargs_main(int argc, char **argv)
 	size_t len;
 	bool replace = false;
 	const char *arch = "mipsel";
-	const struct abi *abi;
+	const struct arch *a;
 	int mode = 0, modes = 0, c;
 
 	optind = 1;
@@ -140,9 +140,9 @@ int bootargs_main(int argc, char **argv)
 	if (mode == OPT_DTB && existing)
 		fatal("--bootargs with --dtb: the existing command line is the tree's /chosen/bootargs");
 
-	abi = abi_find(arch);
-	if (!abi) {
-		fprintf(stderr, "probecc bootargs: unknown --arch '%s' (known: %s)\n", arch, abi_names());
+	a = arch_find(arch);
+	if (!a) {
+		fprintf(stderr, "probecc bootargs: unknown --arch '%s' (known: %s)\n", arch, arch_names());
 		return 2;
 	}
 	frag = read_cmdline(fragpath);
@@ -161,12 +161,12 @@ int bootargs_main(int argc, char **argv)
 		fatal("%s", e.msg);
 	/*
 	 * The kernel keeps COMMAND_LINE_SIZE - 1 bytes of it (strscpy in
-	 * setup_arch; the sizes in compiler/abi.c); the fragment comes last,
+	 * setup_arch; the sizes in common/arch.def); the fragment comes last,
 	 * so it is what a longer line loses.
 	 */
-	if (strlen(merged) + 1 > (size_t)abi->cmdline_size)
+	if (strlen(merged) + 1 > (size_t)a->cmdline_size)
 		fatal("the merged command line is %zu bytes; %s's COMMAND_LINE_SIZE is %d, and the kernel would cut the tracing fragment at its end",
-		      strlen(merged), abi->arch, abi->cmdline_size);
+		      strlen(merged), a->name, a->cmdline_size);
 
 	switch (mode) {
 	case OPT_PRINT:

@@ -38,6 +38,7 @@
 
 #include "bootargs.h"
 #include "common.h"
+#include "compiler.h"	/* OVERLAY_INIT */
 
 /* One kernel parameter as the kernel's next_arg() splits it. */
 struct param {
@@ -73,6 +74,36 @@ bool ba_is_tracing(const char *name)
 
 	for (i = 0; i < sizeof(tracing_params) / sizeof(tracing_params[0]); i++)
 		if (!strcmp(name, tracing_params[i]))
+			return true;
+	return false;
+}
+
+/*
+ * "rdinit=/probecc/init": what probecc --initrd adds to the fragment (the
+ * agent in the overlay, which execs the initrd's own /init).  Another
+ * rdinit= is the user's.
+ */
+static bool is_overlay_rdinit(const struct param *p)
+{
+	return !strcmp(p->name, "rdinit") && p->value &&
+	       !strcmp(p->value, OVERLAY_INIT);
+}
+
+/*
+ * A parameter of the existing bootargs that the fragment owns: a
+ * tracing one, or rdinit= when the fragment sets rdinit (an earlier
+ * run's, or the user's own, which the fragment's would contradict).
+ */
+static bool fragment_owns(const struct param *p, const struct plist *frag)
+{
+	size_t j;
+
+	if (ba_is_tracing(p->name) || is_overlay_rdinit(p))
+		return true;
+	if (strcmp(p->name, "rdinit"))
+		return false;
+	for (j = 0; j < frag->n; j++)
+		if (!strcmp(frag->v[j].name, "rdinit"))
 			return true;
 	return false;
 }
@@ -200,8 +231,9 @@ int ba_merge(const char *existing, const char *from, const char *fragment,
 	for (j = 0; !rc && j < frag.n; j++) {
 		if (is_dashes(&frag.v[j]))
 			rc = errmsg_set(e, -EINVAL, "the fragment has '--': what follows it would go to init, not the kernel");
-		else if (!ba_is_tracing(frag.v[j].name))
-			rc = errmsg_set(e, -EINVAL, "the fragment has '%s', which is not a tracing parameter probecc writes: a later run could not tell it from yours",
+		else if (!ba_is_tracing(frag.v[j].name) &&
+			 !is_overlay_rdinit(&frag.v[j]))
+			rc = errmsg_set(e, -EINVAL, "the fragment has '%s', which is not a tracing parameter probecc writes (nor --initrd's rdinit=" OVERLAY_INIT "): a later run could not tell it from yours",
 					frag.v[j].text);
 	}
 	if (rc)
@@ -216,7 +248,7 @@ int ba_merge(const char *existing, const char *from, const char *fragment,
 		const struct param *p = &old.v[i];
 		const struct param *other = NULL;
 
-		if (!ba_is_tracing(p->name)) {
+		if (!fragment_owns(p, &frag)) {
 			sb_addf(&out, "%s%s", out.len ? " " : "", p->text);
 			continue;
 		}

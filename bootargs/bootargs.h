@@ -42,7 +42,9 @@
  * value, and @replace is false (the line names both values); for an
  * unbalanced double quote, a control character, or a fragment parameter
  * that is not a tracing one (a later run could not tell it from the
- * user's).
+ * user's); the fragment's rdinit=/probecc/init (probecc --initrd) is
+ * probecc's, and replaces an earlier run's (another rdinit= of
+ * @existing is the user's: two values, as for a tracing parameter).
  */
 int ba_merge(const char *existing, const char *from, const char *fragment,
 	     bool replace, char **merged, struct errmsg *e);

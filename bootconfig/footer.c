@@ -11,11 +11,13 @@
  * 32-bit sum of the bytes of text+NUL (the zero padding adds nothing).
  * Before 5.10 the two words were in the kernel's byte order (footer.h).
  */
+#include <elf.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "footer.h"
 
 #define BOOTCONFIG_MAGIC	"#BOOTCONFIG\n"
@@ -41,20 +43,15 @@ static void put32(unsigned char *p, uint32_t v, enum bc_order order)
 
 int bc_footer_order(const char *arch, int kmajor, int kminor)
 {
-	static const char *const le[] = {
-		"mipsel", "mips64el", "x86_64", "arm64", "riscv64",
-	};
+	const struct arch *a;
 	bool big;
-	size_t i;
 
 	if (!arch)
 		return BC_ORDER_LE;
-	big = !strcmp(arch, "mips") || !strcmp(arch, "mips64");
-	for (i = 0; !big && i < sizeof(le) / sizeof(le[0]); i++)
-		if (!strcmp(arch, le[i]))
-			break;
-	if (!big && i == sizeof(le) / sizeof(le[0]))
+	a = arch_find(arch);
+	if (!a)
 		return -1;
+	big = a->elf_data == ELFDATA2MSB;
 	if (big && (kmajor || kminor) && (kmajor < 5 || (kmajor == 5 && kminor < 10)))
 		return BC_ORDER_BE;
 	return BC_ORDER_LE;

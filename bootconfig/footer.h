@@ -26,7 +26,8 @@ enum bc_order {
 
 /*
  * The byte order a kernel @kmajor.@kminor of probecc arch @arch (--arch
- * name: "mips" and "mips64" are big-endian) reads the footer in.  5.6 to
+ * name; its ELF_DATA in common/arch.def: "mips" and "mips64" are
+ * big-endian) reads the footer in.  5.6 to
  * 5.9 read "u32 *hdr; size = hdr[0]; csum = hdr[1]" (init/main.c), the
  * kernel's own order; 5.10 made both le32 ("bootconfig: Load size and
  * checksum in the footer as le32", v5.10-rc7; tools/bootconfig the same).

@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "bootconfig.h"
 #include "common.h"
 #include "footer.h"
@@ -131,8 +132,8 @@ static int footer_order(const char *arch, const char *ver)
 	}
 	order = bc_footer_order(arch, major, minor);
 	if (order < 0)
-		fprintf(stderr, "%s: --arch %s: unknown (mips, mipsel, mips64, mips64el, x86_64, arm64, riscv64)\n",
-			prog, arch);
+		fprintf(stderr, "%s: --arch %s: unknown (%s)\n", prog, arch,
+			arch_names());
 	return order;
 }
 

@@ -21,10 +21,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "bc_tree.h"
 #include "bootconfig.h"
 #include "cli.h"
-#include "cname.h"
 #include "compiler.h"
 #include "footer.h"
 #include "kernel.h"
@@ -35,12 +35,17 @@ const char compile_usage[] =
 "  --cmdline             print the kernel command-line fragment\n"
 "  -o PATH               write a bootconfig file (kernel-side setup goes to bootconfig)\n"
 "  --plan PATH           write the early-init agent's plan (docs/plan.md)\n"
-"  --explain             print where each part of the file went, and why\n"
+"  --explain             print where each part of the file went, and why (on stderr\n"
+"                        beside --cmdline, so that the fragment stays alone on stdout)\n"
 "  --initrd OUT          write an initrd: --base-initrd IN (your own, as it is), then an\n"
 "                        overlay cpio with the agent (/probecc/init) and the plan, then the\n"
 "                        bootconfig, last; the command line gets rdinit=/probecc/init\n"
 "  --base-initrd IN      the initrd --initrd starts with (initramfs-tools, dracut, Buildroot)\n"
-"  --arch ARCH           target: mips mipsel mips64 mips64el x86_64 arm64 riscv64 (default mipsel)\n"
+"  --arch ARCH           target:"
+#define ARCH(NAME, ...) " " #NAME
+#include "arch.def"
+#undef ARCH
+" (default mipsel)\n"
 "  --kernel-version X.Y  target kernel version (default 6.1)\n"
 "  --via cmdline|bootconfig\n"
 "                        where the kernel-side setup goes (default: bootconfig with -o,\n"
@@ -138,9 +143,10 @@ static void write_initrd(const char *out, const char *base,
 		out, base ? base : "no base initrd", base ? " as it was" : "",
 		OVERLAY_INIT, agent, plan_len,
 		bctext ? ", then the bootconfig, last" : "", OVERLAY_INIT);
-	if (sink && strncmp(sink, "/dev/", 5))
-		fprintf(stderr, "probecc: warning: dump %s: in overlay mode the file is %s%s in the initramfs, which the real init frees at switch_root; a device (/dev/ttyS1) outlives it\n",
-			sink, "/.probecc", sink);
+	/* "console" and devices outlive switch_root; a file is the agent's, under its root */
+	if (sink && strcmp(sink, "console") && strncmp(sink, "/dev/", 5))
+		fprintf(stderr, "probecc: warning: dump %s: in overlay mode the agent writes the file under its own root, /.probecc%s, in the initramfs, which the real init frees at switch_root; a device (/dev/ttyS1) or the console outlives it\n",
+			sink, sink);
 	free(img);
 	free(abin);
 	free(bbin);
@@ -237,7 +243,7 @@ int compile_main(int argc, char **argv)
 	struct target t = { .kmajor = 6, .kminor = 1, .arch_default = true,
 			    .version_default = true, .cmdline_max = -1 };
 	bool want_cmdline = false, want_explain = false;
-	struct diags diags = { 0 }, warnings = { 0 };
+	struct diags diags = { 0 }, warnings = { 0 }, notes = { 0 }, hints = { 0 };
 	struct placement *pl;
 	struct program *prog;
 	struct token *toks;
@@ -361,9 +367,13 @@ int compile_main(int argc, char **argv)
 
 	t.abi = abi_find(arch);
 	if (!t.abi)
-		input_error("unknown --arch '%s' (known: %s)", arch, abi_names());
+		input_error("unknown --arch '%s' (known: %s)", arch, arch_names());
 	if (t.cmdline_max < 0)
 		t.cmdline_max = budget_default(t.abi);
+	else if (getenv("PROBECC_CMDLINE_MAX_FROM") && *getenv("PROBECC_CMDLINE_MAX_FROM"))
+		t.cmdline_max_from = getenv("PROBECC_CMDLINE_MAX_FROM");
+	else
+		t.cmdline_max_from = "--cmdline-max";
 	if (t.cmdline_max > t.abi->cmdline_size - 1)
 		input_error("--cmdline-max %d is more than %s's COMMAND_LINE_SIZE (%d) allows",
 		      t.cmdline_max, t.abi->arch, t.abi->cmdline_size);
@@ -384,7 +394,7 @@ int compile_main(int argc, char **argv)
 		want_cmdline = true;
 	if (vars) {
 		struct strbuf out = { 0 };
-		int rc = cname_list_vars(vars, k, vmlinux, sysroot, &t, &out);
+		int rc = resolve_list_vars(vars, k, vmlinux, sysroot, &t, &out);
 
 		if (out.s)
 			fputs(out.s, stdout);
@@ -393,8 +403,8 @@ int compile_main(int argc, char **argv)
 	}
 
 	/*
-	 * read -> lex -> parse -> (uprobes, C names) -> check -> place ->
-	 * budget -> emit: every stage that can refuse the program records
+	 * read -> lex -> parse -> resolve (uprobes, C names) -> check -> place ->
+	 * budget -> warn -> emit: every stage that can refuse the program records
 	 * what it finds and returns a count; here is where that ends the run.
 	 */
 	src = read_source(argv[optind]);
@@ -412,7 +422,7 @@ int compile_main(int argc, char **argv)
 			nerr, nerr == 1 ? "" : "s", sysroot ? sysroot : "no --sysroot");
 		return 1;
 	}
-	nerr = cname_resolve(prog, k, vmlinux, sysroot, &t, &checks, &diags);
+	nerr = resolve_cnames(prog, k, vmlinux, sysroot, &t, &checks, &diags);
 	if (nerr) {
 		diag_print_as(&warnings, "warning");
 		diag_print(&diags);
@@ -433,8 +443,10 @@ int compile_main(int argc, char **argv)
 		return 1;
 	}
 	pl = place(prog, &t);
-	if (budget_check(pl, &t, &diags)) {
+	if (budget_check(pl, &t, &diags, &notes, &hints)) {
 		diag_print(&diags);
+		diag_print_as(&notes, "note");
+		diag_print_as(&hints, "hint");
 		return 1;
 	}
 	warn_placement(prog, k, &t, pl);
@@ -482,8 +494,9 @@ int compile_main(int argc, char **argv)
 		printf("%s\n", text);
 		free(text);
 	}
+	/* never into a fragment redirected to a file: stderr beside --cmdline */
 	if (want_explain)
-		emit_explain(pl, checks.s, stdout);
+		emit_explain(pl, checks.s, want_cmdline ? stderr : stdout);
 	bc_free(pl->bootconfig);
 	stdout_flush();
 	return 0;

@@ -2,7 +2,7 @@
 /*
  * common/elffile.c: the one ELF opener (libelf), for the kernel's ELF
  * files (facts/vmlinux.c), user programs (facts/uelf.c) and DWARF
- * (facts/cname.c).  Apart from common.h so that what does not read ELF
+ * (facts/debuginfo.c).  Apart from common.h so that what does not read ELF
  * does not need <gelf.h>.
  */
 #ifndef PROBECC_ELFFILE_H

@@ -57,22 +57,24 @@ static const char *const riscv_regs[] = {
 #define N64_SRC "MIPSpro N32/N64 ABI Handbook (007-2816-005), ch. 2: $4-$11, no home area; arch/mips/kernel/ptrace.c"
 #define N32_SRC "MIPSpro N32/N64 ABI Handbook (007-2816-005), ch. 2: $4-$11, 64-bit slots, 32-bit int and pointer; arch/mips/kernel/ptrace.c"
 
+#define SYSV_SRC "System V AMD64 psABI 1.0, 3.2.3 Parameter Passing; arch/x86/kernel/ptrace.c"
+#define AAPCS64_SRC "Arm AAPCS64 (IHI 0055), 6.8.2 Parameter passing rules; arch/arm64/kernel/ptrace.c"
+#define LP64_SRC "RISC-V psABI, Integer Calling Convention; arch/riscv/kernel/ptrace.c"
+
+/*
+ * The kernels' ABIs, a row of common/arch.def each:
+ *  o32: 4 argument words in $4-$7; the caller reserves 16 bytes for
+ *       them, arg5 at 16(sp);
+ *  n64: 8 argument registers $4-$11, arg9 at 0(sp);
+ *  SysV (x86_64): at entry 0(sp) is the return address, arg7 at 8(sp);
+ *  AAPCS64: x0-x7, then the stack, arg9 at 0(sp);
+ *  LP64 (RISC-V): a0-a7, then the stack, arg9 at 0(sp).
+ */
 static const struct abi abis[] = {
-	/* o32: 4 argument words in $4-$7; the caller reserves 16 bytes for them, arg5 at 16(sp). */
-	{ "mips", "o32", 4, 4, mips_args, 4, mips_regs, 4096, O32_SRC, 0, NULL },
-	{ "mipsel", "o32", 4, 4, mips_args, 4, mips_regs, 4096, O32_SRC, 0, NULL },
-	/* n64: 8 argument registers $4-$11, arg9 at 0(sp). */
-	{ "mips64", "n64", 8, 8, mips_args, 0, mips_regs, 4096, N64_SRC, 0, NULL },
-	{ "mips64el", "n64", 8, 8, mips_args, 0, mips_regs, 4096, N64_SRC, 0, NULL },
-	/* SysV: at entry 0(sp) is the return address, arg7 at 8(sp). */
-	{ "x86_64", "sysv", 8, 6, x86_64_args, 1, x86_64_regs, 2048,
-	  "System V AMD64 psABI 1.0, 3.2.3 Parameter Passing; arch/x86/kernel/ptrace.c", 0, NULL },
-	/* AAPCS64: x0-x7, then the stack, arg9 at 0(sp). */
-	{ "arm64", "aapcs64", 8, 8, arm64_args, 0, arm64_regs, 2048,
-	  "Arm AAPCS64 (IHI 0055), 6.8.2 Parameter passing rules; arch/arm64/kernel/ptrace.c", 0, NULL },
-	/* LP64: a0-a7, then the stack, arg9 at 0(sp). */
-	{ "riscv64", "lp64", 8, 8, riscv_args, 0, riscv_regs, 1024,
-	  "RISC-V psABI, Integer Calling Convention; arch/riscv/kernel/ptrace.c", 0, NULL },
+#define ARCH(NAME, EM, CLASS, DATA, ABI, LONG, NARGS, ARGS, STACK1, REGS, SRC, CMDLINE, CC, PKGS, QEMU) \
+	{ #NAME, ABI, LONG, NARGS, ARGS, STACK1, REGS, CMDLINE, SRC, 0, NULL },
+#include "arch.def"
+#undef ARCH
 };
 
 /*
@@ -100,7 +102,7 @@ const struct abi *abi_user(const struct abi *kernel, const char *uabi)
 
 	if (!uabi || !strcmp(uabi, kernel->abi))
 		return kernel;
-	for (i = 0; i < sizeof(user_abis) / sizeof(user_abis[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(user_abis); i++)
 		if (!strcmp(user_abis[i].arch, kernel->arch) &&
 		    !strcmp(user_abis[i].abi, uabi))
 			return &user_abis[i];
@@ -116,15 +118,10 @@ const struct abi *abi_find(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(abis) / sizeof(abis[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(abis); i++)
 		if (!strcmp(abis[i].arch, name))
 			return &abis[i];
 	return NULL;
-}
-
-const char *abi_names(void)
-{
-	return "mips, mipsel, mips64, mips64el, x86_64, arm64, riscv64";
 }
 
 const char *abi_arg(const struct abi *a, int n)

@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "bootconfig.h"
-#include "cname.h"
 #include "compiler.h"
+#include "debuginfo.h"
 #include "kernel.h"
 #include "uelf.h"
 
@@ -306,75 +306,6 @@ static void need_config(struct checker *c, const struct pos *p,
 		    what, opt);
 }
 
-/*
- * resolve_uprobes() - turn every uprobe PATH:SYMBOL[+OFF] into the file
- * offset uprobe_events wants, and check every PATH:OFFSET, against the
- * ELF files under @sysroot (uelf.c; NULL: none given).  A symbol with
- * no sysroot, an unknown symbol, a stripped file or an offset that is
- * really an nm address is an error at its position, into @d; so is a
- * file that cannot run under --arch @arch (uelf_check_arch()).  With no
- * sysroot, an offset that looks like an address is a warning (@warn).
- */
-int resolve_uprobes(struct program *prog, const char *sysroot,
-		    const struct abi *kabi, struct diags *d, struct diags *warn)
-{
-	struct probe *p;
-	int errors = 0;
-
-	for (p = prog->probes; p; p = p->next) {
-		unsigned long long foff;
-		struct errmsg why;
-		const char *uabi = NULL;
-		char *path, desc[160];
-
-		if (p->kind != P_UPROBE && p->kind != P_URETPROBE)
-			continue;
-		if (!sysroot) {
-			if (p->usym) {
-				diag_add(d, &p->usym_pos,
-					 "%s:%s needs --sysroot DIR (the target's root file system) to find its file offset",
-					 p->target, p->usym);
-				errors++;
-			} else if ((unsigned long long)p->offset >= UELF_VADDR_HINT) {
-				diag_add(warn, &p->target_pos,
-					 "0x%llx looks like a virtual address (what nm and readelf -s print), not a file offset: the kernel refuses an offset past the file's end when the event is enabled (set_event: Invalid argument); --sysroot DIR checks it against the file",
-					 (unsigned long long)p->offset);
-			}
-			continue;
-		}
-		path = xasprintf("%s%s", sysroot, p->target);
-		if (uelf_check_arch_desc(path, kabi->arch, &uabi, desc,
-					 sizeof(desc), &why)) {
-			diag_add(d, p->usym ? &p->usym_pos : &p->target_pos, "%s", why.msg);
-			errors++;
-			free(path);
-			continue;
-		}
-		/* The one place a uprobe's ABI is decided: probe_abi() reads it. */
-		p->abi = abi_user(kabi, uabi);
-		if (!p->abi)	/* uelf_check_arch() let through a pair abi.c lacks */
-			internal_error("no %s table under a %s kernel", uabi, kabi->arch);
-		p->abi_why = xstrdup(desc);
-		if (p->usym) {
-			if (uelf_resolve(path, p->usym, (unsigned long long)p->offset,
-					 &foff, &why)) {
-				diag_add(d, &p->usym_pos, "%s", why.msg);
-				errors++;
-			} else {
-				p->usym_off = p->offset;
-				p->offset = (long long)foff;
-				p->has_offset = true;
-			}
-		} else if (uelf_check_offset(path, (unsigned long long)p->offset,
-					     &why)) {
-			diag_add(d, &p->target_pos, "%s", why.msg);
-			errors++;
-		}
-		free(path);
-	}
-	return errors;
-}
-
 /* ---- fetchargs: kernel/trace/trace_probe.c, kprobetrace.rst, uprobetracer.rst ---- */
 
 static bool is_return(const struct probe *p)
@@ -526,7 +457,7 @@ static int check_fetcharg(struct checker *c, const struct fetcharg *f,
 			check_fetcharg(c, f->inner, p);
 		break;
 	case F_VAR:
-		/* cname_resolve() replaced every C name it could; not this one. */
+		/* resolve_cnames() replaced every C name it could; not this one. */
 		check_error(c, &f->pos, "'%s' is a C name: it needs the debug info of the probed code (--vmlinux VMLINUX for a kprobe, --sysroot DIR for a uprobe)",
 			    f->name);
 		break;
@@ -718,11 +649,11 @@ static void check_rules(struct checker *c)
  * (kernel/trace/trace.c) records nothing there.  The config says so
  * when known; else the arch.
  */
-static bool user_stacks(const struct checker *c)
+bool user_stacks_kept(const struct kernel *k, const struct target *t)
 {
-	if (c->k->config)
-		return kconfig_get(c->k, "CONFIG_USER_STACKTRACE_SUPPORT") != NULL;
-	return !strcmp(c->t->abi->arch, "x86_64");
+	if (k && k->config)
+		return kconfig_get(k, "CONFIG_USER_STACKTRACE_SUPPORT") != NULL;
+	return !strcmp(t->abi->arch, "x86_64");
 }
 
 static const struct probe *probe_named(const struct program *prog,
@@ -746,7 +677,7 @@ static void check_user_stacks(struct checker *c)
 		"its config has no CONFIG_USER_STACKTRACE_SUPPORT" :
 		"USER_STACKTRACE_SUPPORT is x86's and loongarch's only";
 
-	if (user_stacks(c))
+	if (user_stacks_kept(c->k, c->t))
 		return;
 	for (p = prog->probes; p; p = p->next)
 		if (is_uprobe(p) && p->stack)
@@ -803,7 +734,7 @@ static void check_stack_expect(struct checker *c, const struct expectation *e)
 	if (l.func || l.mod || has_clone(k, e->func))
 		return;
 	if (!l.other && c->t->vmlinux &&
-	    (inl = cname_inlined(c->t->vmlinux, e->func, &where)) > 0) {
+	    (inl = dw_inlined(c->t->vmlinux, e->func, &where)) > 0) {
 		check_error(c, pos, "'%s' has no symbol of its own: it exists only inlined (DWARF of %s%s%s), so no stack shows a frame of it; name the function it is inlined into",
 			    e->func, c->t->vmlinux, where ? ": declared at " : "", where ? where : "");
 		free(where);

@@ -2,16 +2,16 @@
 /*
  * compiler/: the probecc compiler, a probe file in, what a boot needs out.
  *
- * Data flow, top to bottom (one file a stage):
- *   main.c    the CLI edge: options, the target kernel loaded (facts/),
- *             the stages below called in order, outputs staged and
- *             committed (common/); the one place that prints a stage's
- *             errors and exits
+ * Data flow, top to bottom (one file a stage), as cli/compile.c (the
+ * CLI edge above this folder: options, the target kernel's facts loaded
+ * from facts/, outputs staged and committed) runs them:
  *   lex.c     text -> tokens (first error stops it)
  *   parse.c   tokens -> struct program (the language's own rules; every
  *             statement's first error, listed)
- *             then uprobe offsets (resolve_uprobes(), check.c) and C names
- *             in fields (facts/cname.c) are resolved against the target
+ *   resolve.c what the program names in the target's terms, against the
+ *             target's facts: uprobe PATH:SYMBOL to file offsets and each
+ *             file's ABI (resolve_uprobes(), facts/uelf.c), C names in
+ *             fields to fetchargs (resolve_cnames(), facts/debuginfo.c)
  *   check.c   struct program + struct target + struct kernel: every rule
  *             the target would refuse, all errors listed in one pass
  *   place.c   checked program + target -> struct placement: where each
@@ -27,13 +27,14 @@
  *   emit.c    struct placement -> the texts: the command-line fragment,
  *             the bootconfig file, the agent's plan, --explain; never
  *             fails but for memory
+ *   initrd.c  --initrd: the user's initrd, the overlay cpio, the bootconfig
  * and what the stages share, below them:
  *   fetcharg.c   struct fetcharg -> the kernel's fetcharg text (never fails)
  *   abi.c     argument N -> register / stack slot of the target ABI
  *   options.c trace option and clock names the kernel knows
- * Errors: lex, parse, resolve_uprobes, cname_resolve, check and
+ * Errors: lex, parse, resolve_uprobes, resolve_cnames, check and
  * budget_check record them in a struct diags (common/) and return a
- * count; nothing below main exits on a user error.
+ * count; nothing in this folder exits on a user error.
  */
 #ifndef PROBECC_COMPILER_H
 #define PROBECC_COMPILER_H
@@ -84,7 +85,7 @@ enum fetcharg_kind {
 	F_ADDR,		/* @n: address (kprobe) or file offset (uprobe) */
 	F_DEREF,	/* +n(inner) / -n(inner): n is the signed offset */
 	F_IMM,		/* an immediate number */
-	F_VAR,		/* a C name with member accesses: resolved from DWARF (facts/cname.c) */
+	F_VAR,		/* a C name with member accesses: resolved from DWARF (compiler/resolve.c) */
 };
 
 /* One step of a C access path: .member, ->member, [index]. */
@@ -111,7 +112,7 @@ struct field {
 	char *name;
 	struct fetcharg *fetcharg;
 	char *type;		/* NULL: the kernel's default for the fetcharg */
-	bool string_at;		/* string: the fetch already ends at the string (facts/cname.c) */
+	bool string_at;		/* string: the fetch already ends at the string (compiler/resolve.c) */
 	char *c_expr;		/* the C expression as written, once resolved from DWARF */
 	struct pos pos, type_pos;
 	struct field *next;
@@ -177,8 +178,10 @@ struct program {
 	struct pos tracer_pos;	/* first function/graph line */
 	int graph_depth;	/* 0: unset */
 	bool func_stack;	/* "stack" on a function line */
+	struct pos func_stack_pos;	/* that "stack" */
 	struct name *options;	/* trace and tracer options, as written */
 	unsigned long long buffer_size;	/* bytes per CPU; 0: unset */
+	struct pos buffer_pos;
 	char *clock;
 	struct pos clock_pos;
 	struct probe *probes;
@@ -188,6 +191,13 @@ struct program {
 	bool capture;		/* "capture": the agent writes a target frame */
 	int crash_dump;		/* "crash dump" 1, "crash nodump" -1, unset 0 */
 	unsigned panic_on;	/* "panic on ...": PANIC_ON_* */
+	/*
+	 * "persist off" (true) or "persist SIZE" (persist_size bytes): the
+	 * persistent ring buffer of 6.12+ (place.c persist())
+	 */
+	bool persist_off;
+	unsigned long long persist_size;	/* 0: the default */
+	struct pos persist_pos;
 	struct name *inits;
 	struct expectation *expects;
 };
@@ -213,7 +223,7 @@ struct program *parse(struct token *tok, struct diags *d);
 /* ---- target ABIs (abi.c) ---- */
 
 struct abi {
-	const char *arch;	/* --arch name: mips, mipsel, mips64el, x86_64, arm64, riscv64 */
+	const char *arch;	/* --arch name, a row of common/arch.def */
 	const char *abi;	/* o32, n64, sysv, aapcs64, lp64 */
 	int long_bytes;		/* sizeof(long): the unit of $stackN */
 	int nregs;		/* arguments passed in registers */
@@ -260,8 +270,6 @@ const struct abi *probe_abi(const struct probe *p, const struct target *t);
 bool abi_narrow_slots(const struct abi *a);
 /* Whether argument @n (1-based) of @a is passed on the stack. */
 bool abi_arg_on_stack(const struct abi *a, int n);
-/* The list of known --arch names, for error messages. */
-const char *abi_names(void);
 /*
  * Fetcharg text for argument @n (1-based) at function entry: "%r4" or
  * "$stack4".  Integer or pointer arguments of at most one long each;
@@ -323,7 +331,7 @@ const char *trace_option_tracer(const char *name);
 /* @name is a trace clock of the target kernel. */
 bool trace_clock_known(const struct target *t, const char *name);
 
-/* ---- checks (check.c) ---- */
+/* ---- the resolve phase (resolve.c) ---- */
 
 struct kernel;
 
@@ -339,6 +347,49 @@ struct kernel;
  */
 int resolve_uprobes(struct program *prog, const char *sysroot,
 		    const struct abi *kabi, struct diags *d, struct diags *warn);
+
+/*
+ * resolve_cnames() - replace every field of @prog written with C names
+ * (F_VAR) by the fetch it stands for, and give it the DWARF type unless
+ * the field has an explicit ":TYPE".
+ *
+ * Kprobes use the DWARF of @vmlinux (a path, NULL: none given) and the
+ * function's address from @k's symbols; uprobes use the DWARF of
+ * @sysroot + the probe's PATH (NULL sysroot: none), after
+ * resolve_uprobes().  Fields without C names are left alone, and
+ * nothing is opened when there are none.
+ *
+ * Each resolved field gets f->c_expr (the C text) and a line in
+ * @explain saying where every step came from (DWARF location at the
+ * probe address -> fetcharg).  Errors (no debug info, no such variable,
+ * optimised out, no location at that address, not a pointer, no such
+ * member with did-you-mean, a location a fetcharg cannot express, a
+ * debug file that cannot be opened) all go to @d, at the name's
+ * position where there is one; returns their number (the caller prints
+ * them and stops: nothing here exits).
+ *
+ * Ownership: the new fetches and strings belong to @prog (never freed,
+ * like the rest of the program).  @k, @t are only read.
+ */
+int resolve_cnames(struct program *prog, const struct kernel *k,
+		  const char *vmlinux, const char *sysroot,
+		  const struct target *t, struct strbuf *explain,
+		  struct diags *d);
+
+/*
+ * resolve_list_vars() - like perf probe -V: append to @out the
+ * parameters and the local variables in scope at @where, with their C
+ * types and the fetcharg each one is at (or why it cannot be reached).
+ * @where is FUNC[+OFF] (a kernel function, with @vmlinux) or
+ * PATH:FUNC[+OFF] (a user program under @sysroot); OFF is in bytes.
+ * Returns 0, or 1 after printing "probecc: error: ..." to stderr.
+ */
+int resolve_list_vars(const char *where, const struct kernel *k,
+		    const char *vmlinux, const char *sysroot,
+		    const struct target *t, struct strbuf *out);
+
+/* ---- checks (check.c) ---- */
+
 
 /*
  * check_program() - every rule of the target a checked program must
@@ -365,6 +416,15 @@ int check_program(const struct program *prog, const struct kernel *k,
  */
 int check_field_fetch(const struct field *f, const struct probe *p,
 		      const struct target *t, struct diags *d);
+
+/*
+ * user_stacks_kept() - whether the kernel of @t records a user stack
+ * (the userstacktrace option, "stack" on a uprobe): its config's
+ * CONFIG_USER_STACKTRACE_SUPPORT when @k has the config, else x86_64
+ * only (6.1: x86 and loongarch select it; ftrace_trace_userstack(),
+ * kernel/trace/trace.c, records nothing elsewhere).
+ */
+bool user_stacks_kept(const struct kernel *k, const struct target *t);
 
 /*
  * module_only_function() - the module of function @name when the kernel
@@ -395,6 +455,12 @@ struct target {
 	int kmajor, kminor;	/* --kernel-version */
 	enum via via;		/* where the kernel-side setup goes */
 	int cmdline_max;	/* bytes the fragment may use */
+	/*
+	 * Where cmdline_max comes from, said by a front end that computed
+	 * it (PROBECC_CMDLINE_MAX_FROM, run-probes: the machine's room);
+	 * "--cmdline-max": the option; NULL: probecc's default.
+	 */
+	const char *cmdline_max_from;
 	enum stack_method stack_method;
 	bool crash_dump;	/* --crash-dump: ftrace_dump_on_oops unless "crash nodump" */
 	bool arch_default, version_default;
@@ -415,7 +481,7 @@ struct target {
 
 /*
  * Whether the target kernel is @major.@minor or later: the one version
- * test of check, fetcharg, place and facts/cname.c (sources of each
+ * test of check, fetcharg, place and resolve.c (sources of each
  * feature's version where it is tested).
  */
 static inline bool kernel_at_least(const struct target *t, int major, int minor)
@@ -425,10 +491,23 @@ static inline bool kernel_at_least(const struct target *t, int major, int minor)
 
 struct bc_tree;
 
+/*
+ * One statement's share of a command-line parameter's value, for
+ * budget_check()'s breakdown: where it was asked for (pos.src NULL:
+ * by an option, such as --initrd's rdinit=) and the bytes it adds,
+ * with its separator.
+ */
+struct cmdline_use {
+	struct pos pos;
+	size_t bytes;
+	struct cmdline_use *next;
+};
+
 /* One parameter of the command-line fragment: "ftrace=" "function". */
 struct cmdline_param {
 	const char *param;	/* with its '=' when it takes a value */
 	char *value;		/* "" for a bare parameter ("bootconfig") */
+	struct cmdline_use *uses;	/* the statements that make the value, in order */
 	struct cmdline_param *next;
 };
 
@@ -476,6 +555,8 @@ struct placement *place(const struct program *prog, const struct target *t);
 struct kernel;
 /*
  * warn_placement() - "FILE:LINE:COL: warning:" on stderr for each kprobe
+ * @pl has the agent arm because the command line had no room left (its
+ * hits before /init are missed), for each kprobe
  * @pl has the agent arm on an __init function of @k (freed before /init:
  * it can never fire), with why and where it would work, and for each
  * "function" name of the init text (the agent's check at /init fails);
@@ -495,12 +576,17 @@ size_t cmdline_len(const struct placement *pl);
 int budget_default(const struct abi *a);
 /*
  * budget_check() - the fragment of @pl fits in t->cmdline_max, or the
- * error goes to @d.  Returns the number of errors (0 or 1).  Run on
- * place()'s result, which is the smallest fragment the program can
- * have when it does not fit.
+ * error goes to @d (the bytes of each parameter), to @notes a note at
+ * each statement that takes room (its bytes), and to @hints the ways
+ * out that apply to @t (bootconfig only when the kernel may have
+ * CONFIG_BOOT_CONFIG; --cmdline-max only when the budget is probecc's
+ * own default or option, not a front end's: t->cmdline_max_from).
+ * Returns the number of errors (0 or 1).  Run on place()'s result,
+ * which is the smallest fragment the program can have when it does
+ * not fit.
  */
 int budget_check(const struct placement *pl, const struct target *t,
-		 struct diags *d);
+		 struct diags *d, struct diags *notes, struct diags *hints);
 
 /* ---- emission (emit.c) ---- */
 

@@ -19,7 +19,7 @@ static bool is_uprobe(const struct probe *p)
 /*
  * Append the kernel text of @f to @sb.  Never fails: what the kernel
  * would refuse was reported by check.c; an unchecked field still gets a
- * text (cname.c explains fields before the check).
+^ * text (resolve.c explains fields before the check).
  */
 static void fetcharg_text(struct strbuf *sb, const struct fetcharg *f,
 			  const struct probe *p, const struct target *t)
@@ -76,7 +76,7 @@ static void fetcharg_text(struct strbuf *sb, const struct fetcharg *f,
 		sb_addf(sb, ")");
 		break;
 	case F_VAR:
-		/* cname_resolve() replaced every C name it could; not this one. */
+		/* resolve_cnames() replaced every C name it could; not this one. */
 		sb_addf(sb, "%s", f->name);
 		break;
 	case F_IMM:

@@ -391,7 +391,7 @@ static void ident_word(char **first, struct access ***tail)
  * IDENT = [A-Za-z_][A-Za-z0-9_]*
  *
  * A parameter, local or global of the probed function by its C name,
- * resolved from the DWARF of --vmlinux or --sysroot (facts/cname.c).  The
+ * resolved from the DWARF of --vmlinux or --sysroot (compiler/resolve.c).  The
  * lexer keeps "a.b" as one word; it is split here.
  */
 static struct fetcharg *cvar(struct fetcharg *f)
@@ -938,6 +938,7 @@ static bool statement(struct program *prog)
 		glob_list(&prog->functions, "function");
 		if (is("stack")) {
 			prog->func_stack = true;
+			prog->func_stack_pos = tok->pos;
 			tok = tok->next;
 		}
 		end_statement("the function list");
@@ -976,6 +977,7 @@ static bool statement(struct program *prog)
 		tok = tok->next;
 		if (prog->buffer_size)
 			parse_error(&start, "the buffer size is already set");
+		prog->buffer_pos = start;
 		prog->buffer_size = size();
 		end_statement("the buffer size");
 	} else if (is("clock")) {
@@ -1053,6 +1055,26 @@ static bool statement(struct program *prog)
 			tok = tok->next;
 		}
 		end_statement("panic on");
+	} else if (is("persist")) {
+		/* the persistent ring buffer (6.12): off, or its size */
+		tok = tok->next;
+		if (prog->persist_off || prog->persist_size)
+			parse_error(&start, "persist is already set");
+		prog->persist_pos = start;
+		if (is("off")) {
+			prog->persist_off = true;
+			tok = tok->next;
+		} else if (tok->kind == TK_NUM) {
+			struct pos at = tok->pos;
+
+			prog->persist_size = size();
+			/* mapped address and size page-aligned (debugging.rst) */
+			if (prog->persist_size % 4096)
+				parse_error(&at, "the persistent buffer's size must be a multiple of 4K (the kernel maps whole pages)");
+		} else {
+			syntax_error(&tok->pos, "expected 'off' or a size (2M) after 'persist'");
+		}
+		end_statement("persist");
 	} else if (is("window")) {
 		tok = tok->next;
 		if (prog->window_ms)
@@ -1075,7 +1097,7 @@ static bool statement(struct program *prog)
 		}
 		end_statement("the init list");
 	} else {
-		syntax_error(&tok->pos, "unknown statement '%s' (known: function, notrace, graph, kprobe, kretprobe, uprobe, uretprobe, event, buffer, clock, option, dump, crash, panic, window, init, capture, expect)",
+		syntax_error(&tok->pos, "unknown statement '%s' (known: function, notrace, graph, kprobe, kretprobe, uprobe, uretprobe, event, buffer, clock, option, dump, crash, panic, window, persist, init, capture, expect)",
 			 tok->text);
 	}
 	return true;

@@ -46,10 +46,13 @@ struct ctx {
 	struct note **explain_tail;
 	const char *tracer;		/* NULL, "function" or "function_graph" */
 	struct strbuf opts_cmdline;	/* trace_options= values */
+	struct cmdline_use *opts_uses, **opts_uses_tail;	/* who asked for them */
 	struct name *opts_bc;		/* ftrace.options values */
 	struct name *opts_kernel;	/* kernel.trace_options values */
 	struct strbuf events;		/* trace_event= values */
+	struct cmdline_use *events_uses, **events_uses_tail;
 	struct strbuf kprobes;		/* kprobe_event= values */
+	struct cmdline_use *kprobes_uses, **kprobes_uses_tail;
 	struct plan_line *expects, **expects_tail;	/* plan: expect lines */
 	struct plan_line *arms, **arms_tail;		/* plan: arm and perf lines */
 	/*
@@ -99,7 +102,21 @@ static void add_list(struct strbuf *sb, const char *s)
 	sb_addf(sb, "%s%s", sb->len ? "," : "", s);
 }
 
-static void cmdline(struct ctx *c, const char *param, const char *value)
+/* Record that the statement at @pos adds @bytes to a parameter (budget.c). */
+static void use(struct cmdline_use ***tail, const struct pos *pos, size_t bytes)
+{
+	struct cmdline_use *u = xcalloc(1, sizeof(*u));
+
+	if (pos)
+		u->pos = *pos;
+	u->bytes = bytes;
+	**tail = u;
+	*tail = &u->next;
+}
+
+/* A parameter of the fragment, made of @uses (NULL: one, by @pos). */
+static void cmdline(struct ctx *c, const char *param, const char *value,
+		    struct cmdline_use *uses, const struct pos *pos)
 {
 	struct cmdline_param *p;
 
@@ -109,6 +126,12 @@ static void cmdline(struct ctx *c, const char *param, const char *value)
 	p = xcalloc(1, sizeof(*p));
 	p->param = param;
 	p->value = xstrdup(value);
+	p->uses = uses;
+	if (!uses) {
+		struct cmdline_use **tail = &p->uses;
+
+		use(&tail, pos, strlen(value));
+	}
 	*c->cmdline_tail = p;
 	c->cmdline_tail = &p->next;
 }
@@ -159,6 +182,7 @@ static void function_list(struct ctx *c, const struct name *list,
 			  const char *file, const char *what)
 {
 	struct strbuf val = { 0 };
+	struct cmdline_use *uses = NULL, **tail = &uses;
 	const struct name *n;
 
 	if (!list)
@@ -182,6 +206,7 @@ static void function_list(struct ctx *c, const struct name *list,
 				"; a kprobe on it is armed when the module loads" : "");
 			continue;
 		}
+		use(&tail, &n->pos, strlen(n->s) + (val.len ? 1 : 0));
 		add_list(&val, n->s);
 		if (c->bootconfig)
 			bc(c, bckey, n->s);
@@ -195,7 +220,7 @@ static void function_list(struct ctx *c, const struct name *list,
 	if (!val.s)	/* a notrace list of modules' functions only */
 		return;
 	if (!c->bootconfig)
-		cmdline(c, param, val.s);
+		cmdline(c, param, val.s, uses, NULL);
 	explain(c, "%s %s: %s; the agent verifies %s and adds what is missing",
 		what, val.s, c->bootconfig ? bckey : param, file);
 	free(val.s);
@@ -214,7 +239,7 @@ static void tracer(struct ctx *c)
 	if (c->bootconfig)
 		bc(c, "ftrace.tracer", c->tracer);
 	else
-		cmdline(c, "ftrace=", c->tracer);
+		cmdline(c, "ftrace=", c->tracer, NULL, &p->tracer_pos);
 	function_list(c, p->functions, "ftrace_filter=", "ftrace.ftrace.filters",
 		      "set_ftrace_filter", "function");
 	function_list(c, p->notrace, "ftrace_notrace=", "ftrace.ftrace.notraces",
@@ -227,14 +252,18 @@ static void tracer(struct ctx *c)
 		if (c->bootconfig)
 			bc(c, "ftrace.fgraph.max_depth", d);
 		else
-			cmdline(c, "ftrace_graph_max_depth=", d);
+			cmdline(c, "ftrace_graph_max_depth=", d, NULL, &p->tracer_pos);
 		expect(c, "-", "max_graph_depth", d, d);
 		free(d);
 	}
 }
 
-/* One trace option, "NAME" or "noNAME", placed; check.c validated it. */
-static void option(struct ctx *c, const char *opt, const char *why)
+/*
+ * One trace option, "NAME" or "noNAME", placed; check.c validated it.
+ * @pos: the statement that asks for it.
+ */
+static void option(struct ctx *c, const char *opt, const char *why,
+		   const struct pos *pos)
 {
 	const char *base = opt, *owner;
 	bool on = true, global;
@@ -276,6 +305,7 @@ static void option(struct ctx *c, const char *opt, const char *why)
 			opt, why, owner);
 	} else {
 		list = NULL;
+		use(&c->opts_uses_tail, pos, strlen(opt) + (c->opts_cmdline.len ? 1 : 0));
 		add_list(&c->opts_cmdline, opt);
 		explain(c, "option %s%s: trace_options=%s", opt, why,
 			owner ? " (applied once ftrace= has set the tracer)" : "");
@@ -312,13 +342,13 @@ static void place_crash(struct ctx *c)
 	size_t i;
 
 	if (p->crash_dump > 0 || (!p->crash_dump && c->t->crash_dump)) {
-		cmdline(c, "ftrace_dump_on_oops", "");
+		cmdline(c, "ftrace_dump_on_oops", "", NULL, NULL);
 		explain(c, "crash dump: ftrace_dump_on_oops (%s): at an oops or a panic the kernel prints the ring buffer on the console, and probecc report --console reads it; it empties the buffer (a later dump holds only what came after)",
 			p->crash_dump > 0 ? "the file's 'crash dump'" : "--crash-dump");
 	}
 	for (i = 0; i < sizeof(panics) / sizeof(panics[0]); i++)
 		if (p->panic_on & panics[i].bit) {
-			cmdline(c, panics[i].param, panics[i].value);
+			cmdline(c, panics[i].param, panics[i].value, NULL, NULL);
 			explain(c, "panic on %s: %s%s", panics[i].what, panics[i].param, panics[i].value);
 		}
 }
@@ -329,10 +359,11 @@ static void settings(struct ctx *c)
 	const struct name *n;
 
 	for (n = p->options; n; n = n->next)
-		option(c, n->s, "");
+		option(c, n->s, "", &n->pos);
 	if (p->func_stack)
 		option(c, "func_stack_trace",
-		       " (\"stack\" on a function line: the function tracer's own option)");
+		       " (\"stack\" on a function line: the function tracer's own option)",
+		       &p->func_stack_pos);
 	if (p->buffer_size) {
 		unsigned long long sz = p->buffer_size;
 		char *v = (sz % (1 << 20)) == 0 ? xasprintf("%lluM", sz >> 20) :
@@ -342,7 +373,7 @@ static void settings(struct ctx *c)
 		if (c->bootconfig)
 			bc(c, "ftrace.buffer_size", v);
 		else
-			cmdline(c, "trace_buf_size=", v);
+			cmdline(c, "trace_buf_size=", v, NULL, &p->buffer_pos);
 		explain(c, "buffer %s per CPU: %s (the kernel rounds it up to whole pages, so the agent reports buffer_size_kb instead of checking it)",
 			v, c->bootconfig ? "ftrace.buffer_size" : "trace_buf_size=");
 		free(v);
@@ -354,7 +385,7 @@ static void settings(struct ctx *c)
 		if (c->bootconfig)
 			bc(c, "ftrace.trace_clock", p->clock);
 		else
-			cmdline(c, "trace_clock=", p->clock);
+			cmdline(c, "trace_clock=", p->clock, NULL, &p->clock_pos);
 		expect(c, "-", "trace_clock", m, p->clock);
 		explain(c, "clock %s: %s", p->clock,
 			c->bootconfig ? "ftrace.trace_clock" : "trace_clock=");
@@ -539,6 +570,7 @@ static void kprobe(struct ctx *c, const struct probe *p, int *order,
 		for (char *q = s; *q; q++)
 			if (*q == ' ')
 				*q = ',';
+		use(&c->kprobes_uses_tail, &p->pos, strlen(s) + (c->kprobes.len ? 1 : 0));
 		sb_addf(&c->kprobes, "%s%s", c->kprobes.len ? ";" : "", s);
 		if (c->entry_len)
 			c->entry_len[*order] = strlen(s);
@@ -607,6 +639,7 @@ static void event(struct ctx *c, const struct probe *p)
 		explain(c, "event %s: bootconfig %s", who, key);
 		free(key);
 	} else {
+		use(&c->events_uses_tail, &p->pos, strlen(who) + (c->events.len ? 1 : 0));
 		add_list(&c->events, who);
 		explain(c, "event %s: trace_event=", who);
 	}
@@ -672,15 +705,20 @@ static void probes(struct ctx *c, int *order)
 {
 	const struct probe *p;
 	bool any_kstack = false, all_kstack = true, any_ustack = false, global;
+	const struct pos *kstack_pos = NULL, *ustack_pos = NULL;
 	bool mips;
 
 	*order = 0;
 	for (p = c->prog->probes; p; p = p->next) {
 		if (p->kind == P_UPROBE || p->kind == P_URETPROBE) {
 			any_ustack |= p->stack;
+			if (p->stack && !ustack_pos)
+				ustack_pos = &p->pos;
 			continue;
 		}
 		any_kstack |= p->stack;
+		if (p->stack && !kstack_pos)
+			kstack_pos = &p->pos;
 		all_kstack &= p->stack;
 	}
 	/*
@@ -722,12 +760,76 @@ static void probes(struct ctx *c, int *order)
 		c->arms_tail = c->enables_tail;
 	if (global)
 		option(c, "stacktrace",
-		       " (every kprobe and event asks for a stack: the global option covers hits before the agent runs)");
-	if (any_ustack)
+		       " (every kprobe and event asks for a stack: the global option covers hits before the agent runs)",
+		       kstack_pos);
+	/* where the kernel keeps no user stack, the option records nothing */
+	if (any_ustack && !user_stacks_kept(c->t->k, c->t))
+		explain(c, "stack on uprobes: no userstacktrace option, which a %s kernel does not record (no USER_STACKTRACE_SUPPORT): it would take %zu bytes of the command line for nothing",
+			c->t->abi->arch, strlen("userstacktrace") + 1);
+	else if (any_ustack)
 		option(c, "userstacktrace",
-		       " (\"stack\" on a uprobe: a user stack on every event; MIPS kernels record none)");
+		       " (\"stack\" on a uprobe: a user stack on every event; MIPS kernels record none)",
+		       ustack_pos);
 	for (p = c->prog->probes; p; p = p->next)
 		filter_and_stack(c, p, global);
+}
+
+/*
+ * The persistent ring buffer (6.12: Documentation/trace/debugging.rst,
+ * "Persistent buffers across boots"): reserve_mem=SIZE:ALIGN:LABEL (6.11,
+ * mm/memblock.c reserve_mem()) keeps SIZE bytes of RAM that a reset which
+ * keeps RAM (QEMU's system_reset, a watchdog) does not clear, and
+ * trace_instance=NAME@LABEL (kernel/trace/trace.c enable_instances())
+ * maps an instance's ring buffer onto them.  Every probe is enabled in
+ * that instance too, by the agent, after its "persist" line: the agent
+ * first dumps what the previous boot left there (stage "previous"), then
+ * empties it.  The probes' definitions come before that line, so the
+ * previous boot's dynamic events keep their type numbers.  The 2 MiB
+ * alignment keeps the reservation at one address across boots more
+ * often (debugging.rst); the buffer is split between the CPUs.
+ */
+#define PERSIST_NAME	"probecc"
+#define PERSIST_SIZE	(2ULL << 20)
+static void persist(struct ctx *c)
+{
+	const struct program *prog = c->prog;
+	const struct probe *p;
+	unsigned long long size = prog->persist_size ? prog->persist_size : PERSIST_SIZE;
+	char *v;
+
+	if (!prog->probes)
+		return;
+	if (prog->persist_off) {
+		explain(c, "persist: off (the file says so): a hang leaves no trace");
+		return;
+	}
+	if (!kernel_at_least(c->t, 6, 12)) {
+		if (prog->persist_size)	/* asked for: say why not */
+			explain(c,
+					"persist: none, kernel %d.%d has no persistent ring buffer (6.12): a hang leaves no trace unless hang detection (softlockup_panic, hung_task_panic) makes it a panic",
+				c->t->kmajor, c->t->kminor);
+		return;
+	}
+	v = size % (1ULL << 20) ? xasprintf("%lluK:2M:" PERSIST_NAME, size >> 10) :
+	    xasprintf("%lluM:2M:" PERSIST_NAME, size >> 20);
+	cmdline(c, "reserve_mem=", v, NULL,
+		prog->persist_size ? &prog->persist_pos : NULL);
+	cmdline(c, "trace_instance=", PERSIST_NAME "@" PERSIST_NAME, NULL,
+		prog->persist_size ? &prog->persist_pos : NULL);
+	plan_line(&c->arms_tail, "persist", 1, PERSIST_NAME);
+	for (p = prog->probes; p; p = p->next) {
+		char *f = xasprintf("instances/" PERSIST_NAME "/events/%s/%s/enable",
+				    p->group, p->name);
+		char *who = p->kind == P_EVENT ? xasprintf("%s:%s", p->group, p->name) :
+			    xstrdup(p->name);
+
+		arm(c, who, f, "1");
+		free(f);
+		free(who);
+	}
+	explain(c, "persist: every probe also goes into the persistent instance %s (kernel 6.12+: reserve_mem=%s trace_instance=%s@%s), which keeps its trace over a reset that keeps RAM (a hang, then QEMU's system_reset or a watchdog); the next boot's agent dumps the previous boot's trace first (stage previous) and empties the instance; the function tracer stays in the top buffer",
+		PERSIST_NAME, v, PERSIST_NAME, PERSIST_NAME);
+	free(v);
 }
 
 static void finish_cmdline(struct ctx *c)
@@ -736,11 +838,11 @@ static void finish_cmdline(struct ctx *c)
 	struct strbuf v = { 0 };
 
 	if (c->opts_cmdline.len)
-		cmdline(c, "trace_options=", c->opts_cmdline.s);
+		cmdline(c, "trace_options=", c->opts_cmdline.s, c->opts_uses, NULL);
 	if (c->events.len)
-		cmdline(c, "trace_event=", c->events.s);
+		cmdline(c, "trace_event=", c->events.s, c->events_uses, NULL);
 	if (c->kprobes.len)
-		cmdline(c, "kprobe_event=", c->kprobes.s);
+		cmdline(c, "kprobe_event=", c->kprobes.s, c->kprobes_uses, NULL);
 	if (c->bootconfig) {
 		for (n = c->opts_bc; n; n = n->next)
 			bc(c, "ftrace.options", n->s);
@@ -750,7 +852,7 @@ static void finish_cmdline(struct ctx *c)
 			bc(c, "kernel.trace_options", v.s);
 		free(v.s);
 		/* The kernel reads bootconfig from the initrd only when told to. */
-		cmdline(c, "bootconfig", "");
+		cmdline(c, "bootconfig", "", NULL, NULL);
 	}
 }
 
@@ -772,6 +874,9 @@ static struct placement *place_once(const struct program *prog,
 	c.expects_tail = &c.expects;
 	c.arms_tail = &c.arms;
 	c.enables_tail = &c.enables;
+	c.opts_uses_tail = &c.opts_uses;
+	c.events_uses_tail = &c.events_uses;
+	c.kprobes_uses_tail = &c.kprobes_uses;
 
 	c.bootconfig = t->via == VIA_BOOTCONFIG;
 	if (c.bootconfig) {
@@ -791,13 +896,14 @@ static struct placement *place_once(const struct program *prog,
 
 	/* first: the budget cuts from the end, and without it nothing runs */
 	if (t->overlay) {
-		cmdline(&c, "rdinit=", OVERLAY_INIT);
+		cmdline(&c, "rdinit=", OVERLAY_INIT, NULL, NULL);
 		explain(&c, "initrd: the agent is %s in the overlay; rdinit= starts it, and it execs the initrd's own /init",
 			OVERLAY_INIT);
 	}
 	tracer(&c);
 	settings(&c);
 	probes(&c, nkprobes);
+	persist(&c);
 	finish_cmdline(&c);
 
 	*c.expects_tail = c.arms;

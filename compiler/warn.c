@@ -16,6 +16,12 @@
  * it traced during boot, but the agent's check of set_ftrace_filter at
  * /init finds it gone and its write fails ("Invalid argument", measured
  * on Debian's Malta 6.1 with boot_cpu_init), so "expect armed" fails.
+ *
+ * A kprobe the command line had no room for: place.c hands it to the
+ * agent, which defines it when /init starts, so every hit before (the
+ * kernel's own boot, the exec of /init) is missed.  Legal, and often
+ * what the user wants, but a probe written for the kernel's boot then
+ * fails its expectations with no word of why unless this says so.
  */
 #include <string.h>
 
@@ -34,6 +40,12 @@ static const struct ksym *kernel_func(const struct kernel *k, const char *name)
 	return NULL;
 }
 
+/* The budget is probecc's own (its default or --cmdline-max), not a front end's. */
+static bool budget_is_option(const struct target *t)
+{
+	return !t->cmdline_max_from || !strcmp(t->cmdline_max_from, "--cmdline-max");
+}
+
 /* Why the placement gave @p to the agent (place.c's kprobe()), and what would not. */
 static void why_agent(const struct probe *p, const struct target *t,
 		      const char **why, const char **instead)
@@ -48,8 +60,44 @@ static void why_agent(const struct probe *p, const struct target *t,
 				       "without 'stack' it goes on the command line (kprobe_event=, defined at fs_initcall, before .init.text is freed)";
 	} else {
 		*why = "the command line had no room left for it";
-		*instead = "it goes on the command line (kprobe_event=, defined at fs_initcall) if it comes before the kprobes that fill the budget (they are placed in file order), or with a larger --cmdline-max";
+		*instead = budget_is_option(t) ?
+			   "it goes on the command line (kprobe_event=, defined at fs_initcall) if it comes before the kprobes that fill the budget (they are placed in file order), or with a larger --cmdline-max" :
+			   "it goes on the command line (kprobe_event=, defined at fs_initcall) if it comes before the kprobes that fill the budget (they are placed in file order), or with fewer or shorter names on the command line";
 	}
+}
+
+/* @p went to the agent for want of room alone (place.c's kprobe()). */
+static bool agent_for_room(const struct probe *p, const struct target *t)
+{
+	return (p->kind == P_KPROBE || p->kind == P_KRETPROBE) &&
+	       t->via == VIA_CMDLINE && kernel_at_least(t, 5, 3) &&
+	       !p->filter && !p->stack;
+}
+
+/*
+ * A warning at each kprobe the agent defines only because the command
+ * line had no room left: it misses every hit before /init.  Returns
+ * how many.
+ */
+static int warn_no_room(const struct program *prog, const struct target *t,
+			const struct strmap *agent)
+{
+	const struct probe *p;
+	const char *why, *instead;
+	int n = 0;
+
+	for (p = prog->probes; p && agent->n; p = p->next) {
+		if (!agent_for_room(p, t) ||
+		    !strmap_get(agent, p->name, strlen(p->name)))
+			continue;
+		why_agent(p, t, &why, &instead);
+		diag_at(&p->pos, "warning",
+			"%s %s goes to the agent: %s (%d bytes); the agent defines it when /init starts, so its hits before that (the kernel's own boot, the exec of /init) are not traced; %s",
+			p->kind == P_KRETPROBE ? "kretprobe" : "kprobe", p->name,
+			why, t->cmdline_max, instead);
+		n++;
+	}
+	return n;
 }
 
 /*
@@ -72,14 +120,17 @@ int warn_placement(const struct program *prog, const struct kernel *k,
 	struct strmap agent = { 0 };
 	int n = 0;
 
-	if (!k || !k->syms_known || !(lo = ksym_find(k, "_sinittext")) ||
-	    !(hi = ksym_find(k, "_einittext")) || hi->addr <= lo->addr)
-		return 0;
 	for (l = pl->plan; l; l = l->next)
 		if (!strcmp(l->kind, "arm") && l->n >= 2 &&
 		    !strcmp(l->f[1], "kprobe_events") &&
 		    strmap_put(&agent, l->f[0], strlen(l->f[0]), &yes))
 			fatal("out of memory");
+	n += warn_no_room(prog, t, &agent);
+	if (!k || !k->syms_known || !(lo = ksym_find(k, "_sinittext")) ||
+	    !(hi = ksym_find(k, "_einittext")) || hi->addr <= lo->addr) {
+		strmap_free(&agent);
+		return n;
+	}
 	for (fn = prog->functions; fn; fn = fn->next) {
 		if (strpbrk(fn->s, "*?[") || !(s = kernel_func(k, fn->s)) ||
 		    s->addr < lo->addr || s->addr >= hi->addr)

@@ -9,7 +9,7 @@
  *   vmlinux.c   vmlinux and *.ko (libelf): symbols, __mcount_loc,
  *               blacklist, banner, IKCONFIG
  *   kconfig.c   .config text, plain or gzip'd
- * User programs are in uelf.h, C names from DWARF in cname.h.
+ * User programs are in uelf.h, DWARF in debuginfo.h.
  */
 #ifndef PROBECC_KERNEL_H
 #define PROBECC_KERNEL_H

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "elffile.h"
 #include "uelf.h"
 
@@ -182,47 +183,25 @@ static void describe(const GElf_Ehdr *eh, char *buf, size_t len)
 	snprintf(buf, len, "%s (%s, %s, %s)", name, cls, data, macro);
 }
 
-/*
- * The kernels of --arch: machine, byte order and native user ABI (a
- * 64-bit MIPS kernel runs o32 and n32 programs too).
- */
-static const struct uelf_arch {
-	const char *arch;
-	unsigned int em;
-	unsigned char data;
-	const char *abi;	/* its native user ABI */
-} uelf_arches[] = {
-	{ "mips", EM_MIPS, ELFDATA2MSB, "o32" },
-	{ "mipsel", EM_MIPS, ELFDATA2LSB, "o32" },
-	{ "mips64", EM_MIPS, ELFDATA2MSB, "n64" },
-	{ "mips64el", EM_MIPS, ELFDATA2LSB, "n64" },
-	{ "x86_64", EM_X86_64, ELFDATA2LSB, "sysv" },
-	{ "arm64", EM_AARCH64, ELFDATA2LSB, "aapcs64" },
-	{ "riscv64", EM_RISCV, ELFDATA2LSB, "lp64" },
-};
-
 /* Whether the open file runs under --arch ARCH; see uelf_check_arch(). */
 static int check_arch(struct uelf *u, const char *arch, const char **abip)
 {
-	const struct uelf_arch *a = NULL;
+	/* the kernels of --arch: machine, byte order and native user ABI */
+	const struct arch *a = arch_find(arch);
 	const char *abi = abi_of(&u->eh), *why = "";
 	char what[160];
-	size_t i;
 	bool ok;
 
-	for (i = 0; i < sizeof(uelf_arches) / sizeof(uelf_arches[0]); i++)
-		if (!strcmp(uelf_arches[i].arch, arch))
-			a = &uelf_arches[i];
 	if (!a)
 		return uelf_fail(u, "unknown --arch '%s' for %s", arch, u->path);
-	ok = u->eh.e_machine == a->em && u->eh.e_ident[EI_DATA] == a->data && abi;
+	ok = u->eh.e_machine == a->elf_machine && u->eh.e_ident[EI_DATA] == a->elf_data && abi;
 	if (ok && strcmp(abi, a->abi)) {
 		/* a 64-bit MIPS kernel runs o32 and n32 programs too */
 		ok = !strcmp(a->abi, "n64");
 		if (!ok && !strcmp(a->abi, "o32"))
 			why = "; a 32-bit MIPS kernel runs o32 programs only";
 	}
-	if (u->eh.e_machine == EM_MIPS && a->em == EM_MIPS && !abi)
+	if (u->eh.e_machine == EM_MIPS && a->elf_machine == EM_MIPS && !abi)
 		why = "; Linux runs MIPS o32, n32 and n64 programs only";
 	if (!ok) {
 		describe(&u->eh, what, sizeof(what));

@@ -266,26 +266,68 @@ static int parse_args(struct agent *a, int argc, char **argv)
 	return argc;
 }
 
-/*
- * mark_done() - write /run/probecc.done (under the root) once the last
- * dump is out (the window dump, or the init dump when there is no window):
- * "window N\n".  mkdir /run first; the initramfs (rootfs) is
- * writable, no tmpfs needed.  Errors are ignored: nobody is left to tell.
- */
-static void mark_done(struct agent *a)
+/* "window N\n" into @run/probecc.done, @run made first; errors ignored. */
+static void write_done(const struct agent *a, const char *run)
 {
 	char path[AGENT_PATH_MAX], text[64];
 	int fd, n;
 
-	if (!rooted(a, path, sizeof(path), "/run"))
-		mkdir(path, 0755);
-	if (rooted(a, path, sizeof(path), "/run/probecc.done"))
+	mkdir(run, 0755);
+	n = snprintf(path, sizeof(path), "%s/probecc.done", run);
+	if (n < 0 || (size_t)n >= sizeof(path))
 		return;
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return;
 	n = snprintf(text, sizeof(text), "window %u\n", a->window);
 	write_all(fd, text, n);
+	close(fd);
+}
+
+/*
+ * mark_done() - write /run/probecc.done (under the root) once the last
+ * dump is out (the window dump, or the init dump when there is no window):
+ * "window N\n".  mkdir /run first; the initramfs (rootfs) is
+ * writable, no tmpfs needed.  In overlay mode the root is /.probecc,
+ * which unmount_overlay() detaches: the file goes to the image's own
+ * /run too, where an init that stays in the initramfs (Buildroot) looks
+ * (after a switch_root that /run is the old rootfs's, seen by nobody,
+ * or the tmpfs the user's init moved to the real root).  Errors are
+ * ignored: nobody is left to tell.
+ */
+static void mark_done(struct agent *a)
+{
+	char run[AGENT_PATH_MAX];
+
+	if (!rooted(a, run, sizeof(run), "/run"))
+		write_done(a, run);
+	if (a->pid1 && a->overlay)
+		write_done(a, "/run");
+}
+
+/*
+ * disarm_kprobes() - on MIPS, once the last dump is out, disable every
+ * kprobe event (events/kprobes/enable = 0), which takes their
+ * breakpoints out of the kernel text (kernel/trace/trace_kprobe.c:
+ * disable_trace_kprobe() -> disable_kprobe()).  Nothing reads their
+ * hits after the last dump, and Debian's MIPS 6.1 kernel sometimes
+ * oopses in a kprobe's single-step (kernel-patches/README.md), killing
+ * whatever process hit it, outside any dump.  Elsewhere they stay armed
+ * for whoever reads tracefs later.  The definitions stay (kprobe_events
+ * lists them).  Errors are ignored: no dump is left to say them.
+ */
+static void disarm_kprobes(const struct agent *a)
+{
+	char path[AGENT_PATH_MAX];
+	int fd;
+
+	if (strncmp(a->arch, "mips", 4) || !a->tracefs[0] ||
+	    path_join(path, sizeof(path), a->tracefs, "events/kprobes/enable"))
+		return;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	write_all(fd, "0\n", 2);
 	close(fd);
 }
 
@@ -348,6 +390,7 @@ static void __attribute__((noreturn)) window_child(struct agent *a)
 				       NULL) == EINTR)
 			;
 	dump(a, "window");
+	disarm_kprobes(a);
 	mark_done(a);
 	unmount_overlay(a);
 	_exit(0);
@@ -519,7 +562,8 @@ int main(int argc, char **argv)
 	boot_nonce(&a);	/* before the window child starts: one per boot */
 	plan_run(&a);
 	t = agent_us(&a);
-	sink_open(&a);
+	if (a.sink_fd < 0)	/* a "persist" line may have opened it */
+		sink_open(&a);
 	a.sink_us = agent_us(&a) - t;
 	if (a.capture) {
 		rc = capture(&a);
@@ -541,6 +585,7 @@ int main(int argc, char **argv)
 		}
 	} else {
 		/* No window: the last dump is out, say so to early userspace. */
+		disarm_kprobes(&a);
 		mark_done(&a);
 		unmount_overlay(&a);
 	}

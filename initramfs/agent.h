@@ -31,6 +31,7 @@
 #define AGENT_WINDOW_MAX	86400	/* seconds */
 #define AGENT_MAX_PERF		64	/* "perf" plan lines */
 #define AGENT_MAX_OOPS		8	/* kprobe-oops lines of one dump */
+#define AGENT_NAME_MAX		64	/* a persistent instance's name, NUL incl. */
 #define AGENT_MARK_MAX		1024	/* bytes of an error_log header kept */
 #define AGENT_SEEN_FILES	4	/* files kept for expect lines */
 #define AGENT_SEEN_MAX		(1024 * 1024)	/* bytes of one kept file */
@@ -82,6 +83,11 @@ struct agent {
 	unsigned int window;	/* seconds, 0: no window dump */
 	int capture;		/* plan "capture": write the target frame */
 	int dump_raw;		/* plan "dump raw": ring-buffer pages (raw.c) */
+	/*
+	 * "" or "instances/NAME/": the tracefs directory dump() reads
+	 * (persist_dump(): the previous boot's persistent instance)
+	 */
+	char dump_dir[AGENT_NAME_MAX + 16];
 	char *inits[AGENT_MAX_INITS];
 	int n_inits;
 	struct item *items;
@@ -186,6 +192,8 @@ void perf_open(struct agent *a, const char *probe, const char *event);
 void perf_drain(struct agent *a);
 void perf_wait(struct agent *a, const struct timespec *until);
 void perf_dump(struct agent *a, struct out *o);
+/* "stext ADDR" of this boot from /proc/kallsyms into @o (nothing when unreadable) */
+void stext_line(struct agent *a, struct out *o);
 
 /* kmsg.c */
 void kmsg_scan(struct agent *a, const char *machine);
@@ -194,6 +202,7 @@ void kprobe_profile_lines(const struct agent *a, struct out *o);
 /* dump.c */
 void sink_open(struct agent *a);
 int dump(struct agent *a, const char *stage);
+void persist_dump(struct agent *a, const char *name);
 
 /* raw.c */
 void raw_dump(struct agent *a, struct out *o, int was_on);

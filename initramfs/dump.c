@@ -150,13 +150,15 @@ static int cmp_int(const void *x, const void *y)
  */
 static void cpu_lines(struct agent *a, struct out *o)
 {
+	char rel[sizeof(a->dump_dir) + 8];
 	char path[AGENT_PATH_MAX], stats[1024], e[32], ov[32], dr[32];
 	static int cpus[MAX_CPUS];
 	struct dirent *de;
 	size_t n = 0, i;
 	DIR *d;
 
-	if (path_join(path, sizeof(path), a->tracefs, "per_cpu"))
+	snprintf(rel, sizeof(rel), "%sper_cpu", a->dump_dir);
+	if (path_join(path, sizeof(path), a->tracefs, rel))
 		return;
 	d = opendir(path);
 	if (!d)
@@ -174,10 +176,10 @@ static void cpu_lines(struct agent *a, struct out *o)
 	closedir(d);
 	qsort(cpus, n, sizeof(cpus[0]), cmp_int);
 	for (i = 0; i < n; i++) {
-		char rel[64];
+		char srel[sizeof(rel) + 32];
 
-		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpus[i]);
-		if (path_join(path, sizeof(path), a->tracefs, rel) ||
+		snprintf(srel, sizeof(srel), "%s/cpu%d/stats", rel, cpus[i]);
+		if (path_join(path, sizeof(path), a->tracefs, srel) ||
 		    read_small(path, stats, sizeof(stats)) < 0)
 			stats[0] = '\0';
 		stat_field(stats, "entries", e, sizeof(e));
@@ -274,6 +276,35 @@ static void copy_trace(struct out *o, int tfd)
 	}
 }
 
+/*
+ * "last_boot TEXT_DELTA DATA_DELTA" of the instance dump() reads: this
+ * boot's kernel text and data minus the previous boot's, which its
+ * addresses need (linux 6.12 kernel/trace/trace.c
+ * tracing_last_boot_read(): "text delta:\t%ld\ndata delta:\t%ld\n";
+ * ring_buffer.c: THIS_TEXT_PTR - meta->text_addr).
+ */
+static void last_boot_line(struct agent *a, struct out *o)
+{
+	char rel[sizeof(a->dump_dir) + 16], path[AGENT_PATH_MAX], buf[128];
+	long long text, data;
+	ssize_t n;
+	int fd;
+
+	snprintf(rel, sizeof(rel), "%slast_boot_info", a->dump_dir);
+	if (path_join(path, sizeof(path), a->tracefs, rel) ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	if (sscanf(buf, "text delta:\t%lld\ndata delta:\t%lld", &text, &data) == 2)
+		out_printf(o, "last_boot\t%lld\t%lld\n", text, data);
+	else
+		agent_note(a, "persist", "%s: not understood", rel);
+}
+
 /* "KEY\tUS" when @us was measured (>= 0). */
 static void us_line(struct out *o, const char *key, long long us)
 {
@@ -285,7 +316,7 @@ static void us_line(struct out *o, const char *key, long long us)
  * dump() - write one framed dump (manifest, then tracefs/trace streamed
  * in DUMP_FRAME_CHUNK_MAX reads, never trace_pipe, which blocks; or, with
  * the plan's "dump raw", the ring buffer's pages: raw.c) to @a->sink_fd.
- * @stage: "init" or "window"
+ * @stage: "init", "window" or "previous" (persist_dump())
  *
  * The frame (common/dumpframe.h, docs/plan.md "Dump framing") carries
  * the dump's number in the boot, 1 for the init dump, 2 for the window
@@ -303,10 +334,13 @@ int dump(struct agent *a, const char *stage)
 	char up[64], path[AGENT_PATH_MAX];
 	struct utsname u;
 	long long us = agent_us(a);
-	int tfd = -1, paused, was_on;
+	int tfd = -1, paused, was_on, raw;
 	size_t i;
 
 	/* raw: recording stops before the per-CPU counts, text: when trace opens */
+	raw = a->dump_raw;
+	if (a->dump_dir[0])
+		a->dump_raw = 0;	/* the previous boot's instance goes as text */
 	was_on = a->dump_raw && a->tracefs[0] ? tracing_on(a, 0) : -1;
 	paused = a->dump_raw ? 0 : pause_on_trace(a);
 	frame_begin(a, &o, &u, cmdline, sizeof(cmdline));
@@ -314,7 +348,10 @@ int dump(struct agent *a, const char *stage)
 	uptime(a, up, sizeof(up));
 
 	if (a->tracefs[0] && !a->dump_raw) {
-		if (path_join(path, sizeof(path), a->tracefs, "trace"))
+		char rel[sizeof(a->dump_dir) + 8];
+
+		snprintf(rel, sizeof(rel), "%strace", a->dump_dir);
+		if (path_join(path, sizeof(path), a->tracefs, rel))
 			errno = ENAMETOOLONG;
 		else
 			tfd = open(path, O_RDONLY | O_CLOEXEC);
@@ -358,11 +395,17 @@ int dump(struct agent *a, const char *stage)
 	kprobe_profile_lines(a, &o);
 	if (a->tracefs[0])
 		cpu_lines(a, &o);
-	perf_dump(a, &o);
+	if (a->dump_dir[0]) {
+		last_boot_line(a, &o);
+		stext_line(a, &o);
+	} else {
+		perf_dump(a, &o);
+	}
 	if (a->dump_raw) {
 		raw_dump(a, &o, was_on);
 		out_frame_end(&o);
 		a->dump_us = agent_us(a) - us;
+		a->dump_raw = raw;
 		return o.err;
 	}
 	out_printf(&o, "--- trace ---\n");
@@ -375,5 +418,82 @@ int dump(struct agent *a, const char *stage)
 	if (paused == 2)
 		pause_restore(a);
 	a->dump_us = agent_us(a) - us;
+	a->dump_raw = raw;
 	return o.err;
+}
+
+/* Whether tracefs file @rel has a line that is not a '#' comment. */
+static int has_events(struct agent *a, const char *rel)
+{
+	char path[AGENT_PATH_MAX], buf[8192];
+	ssize_t n;
+	int fd, bol = 1, i;
+
+	if (path_join(path, sizeof(path), a->tracefs, rel) ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	/* the header is about 10 lines; the first event line ends it */
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		for (i = 0; i < n; i++) {
+			if (bol && buf[i] != '#' && buf[i] != '\n') {
+				close(fd);
+				return 1;
+			}
+			bol = buf[i] == '\n';
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * persist_dump() - plan "persist NAME": the trace the previous boot left
+ * in the persistent instance NAME (a ring buffer mapped on memory that
+ * reserve_mem= keeps, trace_instance=NAME@LABEL; linux 6.12,
+ * Documentation/trace/debugging.rst).  When instances/NAME/ has
+ * last_boot_info (a mapped buffer: trace.c init_tracer_tracefs()) and its
+ * trace holds events, one dump of stage "previous" goes to the sink
+ * (opened here if it is not yet), with "last_boot" and "stext" in its
+ * manifest; then the instance is emptied (trace opened O_TRUNC), so this
+ * boot's events do not mix with the previous boot's.  Run before any
+ * event is enabled in the instance (enabling one clears a buffer whose
+ * kernel moved: trace.c update_last_data()) and after the plan's probe
+ * definitions, which decode the previous boot's dynamic events (their
+ * type numbers follow the order of definition).  A failure is a note.
+ */
+void persist_dump(struct agent *a, const char *name)
+{
+	char rel[sizeof(a->dump_dir) + 16], path[AGENT_PATH_MAX];
+	int fd, rc;
+
+	if (!a->tracefs[0])
+		return;
+	if (strlen(name) >= AGENT_NAME_MAX || strchr(name, '/') || name[0] == '.') {
+		agent_note(a, "persist", "bad instance name \"%.64s\"", name);
+		return;
+	}
+	snprintf(a->dump_dir, sizeof(a->dump_dir), "instances/%s/", name);
+	snprintf(rel, sizeof(rel), "%slast_boot_info", a->dump_dir);
+	if (path_join(path, sizeof(path), a->tracefs, rel) || access(path, R_OK)) {
+		agent_note(a, "persist", "%s: %s (no persistent buffer: reserve_mem= or trace_instance= not taken)",
+			   rel, strerror(errno));
+		a->dump_dir[0] = '\0';
+		return;
+	}
+	snprintf(rel, sizeof(rel), "%strace", a->dump_dir);
+	if (has_events(a, rel)) {
+		if (a->sink_fd < 0)
+			sink_open(a);
+		rc = dump(a, "previous");
+		if (rc)
+			agent_note(a, "persist", "the previous boot's dump: %s",
+				   strerror(-rc));
+	}
+	if (path_join(path, sizeof(path), a->tracefs, rel) ||
+	    (fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)) < 0)
+		agent_note(a, "persist", "%s: cannot empty it: %s", rel,
+			   strerror(errno));
+	else
+		close(fd);
+	a->dump_dir[0] = '\0';
 }

@@ -384,7 +384,7 @@ static void module_lines(struct agent *a, struct out *o)
  * this to name callchain addresses from a System.map, vmlinux or capture.
  * _stext is among the first lines; at most 256 KiB are read.
  */
-static void stext_line(struct agent *a, struct out *o)
+void stext_line(struct agent *a, struct out *o)
 {
 	char path[AGENT_PATH_MAX], buf[4097], *hit = NULL;
 	size_t have = 0, total = 0;

@@ -774,6 +774,8 @@ static void plan_line(struct agent *a, int no, char **f, int nf)
 				   no);
 	} else if (!strcmp(v, "capture") && nf == 1) {
 		a->capture = 1;
+	} else if (!strcmp(v, "persist") && nf == 2) {
+		persist_dump(a, f[1]);
 	} else if (!strcmp(v, "init") && nf == 2) {
 		if (f[1][0] != '/')
 			agent_note(a, "plan", "line %d: init must be an absolute path",
@@ -790,7 +792,7 @@ static void plan_line(struct agent *a, int no, char **f, int nf)
 		   !strcmp(v, "arch") || !strcmp(v, "kernel") ||
 		   !strcmp(v, "sink") || !strcmp(v, "window") ||
 		   !strcmp(v, "init") || !strcmp(v, "capture") ||
-		   !strcmp(v, "dump") ||
+		   !strcmp(v, "dump") || !strcmp(v, "persist") ||
 		   !strcmp(v, "perf")) {
 		agent_note(a, "plan", "line %d: %s: wrong number of fields (%d)",
 			   no, v, nf - 1);

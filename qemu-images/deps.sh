@@ -16,11 +16,10 @@ set -eu
 trap 'rc=$?; [ $rc = 0 ] || echo "${0##*/}: exit $rc" >&2' EXIT
 prog=${0##*/}
 
+# the agents' cross compilers: the arch table (common/arch.def)
+arch_rows=$(dirname "$0")/../common/arch-rows
 build_pkgs="gcc make libfdt-dev libelf-dev libdw-dev device-tree-compiler cpio
-gcc-mipsel-linux-gnu libc6-dev-mipsel-cross gcc-mips64el-linux-gnuabi64 libc6-dev-mips64el-cross
-gcc-mips64-linux-gnuabi64 libc6-dev-mips64-cross
-gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-gcc-riscv64-linux-gnu libc6-dev-riscv64-cross
+$("$arch_rows" pkgs | tr ' ' '\n' | awk '!seen[$0]++ && $0 != "gcc"' | tr '\n' ' ')
 xz-utils zlib1g-dev libarchive-dev man-db groff-base
 libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd pkg-config librsvg2-bin python3
 clang libclang-rt-14-dev llvm"

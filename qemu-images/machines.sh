@@ -2,7 +2,9 @@
 # mkimage, run-probes, capture, target).  `machine TARGET` sets:
 #   M_AGENT     the agent's arch (initramfs/agent-M_AGENT)
 #   M_ARCH      probecc --arch (the kernel's ABI)
-#   M_QEMU      the QEMU command and machine (an array)
+#   M_QEMU      the QEMU command and machine (an array); the command is
+#               M_ARCH's qemu-system binary in the arch table
+#               (common/arch.def, read by common/arch-rows)
 #   M_CONSOLE   the guest's console device (console=...)
 #   M_DUMPDEV   the guest device the dump channel is (the plan's sink)
 #   M_ROOM      the longest /proc/cmdline the firmware passes whole
@@ -21,36 +23,43 @@
 # block after a 16-byte argv/envp header and "g" (set_prom_cmdline in
 # hw/mips/loongson3_virt.c): 237 chars with the same rd_start prefix;
 # x86_64 and arm64 keep COMMAND_LINE_SIZE 2048.
+# the arch table: a checkout's common/, or PREFIX/lib/probecc/common/
+M_ARCH_ROWS=$(cd "$(dirname "${BASH_SOURCE[0]}")/../common" && pwd)/arch-rows
 machine() {
 	M_PREFIX= M_CONSOLE=ttyS0 M_DUMPDEV=/dev/ttyS1 M_FETCH=1
 	case $1 in
 	mipsel) M_AGENT=mipsel M_ARCH=mipsel M_ROOM=255
-		M_QEMU=(qemu-system-mipsel -M malta -m 256)
+		M_QEMU=(-M malta -m 256)
 		M_PREFIX="rd_start=0xffffffff80000000 rd_size=123456789 " ;;
 	malta64el) M_AGENT=mips64el M_ARCH=mips64el M_ROOM=255
-		M_QEMU=(qemu-system-mips64el -M malta -cpu 5KEc -m 256)
+		M_QEMU=(-M malta -cpu 5KEc -m 256)
 		M_PREFIX="rd_start=0xffffffff80000000 rd_size=123456789 " ;;
 	# big-endian n64 (Octeon's ABI) on Malta: build-kernel mips64; the
 	# 5KEc is MIPS64 R2 (the default 20Kc is R1, too old for the kernel)
 	malta64) M_AGENT=mips64 M_ARCH=mips64 M_ROOM=255 M_FETCH=0
-		M_QEMU=(qemu-system-mips64 -M malta -cpu 5KEc -m 256)
+		M_QEMU=(-M malta -cpu 5KEc -m 256)
 		M_PREFIX="rd_start=0xffffffff80000000 rd_size=123456789 " ;;
 	loongson3) M_AGENT=mips64el M_ARCH=mips64el M_ROOM=237
-		M_QEMU=(qemu-system-mips64el -M loongson3-virt -m 512)
+		M_QEMU=(-M loongson3-virt -m 512)
 		M_PREFIX="rd_start=0xffffffff80000000 rd_size=123456789 " ;;
 	loongson3-o32)
 		# the same 64-bit kernel from Debian's mipsel archive, with
 		# an o32 userland (busybox-static:mipsel, agent-mipsel) run
 		# by its MIPS32_O32 compat layer, as on mipsel Loongson-3 installs
 		M_AGENT=mipsel M_ARCH=mips64el M_ROOM=237
-		M_QEMU=(qemu-system-mips64el -M loongson3-virt -m 512)
+		M_QEMU=(-M loongson3-virt -m 512)
 		M_PREFIX="rd_start=0xffffffff80000000 rd_size=123456789 " ;;
 	x86_64) M_AGENT=x86_64 M_ARCH=x86_64 M_ROOM=2047
-		M_QEMU=(qemu-system-x86_64 -m 512) ;;
+		M_QEMU=(-m 512) ;;
+	# Debian's Linux 6.12 for amd64 (bookworm-security; fetch pins it):
+	# the persistent ring buffer (reserve_mem= + trace_instance=NAME@LABEL)
+	x86_64-6.12) M_AGENT=x86_64 M_ARCH=x86_64 M_ROOM=2047
+		M_QEMU=(-m 512) ;;
 	arm64) M_AGENT=arm64 M_ARCH=arm64 M_ROOM=2047 M_CONSOLE=ttyAMA0
-		M_QEMU=(qemu-system-aarch64 -M virt -cpu cortex-a57 -m 512) ;;
+		M_QEMU=(-M virt -cpu cortex-a57 -m 512) ;;
 	*) return 1 ;;
 	esac
+	M_QEMU=("$("$M_ARCH_ROWS" qemu "$M_ARCH")" "${M_QEMU[@]}") || return 1
 }
 machine_dump_opts() {
 	case ${M_QEMU[2]} in
@@ -74,4 +83,4 @@ machine_dump_opts() {
 	*) M_DUMP_OPTS=(-serial stdio -serial "file:$1") ;;
 	esac
 }
-MACHINES="mipsel x86_64 loongson3 loongson3-o32 malta64el malta64 arm64"
+MACHINES="mipsel x86_64 x86_64-6.12 loongson3 loongson3-o32 malta64el malta64 arm64"

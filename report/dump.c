@@ -85,8 +85,19 @@ void push_str(char ***arr, int *n, int *cap, char *s)
  * last of them).  A capture with no frame line at all that starts with
  * the manifest is one dump's body as qemu-images/extract-dump prints it
  * (d->unframed).  Frame lines frame.c did not take are counted in
- * d->stray.
+ * d->stray.  A dump of stage "previous" (the trace a hung boot left in
+ * the persistent ring buffer, dumped by the next boot's agent: docs/plan.md)
+ * is that hung boot's last word: the last such dump is taken, and the
+ * timing comes from the first complete dump of another boot before it
+ * (the hung boot's own init dump), never from the next boot's clock.
  */
+static bool is_previous(const struct framed *f)
+{
+	const char *s = strstr(f->body, "\nstage\t");
+
+	return s && !strncmp(s + 7, "previous\n", 9);
+}
+
 static char *last_dump(char *text, size_t len, struct dump *d)
 {
 	struct frames f = { 0 };
@@ -113,6 +124,22 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 	}
 	if (!last)
 		return text + len;	/* "" */
+	for (i = 0; i < f.n; i++)
+		if (f.d[i].state == FRAME_COMPLETE && is_previous(&f.d[i]))
+			last = &f.d[i];
+	if (is_previous(last)) {
+		d->previous = true;
+		for (i = 0; i < f.n && &f.d[i] != last && !first; i++)
+			if (f.d[i].state == FRAME_COMPLETE &&
+			    strcmp(f.d[i].nonce, last->nonce))
+				first = &f.d[i];
+		if (!first) {
+			snprintf(d->init_why, sizeof(d->init_why),
+				 "userspace's start is not known: the hung boot's trace came from the next boot (dump %u), and no dump of the hung boot itself came before it",
+				 last->n);
+			return last->body;
+		}
+	} else {
 	{
 		/* the last dump's start: the end of what the dumps can hold */
 		const char *u = strstr(last->body, "uptime\t");
@@ -125,6 +152,7 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 	for (i = 0; i < f.n && !first; i++)
 		if (f.d[i].state == FRAME_COMPLETE && !strcmp(f.d[i].nonce, last->nonce))
 			first = &f.d[i];
+	}
 	{
 		const char *body = first->body;
 		const char *u = strstr(body, "uptime\t");
@@ -170,6 +198,34 @@ bool dump_complete(const struct dump *d)
 {
 	/* an event no format file decodes may be a hit the verdicts miss */
 	return dump_evidence(d) && !d->ncut && !d->raw_unknown && !d->bad_time && !d->unread;
+}
+
+/*
+ * dump_incomplete_why() - NULL when dump_complete(), else why no verdict
+ * can pass, in @buf (@size bytes): the one reason the text, JSON and
+ * JUnit outputs all give.
+ */
+const char *dump_incomplete_why(const struct dump *d, char *buf, size_t size)
+{
+	if (dump_complete(d))
+		return NULL;
+	if (d->raw && d->raw_why[0])
+		snprintf(buf, size, "the raw dumps were not read: %s", d->raw_why);
+	else if (!dump_evidence(d))
+		snprintf(buf, size, "no complete dump in the capture");
+	else if (d->ncut)
+		snprintf(buf, size, "%d dump(s) cut short or damaged, the last: %s",
+			 d->ncut, d->why);
+	else if (d->raw_unknown)
+		snprintf(buf, size, "%ld event(s) of an id no format file names",
+			 d->raw_unknown);
+	else if (d->bad_time)
+		snprintf(buf, size, "%d trace line(s) whose time is not the kernel's",
+			 d->bad_time);
+	else
+		snprintf(buf, size, "%d trace line(s) of no form the report reads, the first: %s",
+			 d->unread, d->unread_why);
+	return buf;
 }
 
 void add_hit(struct dump *d, struct hit *h)
@@ -456,18 +512,27 @@ static void parse_dump(struct report *r, char *dump)
 				sb_addf(&d->items, "%s\n", line + 5);
 			else if (!strncmp(line, "cpu\t", 4))
 				sb_addf(&d->cpus, "%s\n", line + 4);
-			else if (!strncmp(line, "stage\t", 6))
+			else if (!strncmp(line, "stage\t", 6)) {
+				free(d->stage);
 				d->stage = xstrdup(line + 6);
-			else if (!strncmp(line, "cmdline\t", 8))
+			} else if (!strncmp(line, "cmdline\t", 8)) {
+				free(d->cmdline);
 				d->cmdline = xstrdup(line + 8);
-			else if (!strncmp(line, "uname\t", 6))
+			} else if (!strncmp(line, "uname\t", 6)) {
+				free(d->uname);
 				d->uname = xstrdup(line + 6);
+			} else if (!strncmp(line, "arch\t", 5)) {
+				free(d->arch);
+				d->arch = xstrdup(line + 5);
+			}
 			else if (!strncmp(line, "perf\t", 5))
 				perf_line(d, line + 5);
 			else if (!strncmp(line, "module\t", 7))
 				module_line(d, line + 7);
 			else if (!strncmp(line, "stext\t", 6))
 				d->stext = strtoull(line + 6, NULL, 16);
+			else if (!strncmp(line, "last_boot\t", 10))
+				d->text_delta = strtoll(line + 10, NULL, 10);
 			else if (!strncmp(line, "kprobe-oops\t", 12))
 				oops_line(d, line + 12);
 			else if (!strncmp(line, "kprobe-profile\t", 15))
@@ -504,9 +569,43 @@ static char *module_sym(const struct report *r, struct module *m,
 }
 
 /*
+ * "[module SECTION]+0xOFF" for @addr in a section a "module" line places
+ * outside the module's core (base, size): its .init.text, allocated
+ * apart (kernel/module/main.c: the init layout) and dropped after the
+ * init.  The section with the highest start at or below @addr, when the
+ * offset is within the module's core size (the line gives no section
+ * size; no init text is near that big); else NULL.  A kernel symbol
+ * before it would be the one below a gap (a capture's _einittext
+ * "size" reaches the next symbol, ~1 GB on MIPS).
+ */
+static char *module_section_at(const struct dump *d, unsigned long long addr)
+{
+	const struct module *best = NULL;
+	unsigned long long start = 0;
+	int i, s, bs = 0;
+
+	for (i = 0; i < d->nmods; i++)
+		for (s = 0; s < d->mods[i].nsecs; s++)
+			if (d->mods[i].secaddr[s] <= addr &&
+			    (!best || d->mods[i].secaddr[s] > start)) {
+				best = &d->mods[i];
+				bs = s;
+				start = d->mods[i].secaddr[s];
+			}
+	for (i = 0; best && i < d->nmods; i++)	/* a core nearer below */
+		if (d->mods[i].base > start && d->mods[i].base <= addr)
+			best = NULL;
+	if (!best || addr - start >= best->size)
+		return NULL;
+	return xasprintf("[%s %s]+0x%llx", best->name, best->secs[bs],
+			 addr - start);
+}
+
+/*
  * Name @addr of a perf callchain: "func+0xOFF" from the kernel's symbols,
  * "func+0xOFF [module]" inside a module with --modules, else
- * "[module]+0xOFF" or the bare "0xADDR".
+ * "[module]+0xOFF" (its core), "[module .init.text]+0xOFF" (a section of
+ * its "module" line elsewhere) or the bare "0xADDR".
  */
 static char *name_addr(struct report *r, unsigned long long addr)
 {
@@ -523,6 +622,8 @@ static char *name_addr(struct report *r, unsigned long long addr)
 		if (addr >= d->mods[i].base && addr < d->mods[i].base + d->mods[i].size)
 			return xasprintf("[%s]+0x%llx", d->mods[i].name,
 					 addr - d->mods[i].base);
+	if ((name = module_section_at(d, addr)))
+		return name;
 	if (r->k && (s = ksym_at(r->k, addr - r->kaslr)))
 		return xasprintf("%s+0x%llx", s->name, addr - r->kaslr - s->addr);
 	return xasprintf("0x%llx", addr);
@@ -659,6 +760,38 @@ static void name_user_frames(struct report *r)
 }
 
 /*
+ * A previous boot's dynamic events are printed field by field (6.12
+ * kernel/trace/trace.c print_trace_fmt(): a format is not trusted across
+ * a moved kernel), a kprobe's as "__probe_ip=0xADDR (N) ...", ADDR in the
+ * hung boot's text.  That boot's _stext was this boot's minus text_delta
+ * ("last_boot", from last_boot_info), so ADDR + text_delta is the same
+ * place in this boot, named from the capture (r->kaslr: this boot's
+ * shift against it).  The name goes first, as the kernel prints a
+ * kprobe's own: "(FUNC+0xOFF) __probe_ip=...".
+ */
+static void name_previous_ips(struct report *r)
+{
+	int i;
+
+	if (!r->k || !r->d.stext)
+		return;
+	for (i = 0; i < r->d.nhits; i++) {
+		struct hit *h = &r->d.hits[i];
+		unsigned long long ip, at;
+		const struct ksym *s;
+		char *end;
+
+		if (strncmp(h->args, "__probe_ip=0x", 13))
+			continue;
+		ip = strtoull(h->args + 11, &end, 16);
+		at = ip + (unsigned long long)r->d.text_delta - r->kaslr;
+		if (end == h->args + 11 || !(s = ksym_at(r->k, at)))
+			continue;
+		h->args = xasprintf("(%s+0x%llx) %s", s->name, at - s->addr, h->args);
+	}
+}
+
+/*
  * dump_read() - read the capture @text (@len bytes; a body in it may be
  * modified in place) into r->d:
  * the last complete dump's lines and hits, perf callchains joined to
@@ -667,7 +800,35 @@ static void name_user_frames(struct report *r)
  */
 void dump_read(struct report *r, char *text, size_t len)
 {
-	parse_dump(r, last_dump(text, len, &r->d));
+	char *body = last_dump(text, len, &r->d);
+
+	if (r->prev_text) {
+		/*
+		 * --previous: the next boot's capture, its frames checked with
+		 * its own nonce; its "previous" dump is this boot's trace, the
+		 * timing stays this boot's (its init dump)
+		 */
+		struct dump p = { 0 };
+		char *pb = last_dump(r->prev_text, r->prev_len, &p);
+
+		r->d.ndumps += p.ndumps;
+		r->d.stray += p.stray;
+		if (p.ncut) {
+			r->d.ncut += p.ncut;
+			snprintf(r->d.why, sizeof(r->d.why), "%.150s: %.240s", r->previous, p.why);
+		}
+		if (p.previous) {
+			body = pb;
+			r->d.previous = true;
+			r->d.last_time = -1;	/* the hang's time is not known */
+		} else {
+			r->d.ncut++;
+			snprintf(r->d.why, sizeof(r->d.why),
+				 "%s: no dump of the previous boot's trace (the kernel kept no persistent ring buffer over the reset)",
+				 r->previous);
+		}
+	}
+	parse_dump(r, body);
 	if (r->d.raw) {
 		struct errmsg e = { 0 };
 
@@ -680,30 +841,56 @@ void dump_read(struct report *r, char *text, size_t len)
 		if (s)
 			r->kaslr = r->d.stext - s->addr;
 	}
+	if (r->d.previous)
+		name_previous_ips(r);
 	join_samples(r);
 	name_user_frames(r);
 }
 
+/* Add @name to r->names unless it is there (*@cap: the array's room). */
+static void add_name(struct report *r, const char *name, int *cap)
+{
+	int j;
+
+	for (j = 0; j < r->nnames && strcmp(r->names[j], name); j++)
+		;
+	if (j < r->nnames)
+		return;
+	if (r->nnames == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		r->names = xrealloc_array(r->names, *cap, sizeof(*r->names));
+	}
+	r->names[r->nnames++] = name;
+}
+
 /*
  * dump_probe_names() - r->names: the distinct probe names of the hits,
- * in order of first hit (pointing into the hits), r->nnames of them.
+ * in order of first hit (pointing into the hits), then those of the
+ * probe file (--probes) that no hit has, in the file's order: its
+ * probes (an event by its EVENT, as its hits are named) and the
+ * function tracer's names that are not globs, when there is a dump to
+ * count them in: 0 hits is an answer too.  r->nnames of them.
  */
 void dump_probe_names(struct report *r)
 {
 	const struct dump *d = &r->d;
-	int i, j, cap = 0;
+	const struct probe *p;
+	const struct name *n;
+	int i, cap = 0;
 
-	for (i = 0; i < d->nhits; i++) {
-		for (j = 0; j < r->nnames && strcmp(r->names[j], d->hits[i].probe); j++)
-			;
-		if (j < r->nnames)
-			continue;
-		if (r->nnames == cap) {
-			cap = cap ? cap * 2 : 16;
-			r->names = xrealloc_array(r->names, cap, sizeof(*r->names));
-		}
-		r->names[r->nnames++] = d->hits[i].probe;
-	}
+	for (i = 0; i < d->nhits; i++)
+		add_name(r, d->hits[i].probe, &cap);
+	/* without a dump, 0 would be a claim nothing backs */
+	if (!r->prog || !dump_evidence(d))
+		return;
+	for (n = r->prog->functions; n; n = n->next)
+		if (!strpbrk(n->s, "*?["))
+			add_name(r, n->s, &cap);
+	for (n = r->prog->graph; n; n = n->next)
+		if (!strpbrk(n->s, "*?["))
+			add_name(r, n->s, &cap);
+	for (p = r->prog->probes; p; p = p->next)
+		add_name(r, p->name, &cap);
 }
 
 /* One event is the same in two sources: one pid, one probe, one microsecond. */

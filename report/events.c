@@ -20,8 +20,11 @@
  *                          kprobe), which expect.c reads as it reads text
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <trace-cmd.h>
 #include <event-parse.h>
@@ -152,31 +155,88 @@ static int one_record(struct tracecmd_input *in, struct tep_record *rec,
 }
 
 /*
- * events_read() - the hits of the raw dumps framed in @text (@len bytes)
- * into r->d, in time order, through tracedat_build() and libtracecmd.
- * Returns 0, or -errno with @e set (no trace.dat could be made or opened:
- * the report then has no hits and says why).
+ * Every record of the trace.dat @dat read as events_read() reads it, by
+ * libtracecmd and libtraceevent, into @r.  0, or -EINVAL when libtracecmd
+ * cannot open it.
+ */
+static int read_all(struct report *r, const char *dat, struct walk *w)
+{
+	struct tracecmd_input *in;
+
+	w->r = r;
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	in = tracecmd_open(dat, 0);
+	if (!in)
+		return -EINVAL;
+	tracecmd_iterate_events(in, NULL, 0, one_record, w);
+	tracecmd_close(in);
+	return 0;
+}
+
+/*
+ * events_try() - read every record of the trace.dat @dat (tracedat.c
+ * made it) in a child process first, as events_read() does: libtracecmd
+ * and libtraceevent trust the file (kbuffer, the format files' offsets,
+ * print formats), and tracedat.c checks what it knows of them, but a
+ * crash they still have must end the child, not the report.  At most
+ * EVENTS_TRY_SECONDS.  Returns 0, or -EIO with @e naming the signal, or
+ * -EINVAL when libtracecmd cannot open it.
+ */
+#define EVENTS_TRY_SECONDS	60
+int events_try(const char *dat, struct errmsg *e)
+{
+	char how[96];
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return errmsg_set(e, -errno, "fork: %s", strerror(errno));
+	if (!pid) {
+		struct report r = { 0 };
+		struct walk w = { 0 };
+
+		alarm(EVENTS_TRY_SECONDS);
+		_exit(read_all(&r, dat, &w) ? 3 : 0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return errmsg_set(e, -errno, "waitpid: %s", strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
+		return errmsg_set(e, -EINVAL, "libtracecmd cannot open the trace.dat made of the raw dumps");
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return errmsg_set(e, -EIO, "libtracecmd/libtraceevent reading the trace.dat made of the raw dumps ended with %s%s",
+				  child_status(status, how, sizeof(how)),
+				  WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM ?
+				  ", its time up" : "");
+	return 0;
+}
+
+/*
+ * events_read() - the hits of the complete raw dumps framed in @text
+ * (@len bytes) into r->d, in time order, through tracedat_build() and
+ * libtracecmd: read in a child first (events_try()), then here.  Only
+ * complete dumps count, as for text dumps (dump.c reads the last complete
+ * one): a hit in a cut dump is no evidence.  Returns 0, or -errno with @e
+ * set (no trace.dat could be made or read: the report then has no hits
+ * and says why).
  */
 int events_read(struct report *r, const char *text, size_t len,
 		struct errmsg *e)
 {
 	struct walk w = { .r = r };
-	struct tracecmd_input *in;
 	char *dat = NULL;
 	int rc;
 
-	rc = tracedat_build(text, len, &dat, NULL, e);
+	rc = tracedat_build(text, len, true, &dat, NULL, e);
+	if (!rc)
+		rc = events_try(dat, e);
+	if (!rc && read_all(r, dat, &w))
+		rc = errmsg_set(e, -EINVAL, "libtracecmd cannot open the trace.dat made of the raw dumps");
+	tracedat_done(dat);
 	if (rc)
 		return rc;
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	in = tracecmd_open(dat, 0);
-	if (!in) {
-		tracedat_done(dat);
-		return errmsg_set(e, -EINVAL, "libtracecmd cannot open the trace.dat made of the raw dumps");
-	}
-	tracecmd_iterate_events(in, NULL, 0, one_record, &w);
-	tracecmd_close(in);
-	tracedat_done(dat);
 	r->d.raw_events = w.events;
 	r->d.raw_unknown = w.unknown;
 	return 0;

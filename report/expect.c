@@ -437,11 +437,57 @@ static bool expect_field(const struct expectation *e, const struct report *r,
 	return false;
 }
 
+/*
+ * Whether the agent defined kprobe @name itself (an "item NAME armed
+ * kprobe_events" line: a probe the kernel defined from its command line
+ * or bootconfig is checked, "ok").
+ */
+static bool agent_defined(const struct dump *d, const char *name)
+{
+	static const char armed[] = "\tarmed\tkprobe_events\t";
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = d->items.s ? d->items.s : ""; *p; p = strchr(p, '\n') + 1)
+		if (!strncmp(p, name, n) &&
+		    !strncmp(p + n, armed, sizeof(armed) - 1))
+			return true;
+	return false;
+}
+
+/*
+ * A miss of a kprobe the agent defined: its hits before /init were never
+ * traced (the command line had no room for it, or its filter or stack
+ * needed the agent).  Said where that is what the miss is: a count
+ * before init that fell short, or a probe with no hit at all in
+ * complete dumps.
+ */
+static void add_agent_reason(const struct expectation *e, const struct dump *d,
+			     char *why, size_t size)
+{
+	size_t n = strlen(why);
+	bool any = false;
+	int i;
+
+	for (i = 0; i < d->nhits && !any; i++)
+		any = hit_is(&d->hits[i], e->target);
+	if (e->kind == E_HITS && !strcmp(e->op, "<="))
+		return;
+	if (!(e->kind == E_HITS && e->when == W_BEFORE_INIT) &&
+	    (any || !dump_complete(d)))
+		return;
+	if (!agent_defined(d, e->target) || n + 2 >= size)
+		return;
+	snprintf(why + n, size - n, "; the agent defined %s when /init started, not the kernel's command line, so hits before then are not traced (probecc --explain says why it went there)",
+		 e->target);
+}
+
 /* Evaluate @e against the dumps as they are; a one-line reason goes to @why. */
 static bool evaluate_dumps(const struct expectation *e, const struct report *r,
 			   char *why, size_t size)
 {
 	const struct dump *d = &r->d;
+	bool ok;
 
 	switch (e->kind) {
 	case E_ARMED:
@@ -449,13 +495,20 @@ static bool evaluate_dumps(const struct expectation *e, const struct report *r,
 	case E_NOLOST:
 		return expect_no_lost(d, why, size);
 	case E_HITS:
-		return expect_hits(e, d, why, size);
+		ok = expect_hits(e, d, why, size);
+		break;
 	case E_STACK:
-		return expect_stack(e, d, why, size);
+		ok = expect_stack(e, d, why, size);
+		break;
 	case E_FIELD:
-		return expect_field(e, r, why, size);
+		ok = expect_field(e, r, why, size);
+		break;
+	default:
+		return false;
 	}
-	return false;
+	if (!ok)
+		add_agent_reason(e, d, why, size);
+	return ok;
 }
 
 /*

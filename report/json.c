@@ -258,9 +258,19 @@ void json_write(FILE *f, const struct report *r)
 {
 	const struct dump *d = &r->d;
 	const struct expectation *e;
+	const char *why;
+	char buf[1400];
 	int i, j;
 
 	fprintf(f, "{\"dumps\": %d, \"init_time\": %.6f, ", d->ndumps, d->init_time);
+	/* no verdict passes without it, whatever "pass" says below */
+	why = dump_incomplete_why(d, buf, sizeof(buf));
+	fprintf(f, "\"complete\": %s, ", why ? "false" : "true");
+	if (why) {
+		fprintf(f, "\"incomplete\": ");
+		json_string(f, why);
+		fprintf(f, ", ");
+	}
 	if (d->noops) {	/* the MIPS kprobe single-step oops: the trace stops there */
 		fprintf(f, "\"kprobe_oops\": {\"time\": %.6f, \"epc\": ", d->oops_time);
 		json_string(f, d->oops_epc);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * --junit: one testcase per expectation, for GitLab, Jenkins and the
- * like, and, with a boot verdict (--console, --boot-end), a testcase
- * "boot ends clean" first: failing, with the console's last lines, when the boot
- * did not end clean.
+ * like, one "complete dump" that fails when the capture is no complete
+ * evidence (dump_incomplete_why()): then nothing passes; and, with a boot
+ * verdict (--console, --boot-end), a testcase "boot ends clean" first:
+ * failing, with the console's last lines, when the boot did not end clean.
  */
 #include "report-int.h"
 
@@ -49,13 +50,23 @@ void junit_write(FILE *f, const struct report *r)
 {
 	const struct expectation *e;
 	bool boot = r->boot.known;
+	const char *why;
+	char buf[1400];
 	int i;
 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	why = dump_incomplete_why(&r->d, buf, sizeof(buf));
 	fprintf(f, "<testsuite name=\"probecc\" tests=\"%d\" failures=\"%d\">\n",
-		r->nexp + boot, r->failed + (boot && r->boot.end != BOOT_CLEAN));
+		r->nexp + 1 + boot, r->failed + !!why + (boot && r->boot.end != BOOT_CLEAN));
 	if (boot)
 		junit_boot(f, &r->boot);
+	fprintf(f, "  <testcase classname=\"probecc\" name=\"complete dump\">");
+	if (why) {
+		fprintf(f, "<failure message=\"");
+		xml_escaped(f, why);
+		fprintf(f, "\"/>");
+	}
+	fprintf(f, "</testcase>\n");
 	for (i = 0, e = r->prog ? r->prog->expects : NULL; e; e = e->next, i++) {
 		fprintf(f, "  <testcase classname=\"probecc\" name=\"");
 		xml_escaped(f, e->text);

@@ -117,7 +117,13 @@ struct dump {
 	double last_time;	/* uptime when the last dump began; -1: unknown */
 	struct strbuf items;	/* "item" lines of the last dump */
 	struct strbuf cpus;	/* "cpu" lines of the last dump */
-	char *uname;
+	char *uname;		/* "RELEASE\tMACHINE" as uname(2) says */
+	/*
+	 * The plan's arch (probecc --arch: mipsel, mips64el, ...): uname's
+	 * machine has no byte order on MIPS ("mips64" for a little-endian
+	 * Loongson-3 too), this has.  NULL: not in the dump.
+	 */
+	char *arch;
 	struct hit *hits;
 	int nhits, cap;
 	struct sample *samples;
@@ -125,6 +131,14 @@ struct dump {
 	struct module *mods;
 	int nmods, capmods;
 	unsigned long long stext;	/* "stext": _stext in that boot; 0: unknown */
+	/*
+	 * The events are a "previous" dump's: the trace a boot left in the
+	 * persistent instance, dumped by the next boot's agent (after a
+	 * hang and a reset); its "last_boot" line gives that next boot's
+	 * kernel text minus the hung boot's (text_delta).
+	 */
+	bool previous;
+	long long text_delta;
 	bool in_ustack;		/* parsing: " => " lines are a user stack's */
 	int noops;		/* "kprobe-oops" lines: the MIPS single-step oops */
 	double oops_time;	/* the first one's, seconds since boot */
@@ -189,6 +203,9 @@ struct verdict {
 struct report {
 	/* the command line */
 	const char *dumppath, *probes, *json, *folded, *svg, *junit, *perfetto;
+	const char *previous;	/* --previous: the next boot's capture */
+	char *prev_text;	/* its bytes */
+	size_t prev_len;
 	const char *sysmap, *target, *vmlinux, *modules_dir;
 	const char *sysroot;		/* --sysroot: user ELF files; NULL: none */
 	bool all_hits;			/* --hits: every hit's arguments */
@@ -218,8 +235,13 @@ struct report {
 void frames_read(const char *text, size_t len, struct frames *f);
 
 /* tracedat.c */
-int tracedat_build(const char *text, size_t len, char **dat_out, FILE *info,
+int tracedat_build(const char *text, size_t len, bool complete_only,
+		   char **dat_out, FILE *info, struct errmsg *e);
+int tracedat_check(const char *text, size_t len, bool complete_only,
+		   void (*page)(const unsigned char *pg, unsigned int page_size,
+				unsigned int long_size, bool big_endian),
 		   struct errmsg *e);
+const char *child_status(int status, char *buf, size_t size);
 void tracedat_done(char *dat);
 int tracedat_write(const char *text, size_t len, const char *out,
 		   FILE *info, struct errmsg *e);
@@ -227,6 +249,7 @@ int tracedat_write(const char *text, size_t len, const char *out,
 /* events.c */
 int events_read(struct report *r, const char *text, size_t len,
 		struct errmsg *e);
+int events_try(const char *dat, struct errmsg *e);
 
 /* dump.c */
 void *xrealloc_array(void *p, size_t n, size_t size);
@@ -234,6 +257,7 @@ void push_str(char ***arr, int *n, int *cap, char *s);
 void add_hit(struct dump *d, struct hit *h);
 bool dump_evidence(const struct dump *d);
 bool dump_complete(const struct dump *d);
+const char *dump_incomplete_why(const struct dump *d, char *buf, size_t size);
 void dump_read(struct report *r, char *text, size_t len);
 void dump_console_trace(struct report *r, const char *text);
 

@@ -18,7 +18,7 @@ const char report_usage[] =
 	"usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT]\n"
 	"                      [--perfetto OUT]\n"
 	"                      [--system-map FILE] [--target FILE] [--vmlinux FILE] [--modules DIR]\n"
-	"                      [--sysroot DIR] [--hits]\n"
+	"                      [--sysroot DIR] [--hits] [--previous NEXT]\n"
 	"                      [--console LOG] [--boot-end WORD] [--append FILE] [--boot-only]\n"
 	"       probecc report --extract N DUMP | --list DUMP | --trace-dat OUT DUMP\n"
 	"       probecc report --boot-verdicts\n";
@@ -35,7 +35,7 @@ static const char help[] =
 	"                     then the text report is not printed)\n"
 	"  --folded OUT       folded stacks (flamegraph.pl)\n"
 	"  --svg OUT          a timeline of the hits\n"
-	"  --junit OUT        one JUnit testcase per expectation\n"
+	"  --junit OUT        one JUnit testcase per expectation, and \"complete dump\"\n"
 	"  --perfetto OUT     the hits as Trace Event Format JSON (Perfetto, chrome://tracing)\n"
 	"  --system-map FILE  kernel symbols: a System.map or /proc/kallsyms copy\n"
 	"  --target FILE      kernel symbols: a capture (qemu-images/capture)\n"
@@ -55,6 +55,9 @@ static const char help[] =
 	"                     /proc/cmdline must end with it (else cmdline-cut)\n"
 	"  --boot-only        the boot verdict alone: no expectation is checked\n"
 	"  --boot-verdicts    print the boot verdicts and their exit statuses\n"
+	"  --previous NEXT    the next boot's capture (after a reset that kept RAM):\n"
+	"                     its dump of the persistent ring buffer (stage previous)\n"
+	"                     is DUMP's boot's trace, read in place of DUMP's own\n"
 	"  --extract N        print dump N's body (its frames checked and taken off)\n"
 	"  --list             print the numbers of the complete dumps\n"
 	"  --trace-dat OUT    write the raw dumps (\"dump SINK raw\") as a trace.dat for\n"
@@ -75,6 +78,7 @@ static const char help[] =
 
 static const struct option options[] = {
 	{ "probes", required_argument, NULL, 'p' },
+	{ "previous", required_argument, NULL, 'N' },
 	{ "json", required_argument, NULL, 'j' },
 	{ "folded", required_argument, NULL, 'f' },
 	{ "svg", required_argument, NULL, 's' },
@@ -108,6 +112,7 @@ static int parse_args(struct report *r, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (c) {
 		case 'p': r->probes = optarg; break;
+		case 'N': r->previous = optarg; break;
 		case 'j': r->json = optarg; break;
 		case 'f': r->folded = optarg; break;
 		case 's': r->svg = optarg; break;
@@ -404,6 +409,9 @@ int report_main(int argc, char **argv)
 	}
 	text = read_input(r.dumppath, &len);
 	if (!text)
+		return 2;
+	if (r.previous &&
+	    !(r.prev_text = read_input(r.previous, &r.prev_len)))
 		return 2;
 	dump_read(&r, text, len);
 	if (r.console_text)

@@ -135,6 +135,10 @@ static void probe_hits(FILE *out, const struct report *r, const char *name)
 		if (h->nuframes)
 			tree_add(&uroot, h->uframes, h->nuframes);
 	}
+	if (!n) {
+		fprintf(out, "  %-24s %5d hit(s)\n", name, n);
+		return;
+	}
 	fprintf(out, "  %-24s %5d hit(s), first at %.6f s, %d before userspace\n",
 		name, n, first, before);
 	for (j = 0; j < d->nhits; j++) {
@@ -170,8 +174,13 @@ void text_write(FILE *out, const struct report *r)
 	const struct expectation *e;
 	int i;
 
-	fprintf(out, "probecc report: %s: %d dump(s), kernel %s\n", r->dumppath,
-		d->ndumps, d->uname ? d->uname : "?");
+	fprintf(out, "probecc report: %s: %d dump(s), kernel ", r->dumppath,
+		d->ndumps);
+	if (d->uname && d->arch)	/* the release, and the arch with its byte order */
+		fprintf(out, "%.*s\t%s\n", (int)strcspn(d->uname, "\t"),
+			d->uname, d->arch);
+	else
+		fprintf(out, "%s\n", d->uname ? d->uname : "?");
 	if (d->ncut)
 		fprintf(out, "not complete: %d dump(s) cut short or damaged, the last: %s%s\n",
 			d->ncut, d->why, d->ndumps ? "; the report reads the last complete one, but no verdict can pass" : "");
@@ -237,6 +246,7 @@ void text_write(FILE *out, const struct report *r)
 void text_summary(FILE *out, const struct report *r)
 {
 	const struct boot *b = &r->boot;
+	char buf[1400];
 	int i;
 
 	if (b->known) {
@@ -261,6 +271,9 @@ void text_summary(FILE *out, const struct report *r)
 				fprintf(out, "    %s\n", b->tail[i]);
 		}
 	}
+
 	if (r->nexp)
 		fprintf(out, "%d of %d expectation(s) hold\n", r->nexp - r->failed, r->nexp);
+	if (r->nexp && dump_incomplete_why(&r->d, buf, sizeof(buf)))
+		fprintf(out, "no pass: %s\n", buf);
 }

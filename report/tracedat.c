@@ -43,9 +43,11 @@
  * dump's (it knows the events defined since).  A damaged or cut dump gives what
  * came before the damage, whole pages only.
  */
-#define _GNU_SOURCE	/* memmem, mkdtemp */
+#define _GNU_SOURCE	/* memmem, memrchr, mkdtemp, strchrnul, sigabbrev_np */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +59,7 @@
 #include <trace-cmd/trace-cmd.h>
 
 #include "report-int.h"
+#include "strmap.h"
 
 /*
  * libtracecmd's trace.dat writer.  Debian's libtracecmd1 3.1.6 exports
@@ -88,11 +91,13 @@ void tracecmd_output_close(struct tracecmd_output *handle);
 
 #define RAW_MARK	"--- raw ---\n"
 #define RAW_SIZE_MAX	(1 << 20)	/* a rawz piece inflates to at most this */
+#define RAW_NAME_MAX	255		/* bytes of a record's name */
+#define RAW_TOTAL_MAX	(256 << 20)	/* rawz records inflate to at most this, all told */
 #define MAX_CPUS	4096
 
 struct rawfile {
 	char *name;
-	char *data;
+	char *data;		/* len bytes, then a NUL (append()) */
 	size_t len, cap;
 	unsigned int dump;	/* the dump it last came from */
 };
@@ -100,46 +105,150 @@ struct rawfile {
 struct rawset {
 	struct rawfile *f;
 	int n, cap;
+	struct strmap names;	/* name -> index in f, plus 1 */
 	int dumps;		/* dumps that had a raw body */
+	size_t inflated;	/* bytes of rawz records inflated */
 	char why[512];		/* the first record cut or refused */
+	char now[512];		/* the last one */
 };
 
-/* The names a record may have: tracefs-relative, no "..", no "//". */
-static bool name_ok(const char *s)
+/*
+ * The target's ring-buffer page, from its events/header_page
+ * (kernel/trace/ring_buffer.c: ring_buffer_print_page_header()).
+ */
+struct page_layout {
+	unsigned int long_size;	/* the commit field: a local_t */
+	unsigned int commit_off;
+	unsigned int data_off;	/* the events start here */
+	unsigned int page_size;	/* data_off + the data field's size */
+	bool big_endian;
+};
+
+/* Digits of a decimal number only, at most @max; no sign, no wrap. */
+static bool dec_num(const char *s, size_t n, unsigned long long max,
+		    unsigned long long *v)
 {
-	if (!*s || *s == '/' || strstr(s, "..") || strstr(s, "//"))
+	size_t i;
+
+	*v = 0;
+	if (!n || n > 20)
 		return false;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || strchr("_./-:+", *s)))
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9' ||
+		    *v > (max - (unsigned long long)(s[i] - '0')) / 10)
 			return false;
+		*v = *v * 10 + (s[i] - '0');
+	}
 	return true;
 }
 
+/*
+ * The names a record may have: those the agent sends (initramfs/raw.c:
+ * events/header_page, events/header_event, events/SYS/EVENT/format,
+ * printk_formats, saved_cmdlines, saved_tgids, trace_clock, kallsyms,
+ * per_cpu/cpuN/trace_pipe_raw), at most RAW_NAME_MAX bytes of
+ * [A-Za-z0-9_.+:-] between the slashes, no "." or ".." component.
+ */
+static bool name_ok(const char *s)
+{
+	static const char *const plain[] = {
+		"events/header_page", "events/header_event", "printk_formats",
+		"saved_cmdlines", "saved_tgids", "trace_clock", "kallsyms",
+	};
+	const char *c, *sys, *ev;
+	unsigned long long cpu;
+	size_t i;
+
+	if (strlen(s) > RAW_NAME_MAX)
+		return false;
+	for (i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+		if (!strcmp(s, plain[i]))
+			return true;
+	if (!strncmp(s, "per_cpu/cpu", 11)) {
+		c = strchr(s + 11, '/');
+		return c && !strcmp(c, "/trace_pipe_raw") &&
+		       (c - s == 12 || s[11] != '0') &&
+		       dec_num(s + 11, c - s - 11, MAX_CPUS - 1, &cpu);
+	}
+	if (strncmp(s, "events/", 7))
+		return false;
+	sys = s + 7;
+	ev = strchr(sys, '/');
+	c = ev ? strchr(ev + 1, '/') : NULL;
+	if (!c || strcmp(c, "/format") || ev == sys || c == ev + 1)
+		return false;
+	for (c = sys; *c != '/' || c != ev; c++) {
+		if (*c == '/')
+			continue;
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || strchr("_.-:+", *c)))
+			return false;
+	}
+	for (c = ev + 1; *c != '/'; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || strchr("_.-:+", *c)))
+			return false;
+	return strcmp(ev + 1, ".format") && strncmp(sys, "./", 2) &&
+	       strncmp(sys, "../", 3) && strncmp(ev, "/./", 3) &&
+	       strncmp(ev, "/../", 4);
+}
+
+/* The file @name of @rs, made (empty) when it is not there. */
 static struct rawfile *rawfile(struct rawset *rs, const char *name)
 {
-	int i;
+	size_t len = strlen(name);
+	uintptr_t i = (uintptr_t)strmap_get(&rs->names, name, len);
+	struct rawfile *f;
 
-	for (i = 0; i < rs->n; i++)
-		if (!strcmp(rs->f[i].name, name))
-			return &rs->f[i];
+	if (i)
+		return &rs->f[i - 1];
 	if (rs->n == rs->cap) {
 		rs->cap = rs->cap ? 2 * rs->cap : 64;
 		rs->f = xrealloc_array(rs->f, rs->cap, sizeof(*rs->f));
 	}
-	memset(&rs->f[rs->n], 0, sizeof(rs->f[0]));
-	rs->f[rs->n].name = xstrdup(name);
+	f = &rs->f[rs->n];
+	memset(f, 0, sizeof(*f));
+	f->name = xstrdup(name);
+	f->data = xcalloc(1, 1);
+	f->cap = 1;
+	if (strmap_put(&rs->names, f->name, len, (void *)(uintptr_t)(rs->n + 1)))
+		fatal("out of memory");
 	return &rs->f[rs->n++];
 }
 
+/* The file @name of @rs, or NULL. */
+static struct rawfile *rawfile_get(const struct rawset *rs, const char *name)
+{
+	uintptr_t i = (uintptr_t)strmap_get(&rs->names, name, strlen(name));
+
+	return i ? &rs->f[i - 1] : NULL;
+}
+
+static void rawset_free(struct rawset *rs)
+{
+	int i;
+
+	for (i = 0; i < rs->n; i++) {
+		free(rs->f[i].name);
+		free(rs->f[i].data);
+	}
+	free(rs->f);
+	strmap_free(&rs->names);
+	memset(rs, 0, sizeof(*rs));
+}
+
+/* Append @n bytes to @f, keeping a NUL after its data. */
 static void append(struct rawfile *f, const char *data, size_t n)
 {
-	if (f->len + n + 1 > f->cap) {
+	if (n >= f->cap - f->len) {
+		if (f->len + n > (size_t)-1 / 2 - 1)
+			fatal("out of memory (%zu bytes)", f->len + n);
 		f->cap = (f->len + n + 1) * 2;
 		f->data = xrealloc_array(f->data, f->cap, 1);
 	}
 	memcpy(f->data + f->len, data, n);
 	f->len += n;
+	f->data[f->len] = '\0';
 }
 
 static bool is_cpu_data(const char *name)
@@ -148,62 +257,76 @@ static bool is_cpu_data(const char *name)
 	       strstr(name, "/trace_pipe_raw");
 }
 
+static void set_why(struct rawset *rs, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void set_why(struct rawset *rs, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(rs->now, sizeof(rs->now), fmt, ap);
+	va_end(ap);
+	if (!rs->why[0])
+		memcpy(rs->why, rs->now, sizeof(rs->why));
+}
+
 /*
  * The records of one dump's body after RAW_MARK into @rs.  Per-CPU data
  * is appended to what earlier dumps gave; any other file is replaced by
- * this dump's copy (the window dump knows more event formats).
+ * this dump's copy (the window dump knows more event formats).  The
+ * first record refused or cut is said in rs->why, and ends the body.
  */
 static void read_records(struct rawset *rs, const struct framed *d,
 			 const char *p, const char *end)
 {
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
-		char name[256], *tab, *lenp, *stop;
-		unsigned long long n;
+		/* NAME \t LEN [\t SIZE]: the name and two 20-digit numbers */
+		char line[RAW_NAME_MAX + 48], *name = line, *tab, *lenp;
+		unsigned long long n, size = 0;
 		struct rawfile *f;
-
 		bool z = nl && !strncmp(p, "rawz\t", 5);
-		unsigned long long size = 0;
-		size_t h = z ? 5 : 4;
+		size_t h = z ? 5 : 4, hl;
 
-		if (!nl || nl - p >= (long)sizeof(name) + 64 ||
-		    (!z && strncmp(p, "raw\t", 4))) {
-			if (!rs->why[0])
-				snprintf(rs->why, sizeof(rs->why), "dump %u: not a record at byte %zu of its body",
-					 d->n, (size_t)(p - d->body));
+		if (!nl || (!z && strncmp(p, "raw\t", 4))) {
+			set_why(rs, "dump %u: not a record at byte %zu of its body",
+				d->n, (size_t)(p - d->body));
 			return;
 		}
-		memcpy(name, p + h, nl - p - h);
-		name[nl - p - h] = '\0';
-		tab = strrchr(name, '\t');
+		hl = nl - p - h;
+		if (hl >= sizeof(line) || memchr(p + h, '\0', hl)) {
+			set_why(rs, "dump %u: a record header that is not NAME and LEN at byte %zu",
+				d->n, (size_t)(p - d->body));
+			return;
+		}
+		memcpy(line, p + h, hl);
+		line[hl] = '\0';
+		tab = strrchr(line, '\t');
 		/* rawz: NAME LEN SIZE, the last field the inflated size */
 		if (z && tab) {
-			size = strtoull(tab + 1, &stop, 10);
-			if (!tab[1] || *stop || size > RAW_SIZE_MAX)
+			if (!dec_num(tab + 1, strlen(tab + 1), RAW_SIZE_MAX, &size))
 				tab = NULL;
 			else {
 				*tab = '\0';
-				tab = strrchr(name, '\t');
+				tab = strrchr(line, '\t');
 			}
 		}
 		lenp = tab ? tab + 1 : NULL;
-		n = lenp ? strtoull(lenp, &stop, 10) : 0;
 		if (tab)
 			*tab = '\0';
-		if (!tab || !*lenp || *stop || !name_ok(name)) {
-			if (!rs->why[0])
-				snprintf(rs->why, sizeof(rs->why), "dump %u: a record header that is not NAME and LEN at byte %zu",
-					 d->n, (size_t)(p - d->body));
+		if (!tab || !dec_num(lenp, strlen(lenp), ~0ULL, &n) || !name_ok(name)) {
+			set_why(rs, "dump %u: a record header that is not NAME and LEN at byte %zu",
+				d->n, (size_t)(p - d->body));
 			return;
 		}
 		p = nl + 1;
 		if (n > (unsigned long long)(end - p)) {
 			/* cut by damage: whole pages of CPU data are kept */
-			if (!rs->why[0])
-				snprintf(rs->why, sizeof(rs->why), "dump %u: %s cut after %zu of its %llu bytes (the dump is %s)",
-					 d->n, name, (size_t)(end - p), n,
-					 d->state == FRAME_CUT ? "cut short" : "damaged");
-			if (is_cpu_data(name)) {
+			set_why(rs, "dump %u: %s cut after %zu of its %llu bytes (the dump is %s)",
+				d->n, name, (size_t)(end - p), n,
+				d->state == FRAME_CUT ? "cut short" :
+				d->state == FRAME_COMPLETE ? "complete: the record is wrong" : "damaged");
+			if (is_cpu_data(name) && !z) {
 				f = rawfile(rs, name);
 				append(f, p, (end - p) / 4096 * 4096);
 			}
@@ -211,18 +334,27 @@ static void read_records(struct rawset *rs, const struct framed *d,
 		}
 		f = rawfile(rs, name);
 		/* a later dump's kallsyms holds only the modules' lines */
-		if (!is_cpu_data(name) && strcmp(name, "kallsyms") && f->dump != d->n)
+		if (!is_cpu_data(name) && strcmp(name, "kallsyms") && f->dump != d->n) {
 			f->len = 0;	/* this dump's copy replaces it */
+			f->data[0] = '\0';
+		}
 		f->dump = d->n;
+		if (z && size > RAW_TOTAL_MAX - rs->inflated) {
+			/* a zlib stream inflates up to about 1000 times */
+			set_why(rs, "dump %u: the compressed records inflate to more than %d MiB",
+				d->n, RAW_TOTAL_MAX >> 20);
+			return;
+		}
 		if (z) {
 			uLongf out = size;
 			char *buf = xcalloc(1, size + 1);
 
+			rs->inflated += size;
+
 			if (uncompress((Bytef *)buf, &out, (const Bytef *)p, n) != Z_OK ||
 			    out != size) {
-				if (!rs->why[0])
-					snprintf(rs->why, sizeof(rs->why), "dump %u: a compressed record of %s does not inflate to its %llu bytes",
-						 d->n, name, size);
+				set_why(rs, "dump %u: a compressed record of %s does not inflate to its %llu bytes",
+					d->n, name, size);
 				free(buf);
 				return;
 			}
@@ -235,86 +367,217 @@ static void read_records(struct rawset *rs, const struct framed *d,
 	}
 }
 
-/* "field: ... NAME; offset:O; size:S;" of a header_page line -> O, S. */
-static bool header_field(const struct rawfile *hp, const char *field,
-			 unsigned long *off, unsigned long *size)
+/*
+ * "\tfield: TYPE NAME;\toffset:O;\tsize:S;..." of a header_page or format
+ * file @data (NUL-terminated) for the field @field -> O, S, each at most
+ * 65536 (no page is larger).  False when no line names that field or its
+ * numbers are not that.
+ */
+static bool format_field(const char *data, const char *field,
+			 unsigned long long *off, unsigned long long *size)
 {
-	char pat[64];
-	const char *p;
+	size_t flen = strlen(field);
+	const char *line, *nl, *semi, *o, *s;
 
-	if (!hp || !hp->len)
+	for (line = data; *line; line = nl + 1) {
+		nl = strchrnul(line, '\n');
+		semi = memchr(line, ';', nl - line);
+		if (!semi || semi - line < (long)flen + 1 ||
+		    memcmp(semi - flen, field, flen) ||
+		    (*(semi - flen - 1) != ' ' && *(semi - flen - 1) != '\t') ||
+		    !memmem(line, semi - line, "field:", 6)) {
+			if (!*nl)
+				break;
+			continue;
+		}
+		o = memmem(semi, nl - semi, "offset:", 7);
+		s = memmem(semi, nl - semi, "size:", 5);
+		if (!o || !s)
+			return false;
+		o += 7;
+		s += 5;
+		return dec_num(o, strspn(o, "0123456789"), 65536, off) && o[strspn(o, "0123456789")] == ';' &&
+		       dec_num(s, strspn(s, "0123456789"), 65536, size) && s[strspn(s, "0123456789")] == ';';
+	}
+	return false;
+}
+
+/*
+ * The ring-buffer page from events/header_page @hp, as the kernel prints
+ * it (ring_buffer_print_page_header()): timestamp a u64 at 0, commit a
+ * local_t (4 or 8 bytes) at 8, data right after it up to the page's end,
+ * a page of 1 KiB to 64 KiB, a power of two.  libtraceevent's kbuffer
+ * reads pages with that layout whatever the file says, so no other is
+ * taken.
+ */
+static bool page_layout_of(const struct rawfile *hp, struct page_layout *pl)
+{
+	unsigned long long toff, tsize, coff, csize, doff, dsize, page;
+
+	if (!hp || !format_field(hp->data, "timestamp", &toff, &tsize) ||
+	    !format_field(hp->data, "commit", &coff, &csize) ||
+	    !format_field(hp->data, "data", &doff, &dsize))
 		return false;
-	snprintf(pat, sizeof(pat), " %s;", field);
-	p = memmem(hp->data, hp->len, pat, strlen(pat));
-	if (!p || !(p = strstr(p, "offset:")))
+	page = doff + dsize;	/* each at most 65536: no wrap */
+	if (toff != 0 || tsize != 8 || coff != 8 || (csize != 4 && csize != 8) ||
+	    doff != coff + csize || page < 1024 || page > 65536 || (page & (page - 1)))
 		return false;
-	*off = strtoul(p + 7, NULL, 10);
-	p = strstr(p, "size:");
-	if (!p)
-		return false;
-	*size = strtoul(p + 5, NULL, 10);
+	pl->long_size = csize;
+	pl->commit_off = coff;
+	pl->data_off = doff;
+	pl->page_size = page;
 	return true;
 }
+
+/* A number of @n bytes at @p in the target's byte order. */
+static unsigned long long read_num(const unsigned char *p, unsigned int n, bool big)
+{
+	unsigned long long v = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		v |= (unsigned long long)p[big ? n - 1 - i : i] << (8 * i);
+	return v;
+}
+
+/* kernel/trace/ring_buffer.c: the flags in the commit word, and its length */
+#define RB_MISSED_EVENTS	(1ULL << 31)
+#define RB_MISSED_STORED	(1ULL << 30)
+#define RB_COMMIT_MASK		((1ULL << 27) - 1)	/* libtraceevent's COMMIT_MASK */
 
 /*
  * Whether the commit field of a page, read as @v, can be one: the data's
  * length, 1 to @dsize bytes, once the flags of its bits 30 and 31 are
- * cleared (kernel/trace/ring_buffer.c: RB_MISSED_EVENTS, RB_MISSED_STORED);
- * read in the wrong order, the length lands in the high bytes.
+ * cleared (RB_MISSED_EVENTS, RB_MISSED_STORED); read in the wrong order,
+ * the length lands in the high bytes.
  */
 static bool commit_ok(unsigned long long v, unsigned long dsize)
 {
-	v &= ~(3ULL << 30);
+	v &= ~(RB_MISSED_EVENTS | RB_MISSED_STORED);
 	return v && v <= dsize;
 }
 
 /*
- * The target's long size and page size from its events/header_page
- * (kernel/trace/ring_buffer.c: ring_buffer_print_page_header(): commit
- * is a local_t, data runs to the page's end), and its byte order from the
- * pages of CPU data: the first page whose commit is a length in one byte
- * order only tells (no page tells: little-endian, and the trace has no
- * events to misread).  -1 (@why set) when the layout cannot be told.
+ * Check one ring-buffer page @pg (pl->page_size bytes) as libtraceevent's
+ * kbuffer will walk it (kbuffer-parse.c, the kernel's struct
+ * ring_buffer_event: a 4-byte word of type_len:5 and time_delta:27, in
+ * the target's bit order): its commit (the data's length, flags aside)
+ * within the page, the lost-event count after it within the page, and
+ * every event's words and data within the commit.  NULL when it is one,
+ * else what is wrong.
  */
-static int target_layout(struct rawset *rs, unsigned int *long_size,
-			 unsigned int *page_size, bool *big_endian,
+static const char *page_check(const unsigned char *pg, const struct page_layout *pl)
+{
+	unsigned long long flags = read_num(pg + pl->commit_off, pl->long_size, pl->big_endian);
+	unsigned long long size = flags & ~(RB_MISSED_EVENTS | RB_MISSED_STORED);
+	unsigned int dsize = pl->page_size - pl->data_off;
+	const unsigned char *data = pg + pl->data_off;
+	unsigned long long pos = 0;
+
+	if (size > dsize || size > RB_COMMIT_MASK)
+		return "its commit is larger than the page's data";
+	if ((flags & RB_MISSED_EVENTS) && (flags & RB_MISSED_STORED) &&
+	    size + pl->long_size > dsize)
+		return "its count of lost events lies past the page";
+	while (pos < size) {
+		unsigned int w, type_len;
+		unsigned long long len;
+
+		if (pos + 8 > dsize)
+			return "an event's header lies past the page";
+		w = read_num(data + pos, 4, pl->big_endian);
+		type_len = pl->big_endian ? w >> 27 : w & 31;
+		switch (type_len) {
+		case 29:	/* padding: its length (or the page's rest) */
+			len = 4 + read_num(data + pos + 4, 4, pl->big_endian);
+			break;
+		case 30:	/* time extend */
+		case 31:	/* absolute time stamp */
+			len = 8;
+			break;
+		case 0:		/* the length in array[0], its own 4 bytes too */
+			len = read_num(data + pos + 4, 4, pl->big_endian);
+			if (len < 4)
+				return "an event's length is less than its length word";
+			len = 8 + ((len - 4 + 3) & ~3ULL);
+			if (pos + len > size)
+				return "an event runs past the commit";
+			break;
+		default:
+			len = 4 + type_len * 4;
+			if (pos + len > size)
+				return "an event runs past the commit";
+			break;
+		}
+		if (type_len == 29)
+			break;	/* kbuffer ends the page at padding it cannot use */
+		pos += len;
+	}
+	return NULL;
+}
+
+/*
+ * The target's page layout (page_layout_of()) and its byte order from
+ * the pages of CPU data: the first page whose commit is a length in one
+ * byte order only tells (no page tells: little-endian, and the trace has
+ * no events to misread).  Then every page is checked (page_check()).
+ * -1 (@why set) when the layout cannot be told or a page is wrong.
+ */
+static int target_layout(struct rawset *rs, struct page_layout *pl,
 			 char *why, size_t size)
 {
-	struct rawfile *hp = NULL;
-	unsigned long coff, csize, doff, dsize;
-	size_t off;
-	int i, j;
+	size_t off, dsize;
+	int i;
 
-	for (i = 0; i < rs->n; i++)
-		if (!strcmp(rs->f[i].name, "events/header_page"))
-			hp = &rs->f[i];
-	if (!header_field(hp, "commit", &coff, &csize) ||
-	    !header_field(hp, "data", &doff, &dsize) ||
-	    (csize != 4 && csize != 8) || doff + dsize > 65536 ||
-	    doff + dsize < 1024 || coff + csize > doff) {
-		snprintf(why, size, "no readable events/header_page in the dumps (commit and data fields)");
+	if (!page_layout_of(rawfile_get(rs, "events/header_page"), pl)) {
+		snprintf(why, size, "no readable events/header_page in the dumps (timestamp, commit and data fields as the kernel writes them)");
 		return -1;
 	}
-	*long_size = csize;
-	*page_size = doff + dsize;
-	*big_endian = false;
+	dsize = pl->page_size - pl->data_off;
+	pl->big_endian = false;
 	for (i = 0; i < rs->n; i++) {
 		const unsigned char *pg = (const unsigned char *)rs->f[i].data;
+		bool told = false;
 
 		if (!is_cpu_data(rs->f[i].name))
 			continue;
-		for (off = 0; off + *page_size <= rs->f[i].len; off += *page_size) {
-			unsigned long long le = 0, be = 0;
+		for (off = 0; off + pl->page_size <= rs->f[i].len; off += pl->page_size) {
+			unsigned long long le = read_num(pg + off + pl->commit_off, pl->long_size, false);
+			unsigned long long be = read_num(pg + off + pl->commit_off, pl->long_size, true);
 
-			for (j = 0; j < (int)csize; j++) {
-				le |= (unsigned long long)pg[off + coff + j] << (8 * j);
-				be = be << 8 | pg[off + coff + j];
-			}
 			if (commit_ok(le, dsize) != commit_ok(be, dsize)) {
-				*big_endian = commit_ok(be, dsize);
-				return 0;
+				pl->big_endian = commit_ok(be, dsize);
+				told = true;
+				break;
 			}
 		}
+		if (told)
+			break;
+	}
+	for (i = 0; i < rs->n; i++) {
+		const unsigned char *pg = (const unsigned char *)rs->f[i].data;
+		const char *bad;
+
+		if (!is_cpu_data(rs->f[i].name))
+			continue;
+		if (rs->f[i].len % pl->page_size) {
+			/* a dump cut or damaged in a page: the whole pages */
+			if (!rs->why[0]) {
+				snprintf(why, size, "%s: %zu bytes, not whole pages of %u",
+					 rs->f[i].name, rs->f[i].len, pl->page_size);
+				return -1;
+			}
+			rs->f[i].len -= rs->f[i].len % pl->page_size;
+		}
+		for (off = 0; off < rs->f[i].len; off += pl->page_size)
+			if ((bad = page_check(pg + off, pl))) {
+				snprintf(why, size, "%s: page %zu: %s (commit %llu, data %zu bytes)",
+					 rs->f[i].name, off / pl->page_size, bad,
+					 read_num(pg + off + pl->commit_off, pl->long_size,
+						  pl->big_endian) & ~(RB_MISSED_EVENTS | RB_MISSED_STORED),
+					 dsize);
+				return -1;
+			}
 	}
 	return 0;
 }
@@ -342,10 +605,45 @@ static int put_file(const char *dir, const char *name, const char *data,
 	return rc;
 }
 
+/*
+ * "signal SIGSEGV (Segmentation fault)" or "exit N" for a child's
+ * @status (waitpid()), into @buf.
+ */
+const char *child_status(int status, char *buf, size_t size)
+{
+	if (WIFSIGNALED(status)) {
+		const char *abbrev = sigabbrev_np(WTERMSIG(status));
+
+		snprintf(buf, size, "signal %s%s (%s)", abbrev ? "SIG" : "",
+			 abbrev ? abbrev : "", strsignal(WTERMSIG(status)));
+	} else {
+		snprintf(buf, size, "exit %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	}
+	return buf;
+}
+
+/* The last line of trace-cmd's output in DIR/log, for an error message. */
+static void log_tail(const char *dir, char *buf, size_t size)
+{
+	char *log = xasprintf("%s/log", dir), *text = NULL, *p;
+	struct errmsg e = { 0 };
+	size_t len;
+
+	buf[0] = '\0';
+	if (!file_read(log, &text, &len, &e) && len) {
+		while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+			text[--len] = '\0';
+		p = memrchr(text, '\n', len);
+		snprintf(buf, size, ": %.200s", p ? p + 1 : text);
+	}
+	free(text);
+	free(log);
+}
+
 /* Run trace-cmd with @argv (NULL-ended), its output into DIR/log. */
 static int run_trace_cmd(const char *dir, char **argv, struct errmsg *e)
 {
-	char *log = xasprintf("%s/log", dir);
+	char *log = xasprintf("%s/log", dir), how[96], tail[220];
 	int status, fd;
 	pid_t pid;
 
@@ -370,9 +668,11 @@ static int run_trace_cmd(const char *dir, char **argv, struct errmsg *e)
 			return errmsg_set(e, -errno, "waitpid: %s", strerror(errno));
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return errmsg_set(e, -ENOENT, "trace-cmd not found (Debian package trace-cmd)");
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		return errmsg_set(e, -EIO, "trace-cmd %s failed (exit %d); its output is in %s/log",
-				  argv[1], WIFEXITED(status) ? WEXITSTATUS(status) : -1, dir);
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		log_tail(dir, tail, sizeof(tail));
+		return errmsg_set(e, -EIO, "trace-cmd %s %s failed (%s)%s", argv[1], argv[2],
+				  child_status(status, how, sizeof(how)), tail);
+	}
 	return 0;
 }
 
@@ -464,38 +764,149 @@ static void say(FILE *info, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* rm -rf @dir, by fork and execve only: safe in a signal handler. */
 static void remove_tree(const char *dir)
 {
+	char *const argv[] = { "rm", "-rf", "--", (char *)dir, NULL };
+	char *const envp[] = { NULL };
 	pid_t pid = fork();
 
 	if (!pid) {
-		execlp("rm", "rm", "-rf", "--", dir, (char *)NULL);
+		execve("/bin/rm", argv, envp);
+		execve("/usr/bin/rm", argv, envp);
 		_exit(127);
 	}
 	if (pid > 0)
-		waitpid(pid, NULL, 0);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
 }
 
 /*
- * tracedat_build() - the trace.dat of the raw dumps framed in @text (@len
- * bytes, a capture as frames_read() takes it), made in a new directory
- * under /tmp: *@dat (malloc'd) is its path, tracedat_done() removes it.
- * What it holds (per CPU, dumps cut or damaged) is said on @info, a line
- * each; @info may be NULL.  Returns 0, or -errno with @e set: no raw
- * dump, no header_page, trace-cmd or libtracecmd missing or
- * failing (its directory and log kept and named), a file not written.
- * A record cut by a damaged dump is not an error: @info says so.
+ * The temporary directory being made or used (one at a time): a signal
+ * that ends probecc removes it first, then ends it as it would have.
  */
-int tracedat_build(const char *text, size_t len, char **dat_out, FILE *info,
-		   struct errmsg *e)
+static char tmp_dir[4096];
+static const int tmp_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+static struct sigaction tmp_old[sizeof(tmp_signals) / sizeof(tmp_signals[0])];
+
+static void tmp_on_signal(int sig)
+{
+	if (tmp_dir[0])
+		remove_tree(tmp_dir);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* mkdtemp() under $TMPDIR (or /tmp), the name kept for tmp_on_signal(). */
+static char *tmp_make(struct errmsg *e)
+{
+	const char *base = getenv("TMPDIR");
+	struct sigaction sa = { .sa_handler = tmp_on_signal };
+	sigset_t block, old;
+	size_t i;
+
+	if (!base || base[0] != '/')
+		base = "/tmp";
+	if (snprintf(tmp_dir, sizeof(tmp_dir), "%s/probecc-tracedat-XXXXXX", base) >=
+	    (int)sizeof(tmp_dir) - 1) {
+		tmp_dir[0] = '\0';
+		errmsg_set(e, -ENAMETOOLONG, "TMPDIR is too long");
+		return NULL;
+	}
+	sigemptyset(&block);
+	for (i = 0; i < sizeof(tmp_signals) / sizeof(tmp_signals[0]); i++)
+		sigaddset(&block, tmp_signals[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(tmp_signals) / sizeof(tmp_signals[0]); i++)
+		sigaction(tmp_signals[i], &sa, &tmp_old[i]);
+	if (!mkdtemp(tmp_dir)) {
+		errmsg_set(e, -errno, "mkdtemp %s: %s", tmp_dir, strerror(errno));
+		tmp_dir[0] = '\0';
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return tmp_dir[0] ? xstrdup(tmp_dir) : NULL;
+}
+
+/* Remove the temporary directory and restore the signals' handlers. */
+static void tmp_remove(void)
+{
+	sigset_t block, old;
+	size_t i;
+
+	sigemptyset(&block);
+	for (i = 0; i < sizeof(tmp_signals) / sizeof(tmp_signals[0]); i++)
+		sigaddset(&block, tmp_signals[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	if (tmp_dir[0]) {
+		remove_tree(tmp_dir);
+		tmp_dir[0] = '\0';
+		for (i = 0; i < sizeof(tmp_signals) / sizeof(tmp_signals[0]); i++)
+			sigaction(tmp_signals[i], &tmp_old[i], NULL);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/*
+ * Every field of every event's format file (events/SYS/EVENT/format)
+ * inside a page's data: libtraceevent reads a record's fields at the
+ * offsets the format file gives, without looking at the record's size.
+ */
+static int formats_fit(const struct rawset *rs, const struct page_layout *pl,
+		       struct errmsg *e)
+{
+	unsigned int dsize = pl->page_size - pl->data_off;
+	int i;
+
+	for (i = 0; i < rs->n; i++) {
+		const char *line, *nl;
+
+		if (strncmp(rs->f[i].name, "events/", 7) ||
+		    !strcmp(rs->f[i].name, "events/header_page") ||
+		    !strcmp(rs->f[i].name, "events/header_event"))
+			continue;
+		if (strlen(rs->f[i].data) != rs->f[i].len)
+			return errmsg_set(e, -EINVAL, "%s: a NUL byte in a format file", rs->f[i].name);
+		for (line = rs->f[i].data; *line; line = *nl ? nl + 1 : nl) {
+			unsigned long long off, size;
+			const char *o, *s;
+			size_t no, ns;
+
+			nl = strchrnul(line, '\n');
+			if (!memmem(line, nl - line, "field:", 6))
+				continue;
+			o = memmem(line, nl - line, "offset:", 7);
+			s = memmem(line, nl - line, "size:", 5);
+			no = o ? strspn(o + 7, "0123456789") : 0;
+			ns = s ? strspn(s + 5, "0123456789") : 0;
+			if (!o || !s || !dec_num(o + 7, no, 65536, &off) ||
+			    !dec_num(s + 5, ns, 65536, &size) || off + size > dsize)
+				return errmsg_set(e, -EINVAL, "%s: a field that does not fit in a page's %u bytes of data: %.*s",
+						  rs->f[i].name, dsize,
+						  (int)(nl - line > 120 ? 120 : nl - line), line);
+		}
+	}
+	return 0;
+}
+
+/*
+ * The records of the raw dumps framed in @text (@len bytes) into @rs and
+ * the page layout they have into @pl, everything checked that
+ * libtracecmd and libtraceevent would otherwise trust: record names and
+ * lengths, header_page, every page and event in it, the format files'
+ * fields.  A record refused in a complete dump is an error.
+ * @complete_only: only complete dumps are read (the report's verdicts);
+ * otherwise a cut or damaged dump gives what came before the damage,
+ * said on @info.
+ * Returns 0, or -errno with @e set.
+ */
+static int raw_collect(const char *text, size_t len, bool complete_only,
+		       struct rawset *rs, struct page_layout *pl, FILE *info,
+		       struct errmsg *e)
 {
 	struct frames fr = { 0 };
-	struct rawset rs = { 0 };
-	unsigned int long_size, page_size;
-	char tmpl[] = "/tmp/probecc-tracedat-XXXXXX", *dir, why[256];
-	char *argv[8 + MAX_CPUS], *head, *other, *dat, *cpufile[MAX_CPUS] = { 0 };
-	int i, ncpu = 0, rc = 0, argc;
-	bool big;
+	char why[512];
+	int i, incomplete = 0;
 
 	frames_read(text, len, &fr);
 	for (i = 0; i < fr.n; i++) {
@@ -508,39 +919,106 @@ int tracedat_build(const char *text, size_t len, char **dat_out, FILE *info,
 		    memmem(d->body, d->body_len, "\n" RAW_MARK, strlen(RAW_MARK) + 1);
 		if (!m)
 			continue;
+		if (complete_only && d->state != FRAME_COMPLETE) {
+			incomplete++;
+			continue;
+		}
 		m += *m == '\n';
-		rs.dumps++;
+		rs->dumps++;
 		if (d->state != FRAME_COMPLETE)
 			say(info, "dump %u: %s: what came before the trouble is used\n",
 				d->n, d->why);
-		read_records(&rs, d, m + strlen(RAW_MARK), d->body + d->body_len);
+		rs->now[0] = '\0';
+		read_records(rs, d, m + strlen(RAW_MARK), d->body + d->body_len);
+		/* a complete dump came as the agent wrote it: wrong, not damaged */
+		if (rs->now[0] && d->state == FRAME_COMPLETE)
+			return errmsg_set(e, -EINVAL, "%s", rs->now);
 	}
-	if (!rs.dumps)
-		return errmsg_set(e, -ENOENT, "no raw dump in the capture (the probe file's \"dump SINK raw\" makes one)%s",
-				  fr.n ? "" : ": no dump at all");
-	if (rs.why[0])
-		say(info, "%s\n", rs.why);
-	if (target_layout(&rs, &long_size, &page_size, &big, why, sizeof(why)))
+	if (!rs->dumps)
+		return errmsg_set(e, -ENOENT, "no %sraw dump in the capture%s",
+				  complete_only && incomplete ? "complete " : "",
+				  incomplete ? "" : fr.n ? " (the probe file's \"dump SINK raw\" makes one)" :
+				  " (the probe file's \"dump SINK raw\" makes one): no dump at all");
+	if (rs->why[0])
+		say(info, "%s\n", rs->why);
+	if (target_layout(rs, pl, why, sizeof(why)))
 		return errmsg_set(e, -EINVAL, "%s", why);
+	return formats_fit(rs, pl, e);
+}
 
-	dir = mkdtemp(tmpl);
-	if (!dir)
-		return errmsg_set(e, -errno, "mkdtemp: %s", strerror(errno));
+/*
+ * tracedat_check() - raw_collect() alone, no file written: 0 when the raw
+ * dumps of @text (@len bytes) would be given to trace-cmd, else -errno
+ * with @e set.  Then @page, when not NULL, is called with each page of
+ * CPU data (@page_size bytes, commit a long of @long_size bytes, in the
+ * byte order @big_endian says).  For the fuzz harness
+ * (tests/fuzz/fuzz-raw.c), which walks each page with libtraceevent.
+ */
+int tracedat_check(const char *text, size_t len, bool complete_only,
+		   void (*page)(const unsigned char *pg, unsigned int page_size,
+				unsigned int long_size, bool big_endian),
+		   struct errmsg *e)
+{
+	struct rawset rs = { 0 };
+	struct page_layout pl;
+	int rc = raw_collect(text, len, complete_only, &rs, &pl, NULL, e);
+	size_t off;
+	int i;
+
+	for (i = 0; !rc && page && i < rs.n; i++)
+		if (is_cpu_data(rs.f[i].name))
+			for (off = 0; off + pl.page_size <= rs.f[i].len; off += pl.page_size)
+				page((const unsigned char *)rs.f[i].data + off,
+				     pl.page_size, pl.long_size, pl.big_endian);
+	rawset_free(&rs);
+	return rc;
+}
+
+/*
+ * tracedat_build() - the trace.dat of the raw dumps framed in @text (@len
+ * bytes, a capture as frames_read() takes it), made in a new directory
+ * under $TMPDIR (or /tmp): *@dat (malloc'd) is its path, tracedat_done()
+ * removes it.  @complete_only: as raw_collect().  What it holds (per CPU,
+ * dumps cut or damaged) is said on @info, a line each; @info may be NULL.
+ * Returns 0, or -errno with @e set: no raw dump, a record, header_page,
+ * page or format file refused (raw_collect()), trace-cmd or libtracecmd
+ * missing or failing (the signal that ended it, its last line of
+ * output), a file not written.  The directory is removed on every error
+ * and on a signal that ends probecc while it exists.
+ */
+int tracedat_build(const char *text, size_t len, bool complete_only,
+		   char **dat_out, FILE *info, struct errmsg *e)
+{
+	struct rawset rs = { 0 };
+	struct page_layout pl;
+	char *argv[8 + MAX_CPUS], *head = NULL, *other = NULL, *dat = NULL, *dir;
+	char *cpufile[MAX_CPUS] = { 0 }, *ks = NULL;
+	int i, ncpu = 0, rc, argc;
+
+	rc = raw_collect(text, len, complete_only, &rs, &pl, info, e);
+	if (rc) {
+		rawset_free(&rs);
+		return rc;
+	}
+	dir = tmp_make(e);
+	if (!dir) {
+		rawset_free(&rs);
+		return -EIO;
+	}
 	for (i = 0; i < rs.n && !rc; i++) {
 		const struct rawfile *f = &rs.f[i];
-		char *stop;
-		long cpu;
+		unsigned long long cpu;
 
 		rc = put_file(dir, f->name, f->data, f->len, e);
 		if (rc || !is_cpu_data(f->name))
 			continue;
-		cpu = strtol(f->name + 11, &stop, 10);
-		if (cpu >= 0 && cpu < MAX_CPUS && *stop == '/') {
+		/* name_ok(): "per_cpu/cpuN/trace_pipe_raw", N < MAX_CPUS */
+		if (dec_num(f->name + 11, strcspn(f->name + 11, "/"), MAX_CPUS - 1, &cpu)) {
 			cpufile[cpu] = xasprintf("%s/%s", dir, f->name);
-			if (cpu + 1 > ncpu)
+			if ((int)cpu + 1 > ncpu)
 				ncpu = cpu + 1;
-			say(info, "cpu %ld: %zu bytes, %zu pages of %u bytes\n",
-				cpu, f->len, f->len / page_size, page_size);
+			say(info, "cpu %llu: %zu bytes, %zu pages of %u bytes\n",
+				cpu, f->len, f->len / pl.page_size, pl.page_size);
 		}
 	}
 	if (!rc && !ncpu)
@@ -557,11 +1035,10 @@ int tracedat_build(const char *text, size_t len, char **dat_out, FILE *info,
 	if (!rc && !rawfile(&rs, "kallsyms")->len)
 		rc = put_file(dir, "kallsyms", "", 0, e);
 	head = xasprintf("%s/head.dat", dir);
-	other = xasprintf("%s/head-%s.dat", dir, big ? "be" : "le");
+	other = xasprintf("%s/head-%s.dat", dir, pl.big_endian ? "be" : "le");
 	dat = xasprintf("%s/trace.dat", dir);
+	ks = xasprintf("%s/kallsyms", dir);
 	if (!rc) {
-		char *ks = xasprintf("%s/kallsyms", dir);
-
 		argc = 0;
 		argv[argc++] = "trace-cmd";
 		argv[argc++] = "restore";
@@ -574,25 +1051,21 @@ int tracedat_build(const char *text, size_t len, char **dat_out, FILE *info,
 		argv[argc++] = head;
 		argv[argc] = NULL;
 		rc = run_trace_cmd(dir, argv, e);
-		free(ks);
 	}
 	if (!rc)
-		rc = patch_header(head, HOST_BIG_ENDIAN, long_size, page_size, e);
+		rc = patch_header(head, HOST_BIG_ENDIAN, pl.long_size, pl.page_size, e);
 	/* a target of the other byte order: its head written again in it */
-	if (!rc && big != HOST_BIG_ENDIAN) {
-		char *ks = xasprintf("%s/kallsyms", dir);
-
+	if (!rc && pl.big_endian != HOST_BIG_ENDIAN) {
 		rc = other_order_head(head, other, dir, ks, e);
 		if (!rc)
-			rc = patch_header(other, big, long_size, page_size, e);
-		free(ks);
+			rc = patch_header(other, pl.big_endian, pl.long_size, pl.page_size, e);
 	}
 	if (!rc) {
 		argc = 0;
 		argv[argc++] = "trace-cmd";
 		argv[argc++] = "restore";
 		argv[argc++] = "-i";
-		argv[argc++] = big != HOST_BIG_ENDIAN ? other : head;
+		argv[argc++] = pl.big_endian != HOST_BIG_ENDIAN ? other : head;
 		argv[argc++] = "-o";
 		argv[argc++] = dat;
 		for (i = 0; i < ncpu; i++)
@@ -602,53 +1075,50 @@ int tracedat_build(const char *text, size_t len, char **dat_out, FILE *info,
 	}
 	/* restore -i writes the host's long size again (its page size is the head's) */
 	if (!rc)
-		rc = patch_header(dat, big, long_size, page_size, e);
+		rc = patch_header(dat, pl.big_endian, pl.long_size, pl.page_size, e);
 	if (!rc)
 		say(info, "trace.dat: %d CPU(s), long %u, page %u, %s-endian, from %d raw dump(s)\n",
-			ncpu, long_size, page_size, big ? "big" : "little", rs.dumps);
-	/* when trace-cmd failed, the directory stays for its log */
-	if (rc && rc != -EIO)
-		remove_tree(dir);
+			ncpu, pl.long_size, pl.page_size, pl.big_endian ? "big" : "little", rs.dumps);
+	if (rc) {
+		tmp_remove();
+		free(dat);
+	} else {
+		*dat_out = dat;
+	}
+	free(dir);
 	free(head);
 	free(other);
-	if (rc)
-		free(dat);
-	else
-		*dat_out = dat;
+	free(ks);
 	for (i = 0; i < ncpu; i++)
 		free(cpufile[i]);
-	for (i = 0; i < rs.n; i++) {
-		free(rs.f[i].name);
-		free(rs.f[i].data);
-	}
-	free(rs.f);
+	rawset_free(&rs);
 	return rc;
 }
 
 /* tracedat_done() - remove the directory of @dat (tracedat_build()), free @dat. */
 void tracedat_done(char *dat)
 {
-	char *slash = dat ? strrchr(dat, '/') : NULL;
-
-	if (slash && !strncmp(dat, "/tmp/probecc-tracedat-", 22)) {
-		*slash = '\0';
-		remove_tree(dat);
-	}
+	if (dat)
+		tmp_remove();
 	free(dat);
 }
 
 /*
  * tracedat_write() - tracedat_build()'s trace.dat staged for @out
- * (common/output.c: out_commit() puts it in place).  Returns 0 or -errno
- * with @e set, as tracedat_build().
+ * (common/output.c: out_commit() puts it in place), once libtracecmd and
+ * libtraceevent have read every record of it in a child process
+ * (events_try(): a file they crash on is not written).  Returns 0 or
+ * -errno with @e set, as tracedat_build().
  */
 int tracedat_write(const char *text, size_t len, const char *out,
 		   FILE *info, struct errmsg *e)
 {
 	char *dat = NULL, *data;
 	size_t datlen;
-	int rc = tracedat_build(text, len, &dat, info, e);
+	int rc = tracedat_build(text, len, false, &dat, info, e);
 
+	if (!rc)
+		rc = events_try(dat, e);
 	if (!rc)
 		rc = file_read(dat, &data, &datlen, e);
 	if (!rc) {

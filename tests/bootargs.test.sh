@@ -163,7 +163,7 @@ else
 	fi
 
 	# mkimage: the script makes a script image that mkimage -l reads back
-	mkimage -A mips -O linux -T script -C none -d "$ba_gold/good-quotes.script" \
+	mkimage -A mips -T script -C none -d "$ba_gold/good-quotes.script" \
 		"$d/boot.scr" > /dev/null 2>&1
 	mkimage -l "$d/boot.scr" > "$d/mkimage-l" 2>&1
 	expect=$(stat -c %s "$ba_gold/good-quotes.script")

@@ -6,7 +6,8 @@
 # The first line of a case may be "# args: ..." (extra probecc options).
 # Expected files: .cmdline (stdout of --cmdline), .plan (--plan),
 # .bootconfig (-o; its presence selects bootconfig placement),
-# .explain (--explain, optional), .err (bad cases: stderr).  A bad case
+# .explain (--explain, optional), .warn (good cases: stderr, its
+# warnings; optional), .err (bad cases: stderr).  A bad case
 # exits 1 (the probe file was refused) unless a line "# exit: N" says
 # otherwise (2: a bad option value, a usage error).
 # Run alone: bash tests/compiler.test.sh (through tests/run-tests.sh).
@@ -45,6 +46,8 @@ compiler_good() {
 	fi
 	t_check "$tag/$(basename "$base").cmdline" "$base.cmdline" "$d/cmdline"
 	t_check "$tag/$(basename "$base").plan" "$base.plan" "$d/plan"
+	[ -f "$base.warn" ] &&
+		t_check "$tag/$(basename "$base").warn" "$base.warn" "$d/stderr"
 	[ -f "$base.bootconfig" ] &&
 		t_check "$tag/$(basename "$base").bootconfig" "$base.bootconfig" "$d/bootconfig"
 	if [ -f "$base.explain" ]; then
@@ -285,4 +288,33 @@ if [ -d "$ABI_SR" ] && mipsel-linux-gnu-gcc -g -O2 -nostdlib -static tests/compi
 	done
 elif [ -d "$ABI_SR" ]; then
 	t_fail compiler/abi/vars-build "mipsel-linux-gnu-gcc -g failed" "$T_OUT/compiler/abi/cc.log"
+fi
+
+# --cmdline --explain > fragment: the fragment alone on stdout, the
+# explanation on stderr (as --explain alone prints it on stdout).
+d=$T_OUT/compiler/explain-beside-cmdline && rm -rf "$d" && mkdir -p "$d"
+./probecc examples/bond0.probes --cmdline > "$d/cmdline.want"
+./probecc examples/bond0.probes --explain > "$d/explain.want"
+./probecc examples/bond0.probes --cmdline --explain > "$d/cmdline" 2> "$d/explain"
+if cmp -s "$d/cmdline.want" "$d/cmdline" && cmp -s "$d/explain.want" "$d/explain"; then
+	t_pass compiler/explain-beside-cmdline-on-stderr
+else
+	t_fail compiler/explain-beside-cmdline-on-stderr "the fragment is not alone on stdout" "$d/cmdline"
+fi
+
+# --initrd: "dump console" gets no warning (the agent writes to the
+# console, which outlives switch_root); a file does, with where the
+# agent puts it (/.probecc/PATH, in the initramfs).
+d=$T_OUT/compiler/overlay-sink && rm -rf "$d" && mkdir -p "$d"
+printf 'kprobe netdev register_netdevice\ndump console\n' > "$d/console.probes"
+printf 'kprobe netdev register_netdevice\ndump /probecc.dump\n' > "$d/file.probes"
+./probecc "$d/console.probes" --initrd "$d/console.img" --cmdline > /dev/null 2> "$d/console.err"
+rc1=$?
+./probecc "$d/file.probes" --initrd "$d/file.img" --cmdline > /dev/null 2> "$d/file.err"
+rc2=$?
+if [ $rc1 = 0 ] && [ $rc2 = 0 ] && ! grep -q warning "$d/console.err" &&
+   grep -q 'warning: dump /probecc.dump: in overlay mode the agent writes the file under its own root, /.probecc/probecc.dump, in the initramfs' "$d/file.err"; then
+	t_pass compiler/overlay-sink-warning
+else
+	t_fail compiler/overlay-sink-warning "exit $rc1/$rc2" "$d/console.err" "$d/file.err"
 fi

@@ -32,6 +32,9 @@ else
 	return 0 2> /dev/null || exit 0
 fi
 # -O2 clones dw_unused without its unused parameter; GCC names the clone
+# the same program without -g: "no DWARF debug info" says -g, not a kernel option
+mipsel-linux-gnu-gcc -static -no-pie -O2 -o "$DW/sysroot/bin/nodw" tests/dwarf/prog.c 2> "$DW/cc.err" ||
+	t_fail dwarf/build-nodw "mipsel-linux-gnu-gcc failed" "$DW/cc.err"
 dw_unused=$(mipsel-linux-gnu-nm "$DW/sysroot/bin/dw" | awk '$3 ~ /^dw_unused\./ { print $3 }')
 
 dw_args() {

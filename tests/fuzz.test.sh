@@ -40,7 +40,7 @@ for f in tests/fuzz/regress/*-*; do
 	fi
 done
 
-for t in compile report bootconfig bootargs plan; do
+for t in compile report raw bootconfig bootargs plan; do
 	FUZZ_SECONDS=${FUZZ_CI_SECONDS:-20} FUZZ_WORK=$fz tests/fuzz/run.sh "$t" \
 		> "$fz/$t.out" 2> "$fz/$t.err"
 	rc=$?

@@ -25,6 +25,7 @@ for f in examples/*; do inst_files="$inst_files share/doc/probecc/examples/${f#e
 for f in fetch machines.sh paths.sh mkimage boot run-probes capture target extract-dump rootfs deps.sh rc/bond0; do
 	inst_files="$inst_files lib/probecc/qemu-images/$f"
 done
+inst_files="$inst_files lib/probecc/common/arch-rows lib/probecc/common/arch.def"
 inst_files="$inst_files lib/probecc/initramfs/mkinitramfs bin/probecc-run-probes bin/probecc-capture bin/probecc-extract-dump"
 inst_arches=
 for a in initramfs/agent-*; do

@@ -2,7 +2,7 @@
 /*
  * fuzz-compile: the probe-file front end through placement and every
  * output, in memory (compiler/: lex -> parse -> resolve_uprobes ->
- * cname_resolve -> check -> place -> budget -> emit), as main.c runs it
+ * resolve_cnames -> check -> place -> budget -> emit), as cli/compile.c runs it
  * but with no file read or written.
  *
  * Input: byte 0 chooses the target (--arch, --via, --stack-method, the
@@ -28,7 +28,6 @@
 
 #include "bc_tree.h"
 #include "bootconfig.h"
-#include "cname.h"
 #include "compiler.h"
 #include "kernel.h"
 #include "fuzz.h"
@@ -253,11 +252,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	toks = tokenize(&src, &d);
 	prog = toks ? parse(toks, &d) : NULL;
 	if (!prog || resolve_uprobes(prog, NULL, t.abi, &d, &w) ||
-	    cname_resolve(prog, k, NULL, NULL, &t, &checks, &d) ||
+	    resolve_cnames(prog, k, NULL, NULL, &t, &checks, &d) ||
 	    check_program(prog, k, &t, &checks, &d, &w, &nkernel))
 		goto out;
 	pl = place(prog, &t);
-	if (budget_check(pl, &t, &d))
+	if (budget_check(pl, &t, &d, &w, &w))
 		goto out;
 	{
 		char *line = emit_cmdline(pl), *bc = NULL, *plan;

@@ -7,6 +7,12 @@
 #               probe files, each under two targets (byte 0)
 #   report      the dumps of tests/report (real boots and derived), alone
 #               and after the probe file of their case
+#   raw         the records of the raw dumps of tests/report (the real
+#               Malta boot's and those derived from it) and of
+#               tests/tracedat.test.sh's boots when tests/out holds them,
+#               dump 1 and dump 2 as tests/fuzz/fuzz-raw.c takes them
+#               (rawz records inflated, kallsyms cut to 64 lines: a
+#               whole one made inputs of 0.5 MB, run at 80 exec/s)
 #   bootconfig  tests/bootconfig/*.bconf, the kernel's samples when
 #               bootconfig/kernel-tool has built them, and probecc's own
 #               bootconfig of the examples
@@ -66,6 +72,21 @@ bootargs)
 		  cat "$f"; } | seed "$(basename "$b")"
 		{ printf '\001'; [ ! -f "$b.existing" ] || { cat "$b.existing"; printf '\000'; }
 		  cat "$f"; } | seed "$(basename "$b")-replace"
+	done ;;
+raw)
+	for raw in tests/report/mipsel-raw/ttyS1.raw tests/report/derived/raw-*.raw \
+		   tests/out/tracedat/mipsel/ttyS1.raw tests/out/tracedat/x86_64/ttyS1.raw; do
+		[ -f "$raw" ] || continue
+		b=$(basename "$(dirname "$raw")")-$(basename "$raw" .raw)
+		# rawz inflated, kallsyms cut to 64 lines (tests/report/derive-raw.py)
+		python3 tests/report/derive-raw.py seed "$raw" "$dir/.d1" "$dir/.d2"
+		# byte 0: 1 the report's reading (complete dumps), 0 --trace-dat's
+		for flag in 1 0; do
+			{ printf "\\00$flag"; cat "$dir/.d1"; printf '\n=probecc-fuzz-dump-2=\n'
+			  cat "$dir/.d2"; } | seed "$b-$flag"
+		done
+		{ printf '\001'; cat "$dir/.d1"; } | seed "$b-dump1"
+		rm -f "$dir/.d1" "$dir/.d2"
 	done ;;
 plan)
 	for f in $(probes); do

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * C names to fetchargs through DWARF (libdw).  Rules and sources:
+ * The resolve phase: what a probe names in the target's own terms turned
+ * into what the kernel takes, before check.c sees the program.
+ *  - uprobes: PATH:SYMBOL[+OFF] to the file offset uprobe_events wants,
+ *    each file's ABI decided (facts/uelf.c reads the ELF);
+ *  - C names in fields (dev->name, a.b, p->q[2]) to fetchargs, from the
+ *    DWARF facts/debuginfo.c reads, and --vars.
+ * C names to fetchargs, rules and sources:
  *  - a variable's location at the probe address: DWARF 4, 2.6 (single
  *    expressions and location lists, dwarf_getlocation_addr());
  *  - the frame base (DW_OP_fbreg) is DW_AT_frame_base, usually
@@ -14,49 +20,91 @@
  *    rule that a string type takes the address the last dereference
  *    would have read (trace_probe.c, FETCH_OP_ST_STRING);
  *  - bitfields: "b<width>@<offset>/<container>" (kprobetrace.rst), bit
- *    offsets from DW_AT_data_bit_offset, or DWARF 2/3 DW_AT_bit_offset;
- *  - a function that exists only inlined: an abstract instance
- *    (DW_AT_inline, DWARF 4 3.3.8.1) and no symbol (cname_inlined()).
+ *    offsets from DW_AT_data_bit_offset, or DWARF 2/3 DW_AT_bit_offset.
  */
 #include <dwarf.h>
-#include <elfutils/known-dwarf.h>
 #include <elfutils/libdw.h>
-#include <fcntl.h>
-#include <gelf.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "cname.h"
-#include "elffile.h"
+#include "compiler.h"
+#include "debuginfo.h"
+#include "kernel.h"
 #include "uelf.h"
 
-/* One ELF file with DWARF, opened once. */
-struct dobj {
-	char *path;
-	int fd;
-	Elf *elf;
-	Dwarf *dw;		/* NULL: no debug info */
-	Dwarf_CFI *cfi;		/* .debug_frame, else .eh_frame; NULL: none */
-	const char *cfi_what;
-	bool kernel;
-	bool big_endian;
-	struct dobj *next;
-};
+/* ---- uprobes ---- */
 
-/* The probe point: a function of an object at an address. */
-struct site {
-	struct dobj *o;
-	const char *fname;	/* the function's C name */
-	const char *sym;	/* the symbol probed (foo.constprop.0) */
-	Dwarf_Addr pc, entry;
-	Dwarf_Die cu, func;
-	Dwarf_Die *scopes;	/* innermost first (dwarf_getscopes) */
-	int first, sub;		/* scopes[first..sub] are the function's own */
-	bool uprobe;
-	long long foff_delta;	/* uprobe: file offset = vaddr + delta (the probed segment) */
-};
+/*
+ * resolve_uprobes() - turn every uprobe PATH:SYMBOL[+OFF] into the file
+ * offset uprobe_events wants, and check every PATH:OFFSET, against the
+ * ELF files under @sysroot (uelf.c; NULL: none given).  A symbol with
+ * no sysroot, an unknown symbol, a stripped file or an offset that is
+ * really an nm address is an error at its position, into @d; so is a
+ * file that cannot run under --arch @arch (uelf_check_arch()).  With no
+ * sysroot, an offset that looks like an address is a warning (@warn).
+ */
+int resolve_uprobes(struct program *prog, const char *sysroot,
+		    const struct abi *kabi, struct diags *d, struct diags *warn)
+{
+	struct probe *p;
+	int errors = 0;
+
+	for (p = prog->probes; p; p = p->next) {
+		unsigned long long foff;
+		struct errmsg why;
+		const char *uabi = NULL;
+		char *path, desc[160];
+
+		if (p->kind != P_UPROBE && p->kind != P_URETPROBE)
+			continue;
+		if (!sysroot) {
+			if (p->usym) {
+				diag_add(d, &p->usym_pos,
+					 "%s:%s needs --sysroot DIR (the target's root file system) to find its file offset",
+					 p->target, p->usym);
+				errors++;
+			} else if ((unsigned long long)p->offset >= UELF_VADDR_HINT) {
+				diag_add(warn, &p->target_pos,
+					 "0x%llx looks like a virtual address (what nm and readelf -s print), not a file offset: the kernel refuses an offset past the file's end when the event is enabled (set_event: Invalid argument); --sysroot DIR checks it against the file",
+					 (unsigned long long)p->offset);
+			}
+			continue;
+		}
+		path = xasprintf("%s%s", sysroot, p->target);
+		if (uelf_check_arch_desc(path, kabi->arch, &uabi, desc,
+					 sizeof(desc), &why)) {
+			diag_add(d, p->usym ? &p->usym_pos : &p->target_pos, "%s", why.msg);
+			errors++;
+			free(path);
+			continue;
+		}
+		/* The one place a uprobe's ABI is decided: probe_abi() reads it. */
+		p->abi = abi_user(kabi, uabi);
+		if (!p->abi)	/* uelf_check_arch() let through a pair abi.c lacks */
+			internal_error("no %s table under a %s kernel", uabi, kabi->arch);
+		p->abi_why = xstrdup(desc);
+		if (p->usym) {
+			if (uelf_resolve(path, p->usym, (unsigned long long)p->offset,
+					 &foff, &why)) {
+				diag_add(d, &p->usym_pos, "%s", why.msg);
+				errors++;
+			} else {
+				p->usym_off = p->offset;
+				p->offset = (long long)foff;
+				p->has_offset = true;
+			}
+		} else if (uelf_check_offset(path, (unsigned long long)p->offset,
+					     &why)) {
+			diag_add(d, &p->target_pos, "%s", why.msg);
+			errors++;
+		}
+		free(path);
+	}
+	return errors;
+}
+
+/* ---- C names ---- */
 
 /* A symbolic value: f + add, or the constant c. */
 struct sval {
@@ -77,24 +125,12 @@ struct loc {
 struct res {
 	const struct target *t;
 	const struct kernel *k;
-	struct site *s;
+	struct dw_site *s;
 	struct strbuf why;	/* --explain for the field being resolved */
 	char err[512];
 	const struct pos *errpos;
 	bool terse;		/* --vars: the messages name only the variable */
 };
-
-static struct dobj *objs;
-
-static const char *opname(unsigned op)
-{
-	switch (op) {
-#define DWARF_ONE_KNOWN_DW_OP(NAME, CODE) case CODE: return #CODE;
-	DWARF_ALL_KNOWN_DW_OP
-#undef DWARF_ONE_KNOWN_DW_OP
-	}
-	return "DW_OP_unknown";
-}
 
 /* The error of the field being resolved (no trailing newline). */
 static bool cname_fail(struct res *r, const struct pos *p, const char *fmt, ...)
@@ -108,323 +144,6 @@ static bool cname_fail(struct res *r, const struct pos *p, const char *fmt, ...)
 	va_end(ap);
 	r->errpos = p;
 	return false;
-}
-
-/* The DWARF of @path, opened once; NULL with r->err (no position). */
-static struct dobj *dobj_open(struct res *r, const char *path, bool kernel)
-{
-	struct dobj *o;
-	struct elf_file f;
-	struct errmsg e;
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
-
-	for (o = objs; o; o = o->next)
-		if (!strcmp(o->path, path))
-			return o;
-	if (elf_file_open(&f, path, &e)) {
-		cname_fail(r, NULL, "%s", e.msg);
-		return NULL;
-	}
-	o = xcalloc(1, sizeof(*o));
-	o->path = xstrdup(path);
-	o->kernel = kernel;
-	o->fd = f.fd;
-	o->elf = f.elf;
-	o->big_endian = f.eh.e_ident[EI_DATA] == ELFDATA2MSB;
-	o->dw = dwarf_begin_elf(o->elf, DWARF_C_READ, NULL);
-	if (o->dw) {
-		o->cfi = dwarf_getcfi(o->dw);
-		o->cfi_what = ".debug_frame";
-	}
-	/* .eh_frame only when it has contents (a MIPS vmlinux has none) */
-	if (!o->cfi && !elf_getshdrstrndx(o->elf, &shstrndx)) {
-		while ((scn = elf_nextscn(o->elf, scn))) {
-			GElf_Shdr sh;
-			const char *n;
-
-			if (gelf_getshdr(scn, &sh) &&
-			    (n = elf_strptr(o->elf, shstrndx, sh.sh_name)) &&
-			    !strcmp(n, ".eh_frame") && sh.sh_size > 16) {
-				o->cfi = dwarf_getcfi_elf(o->elf);
-				o->cfi_what = ".eh_frame";
-			}
-		}
-	}
-	o->next = objs;
-	objs = o;
-	return o;
-}
-
-/* ---- types ---- */
-
-/* Follow typedefs and qualifiers to the type itself; false: void. */
-static bool peel(Dwarf_Die *type, Dwarf_Die *out)
-{
-	Dwarf_Attribute a;
-	Dwarf_Die d = *type;
-
-	for (;;) {
-		int tag = dwarf_tag(&d);
-
-		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
-		    tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type &&
-		    tag != DW_TAG_atomic_type) {
-			*out = d;
-			return true;
-		}
-		if (!dwarf_attr_integrate(&d, DW_AT_type, &a) ||
-		    !dwarf_formref_die(&a, &d))
-			return false;
-	}
-}
-
-/* The DW_AT_type of @die; false: none (void). */
-static bool type_of(Dwarf_Die *die, Dwarf_Die *out)
-{
-	Dwarf_Attribute a;
-
-	return dwarf_attr_integrate(die, DW_AT_type, &a) &&
-	       dwarf_formref_die(&a, out);
-}
-
-static long long type_size(Dwarf_Die *type)
-{
-	Dwarf_Word n;
-
-	return dwarf_aggregate_size(type, &n) ? -1 : (long long)n;
-}
-
-/* C spelling of a type ("struct net_device *", "char[16]"). */
-static void type_name(Dwarf_Die *type, struct strbuf *sb)
-{
-	struct strbuf suffix = { 0 };
-	Dwarf_Die d, sub;
-	const char *n;
-	bool have = type != NULL;
-
-	if (have)
-		d = *type;
-	for (;;) {
-		int tag;
-
-		if (!have) {
-			sb_addf(sb, "void%s", suffix.s ? suffix.s : "");
-			break;
-		}
-		tag = dwarf_tag(&d);
-		n = dwarf_diename(&d);
-		if (tag == DW_TAG_pointer_type) {
-			struct strbuf s2 = { 0 };
-
-			sb_addf(&s2, " *%s", suffix.s ? suffix.s : "");
-			free(suffix.s);
-			suffix = s2;
-		} else if (tag == DW_TAG_const_type || tag == DW_TAG_volatile_type) {
-			struct strbuf s2 = { 0 };
-
-			sb_addf(&s2, " %s%s", tag == DW_TAG_const_type ? "const" : "volatile",
-				suffix.s ? suffix.s : "");
-			free(suffix.s);
-			suffix = s2;
-		} else if (tag == DW_TAG_array_type) {
-			Dwarf_Word count = 0;
-			Dwarf_Attribute a;
-			struct strbuf s2 = { 0 };
-
-			if (dwarf_child(&d, &sub) == 0) {
-				if (dwarf_attr(&sub, DW_AT_count, &a))
-					dwarf_formudata(&a, &count);
-				else if (dwarf_attr(&sub, DW_AT_upper_bound, &a) &&
-					 !dwarf_formudata(&a, &count))
-					count++;
-			}
-			if (suffix.s && suffix.s[0] == ' ')
-				sb_addf(&s2, " (%s)[%llu]", suffix.s + 1,
-					(unsigned long long)count);
-			else
-				sb_addf(&s2, "%s[%llu]", suffix.s ? suffix.s : "",
-					(unsigned long long)count);
-			free(suffix.s);
-			suffix = s2;
-		} else if (tag == DW_TAG_subroutine_type) {
-			sb_addf(sb, "function%s", suffix.s ? suffix.s : "");
-			break;
-		} else {
-			const char *kw = tag == DW_TAG_structure_type ? "struct " :
-					 tag == DW_TAG_union_type ? "union " :
-					 tag == DW_TAG_enumeration_type ? "enum " : "";
-
-			sb_addf(sb, "%s%s%s", kw, n ? n : "(anonymous)",
-				suffix.s ? suffix.s : "");
-			break;
-		}
-		have = type_of(&d, &d);
-	}
-	free(suffix.s);
-}
-
-static char *type_str(Dwarf_Die *type)
-{
-	struct strbuf sb = { 0 };
-
-	type_name(type, &sb);
-	return sb.s;
-}
-
-/* A character type: char, signed/unsigned char (the ones C strings use). */
-static bool is_char(Dwarf_Die *type)
-{
-	Dwarf_Die d;
-	Dwarf_Attribute a;
-	Dwarf_Word enc;
-
-	if (!peel(type, &d) || dwarf_tag(&d) != DW_TAG_base_type ||
-	    type_size(&d) != 1 || !dwarf_attr(&d, DW_AT_encoding, &a) ||
-	    dwarf_formudata(&a, &enc))
-		return false;
-	return enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char;
-}
-
-/* ---- members ---- */
-
-static bool member_offset(Dwarf_Die *m, long long *off)
-{
-	Dwarf_Attribute a;
-	Dwarf_Word w;
-	Dwarf_Op *ops;
-	size_t n;
-
-	*off = 0;
-	if (!dwarf_attr(m, DW_AT_data_member_location, &a))
-		return true;	/* a union member, or a DWARF 4 bitfield */
-	if (!dwarf_formudata(&a, &w)) {
-		*off = (long long)w;
-		return true;
-	}
-	/* DWARF 2: a DW_OP_plus_uconst expression */
-	if (!dwarf_getlocation(&a, &ops, &n) && n == 1 &&
-	    ops[0].atom == DW_OP_plus_uconst) {
-		*off = (long long)ops[0].number;
-		return true;
-	}
-	return false;
-}
-
-/*
- * Find member @name of struct/union @agg, looking into anonymous
- * structs and unions as C does; *off is from the start of @agg.
- */
-static bool find_member(Dwarf_Die *agg, const char *name, Dwarf_Die *out,
-			long long *off)
-{
-	Dwarf_Die m;
-
-	if (dwarf_child(agg, &m))
-		return false;
-	do {
-		const char *n;
-		long long o;
-		Dwarf_Die t, inner;
-
-		if (dwarf_tag(&m) != DW_TAG_member || !member_offset(&m, &o))
-			continue;
-		n = dwarf_diename(&m);
-		if (n && !strcmp(n, name)) {
-			*out = m;
-			*off = o;
-			return true;
-		}
-		if (!n && type_of(&m, &t) && peel(&t, &inner) &&
-		    (dwarf_tag(&inner) == DW_TAG_structure_type ||
-		     dwarf_tag(&inner) == DW_TAG_union_type) &&
-		    find_member(&inner, name, out, off)) {
-			*off += o;
-			return true;
-		}
-	} while (dwarf_siblingof(&m, &m) == 0);
-	return false;
-}
-
-/* Offer the member names of @agg to @sg (anonymous members' included). */
-static void member_names(Dwarf_Die *agg, struct suggest *sg)
-{
-	Dwarf_Die m;
-
-	if (dwarf_child(agg, &m))
-		return;
-	do {
-		const char *n;
-		Dwarf_Die t, inner;
-
-		if (dwarf_tag(&m) != DW_TAG_member)
-			continue;
-		n = dwarf_diename(&m);
-		if (n)
-			suggest_add(sg, n);
-		else if (type_of(&m, &t) && peel(&t, &inner))
-			member_names(&inner, sg);
-	} while (dwarf_siblingof(&m, &m) == 0);
-}
-
-/* ---- the probe site ---- */
-
-static bool cu_at(struct dobj *o, Dwarf_Addr pc, Dwarf_Die *cu)
-{
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-
-	if (dwarf_addrdie(o->dw, pc, cu))
-		return true;
-	/* no .debug_aranges entry: every CU's own ranges */
-	while (dwarf_nextcu(o->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		if (dwarf_offdie(o->dw, off + hsize, cu) && dwarf_haspc(cu, pc) > 0)
-			return true;
-		off = next;
-	}
-	return false;
-}
-
-/* The function at @pc in @o; false with r->err set. */
-static bool find_site(struct res *r, struct dobj *o, Dwarf_Addr pc,
-		      const char *what, const struct pos *pos, struct site *s)
-{
-	int n, i;
-
-	memset(s, 0, sizeof(*s));
-	s->o = o;
-	s->pc = pc;
-	if (!o->dw)
-		return cname_fail(r, pos, "%s has no DWARF debug info (build it with -g, e.g. CONFIG_DEBUG_INFO_DWARF4)",
-			    o->path);
-	if (!cu_at(o, pc, &s->cu))
-		return cname_fail(r, pos, "%s: no compilation unit of %s covers 0x%llx (built without -g?)",
-			    what, o->path, (unsigned long long)pc);
-	n = dwarf_getscopes(&s->cu, pc, &s->scopes);
-	s->sub = -1;
-	for (i = 0; i < n; i++)
-		if (dwarf_tag(&s->scopes[i]) == DW_TAG_subprogram) {
-			s->sub = i;
-			break;
-		}
-	if (s->sub < 0)
-		return cname_fail(r, pos, "%s: the DWARF of %s has no function at 0x%llx",
-			    what, o->path, (unsigned long long)pc);
-	/* scopes inside an inlined call belong to the inlined function */
-	s->first = 0;
-	for (i = s->sub - 1; i >= 0; i--)
-		if (dwarf_tag(&s->scopes[i]) == DW_TAG_inlined_subroutine) {
-			s->first = i + 1;
-			break;
-		}
-	s->func = s->scopes[s->sub];
-	s->sym = what;
-	s->fname = dwarf_diename(&s->func);
-	if (!s->fname)
-		s->fname = what;
-	if (dwarf_entrypc(&s->func, &s->entry))
-		s->entry = pc;
-	return true;
 }
 
 /* ---- locations ---- */
@@ -456,30 +175,10 @@ static bool reg_fetch(struct res *r, unsigned regno, const struct pos *pos,
 	return true;
 }
 
-static void describe_ops(struct strbuf *sb, const Dwarf_Op *ops, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		unsigned op = ops[i].atom;
-
-		sb_addf(sb, "%s%s", i ? " " : "", opname(op));
-		if ((op >= DW_OP_breg0 && op <= DW_OP_breg31) || op == DW_OP_fbreg ||
-		    op == DW_OP_consts)
-			sb_addf(sb, " %lld", (long long)ops[i].number);
-		else if (op == DW_OP_addr || op == DW_OP_plus_uconst ||
-			 op == DW_OP_constu || op == DW_OP_regx || op == DW_OP_piece)
-			sb_addf(sb, " 0x%llx", (unsigned long long)ops[i].number);
-		else if (op == DW_OP_bregx)
-			sb_addf(sb, " %llu %lld", (unsigned long long)ops[i].number,
-				(long long)ops[i].number2);
-	}
-}
-
 /* The canonical frame address at the site. */
 static bool cfa(struct res *r, const struct pos *pos, struct sval *v)
 {
-	struct site *s = r->s;
+	struct dw_site *s = r->s;
 	Dwarf_Frame *frame = NULL;
 	Dwarf_Op *ops;
 	size_t n;
@@ -534,7 +233,7 @@ static bool frame_base(struct res *r, const struct pos *pos, struct sval *v)
 	if (n == 1 && ops[0].atom == DW_OP_call_frame_cfa)
 		return cfa(r, pos, v);
 	sb_addf(&r->why, " [frame base ");
-	describe_ops(&r->why, ops, n);
+	dw_describe_ops(&r->why, ops, n);
 	sb_addf(&r->why, "]");
 	if (!eval(r, &a, ops, n, pos, "the frame base", &l))
 		return false;
@@ -751,9 +450,9 @@ static bool eval(struct res *r, Dwarf_Attribute *attr, const Dwarf_Op *ops,
 		{
 			struct strbuf sb = { 0 };
 
-			describe_ops(&sb, ops, n);
+			dw_describe_ops(&sb, ops, n);
 			return cname_fail(r, pos, "%s is at \"%s\" at 0x%llx: %s is beyond what a fetcharg can express",
-				    who, sb.s, (unsigned long long)r->s->pc, opname(op));
+				    who, sb.s, (unsigned long long)r->s->pc, dw_opname(op));
 		}
 	}
 done:
@@ -796,87 +495,9 @@ static bool var_loc(struct res *r, Dwarf_Die *var, const char *who,
 		return cname_fail(r, pos, "%s is not available at %s+0x%llx (0x%llx): its location list has no entry for that address (optimised out there)",
 			    who, r->s->sym, (unsigned long long)(r->s->pc - r->s->entry),
 			    (unsigned long long)r->s->pc);
-	describe_ops(&r->why, ops, n);
+	dw_describe_ops(&r->why, ops, n);
 	sb_addf(&r->why, " at 0x%llx", (unsigned long long)r->s->pc);
 	return eval(r, &a, ops, n, pos, who, l);
-}
-
-/* ---- variables by name ---- */
-
-static bool is_var_tag(int tag)
-{
-	return tag == DW_TAG_formal_parameter || tag == DW_TAG_variable;
-}
-
-/*
- * Look @name up as C would at the site: the function's scopes, inner
- * first, then the compilation unit.  *kind says what it is.
- */
-static bool find_var(struct site *s, const char *name, Dwarf_Die *out,
-		     const char **kind, int *argno)
-{
-	Dwarf_Die c;
-	int i;
-
-	for (i = s->first; i <= s->sub; i++) {
-		int nparam = 0;
-
-		if (dwarf_child(&s->scopes[i], &c))
-			continue;
-		do {
-			const char *n;
-			int tag = dwarf_tag(&c);
-
-			if (!is_var_tag(tag))
-				continue;
-			if (tag == DW_TAG_formal_parameter)
-				nparam++;
-			n = dwarf_diename(&c);
-			if (n && !strcmp(n, name)) {
-				*out = c;
-				*kind = tag == DW_TAG_formal_parameter ? "parameter" :
-					"local variable";
-				*argno = tag == DW_TAG_formal_parameter ? nparam : 0;
-				return true;
-			}
-		} while (dwarf_siblingof(&c, &c) == 0);
-	}
-	if (dwarf_child(&s->cu, &c))
-		return false;
-	do {
-		const char *n;
-
-		if (dwarf_tag(&c) != DW_TAG_variable)
-			continue;
-		n = dwarf_diename(&c);
-		if (n && !strcmp(n, name)) {
-			*out = c;
-			*kind = "global";
-			*argno = 0;
-			return true;
-		}
-	} while (dwarf_siblingof(&c, &c) == 0);
-	return false;
-}
-
-static char *suggest_var(struct site *s, const char *name)
-{
-	struct suggest sg;
-	Dwarf_Die c;
-	int i;
-
-	suggest_init(&sg, name);
-	for (i = s->first; i <= s->sub; i++) {
-		if (dwarf_child(&s->scopes[i], &c))
-			continue;
-		do {
-			const char *n = dwarf_diename(&c);
-
-			if (is_var_tag(dwarf_tag(&c)) && n)
-				suggest_add(&sg, n);
-		} while (dwarf_siblingof(&c, &c) == 0);
-	}
-	return suggest_text(&sg);
 }
 
 /* A global without a location here (an extern declaration): its symbol. */
@@ -896,14 +517,6 @@ static bool global_by_symbol(struct res *r, const char *name,
 }
 
 /* ---- the access path ---- */
-
-static bool is_aggregate(Dwarf_Die *t)
-{
-	int tag = dwarf_tag(t);
-
-	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
-	       tag == DW_TAG_class_type;
-}
 
 /* The fetch of the pointer value at @l (for -> and [] on a pointer). */
 static bool pointer_value(struct res *r, const struct loc *l,
@@ -948,7 +561,7 @@ static const char *scalar_type(struct res *r, Dwarf_Die *t, long long size,
 	} else if (tag == DW_TAG_enumeration_type) {
 		Dwarf_Die u;
 
-		if (type_of(t, &u) && peel(&u, &u) && dwarf_attr(&u, DW_AT_encoding, &a) &&
+		if (dw_type_of(t, &u) && dw_peel(&u, &u) && dwarf_attr(&u, DW_AT_encoding, &a) &&
 		    !dwarf_formudata(&a, &enc) && enc == DW_ATE_signed)
 			c = 's';
 	} else {
@@ -978,8 +591,8 @@ static bool bitfield(struct res *r, Dwarf_Die *m, long long moff,
 		bs = 0;
 		if (dwarf_attr(m, DW_AT_byte_size, &a))
 			dwarf_formudata(&a, &bs);
-		else if (type_of(m, &t))
-			bs = (Dwarf_Word)type_size(&t);
+		else if (dw_type_of(m, &t))
+			bs = (Dwarf_Word)dw_type_size(&t);
 		start = r->s->o->big_endian ? moff * 8 + (long long)bo :
 			moff * 8 + (long long)bs * 8 - (long long)bo - (long long)w;
 	} else {
@@ -1001,7 +614,7 @@ static bool bitfield(struct res *r, Dwarf_Die *m, long long moff,
 static bool resolve_field(struct res *r, struct field *f)
 {
 	const struct fetcharg *v = f->fetcharg;
-	struct site *s = r->s;
+	struct dw_site *s = r->s;
 	const struct access *a;
 	struct strbuf expr = { 0 };
 	Dwarf_Die var, type, pt;
@@ -1013,15 +626,15 @@ static bool resolve_field(struct res *r, struct field *f)
 	char *tn;
 
 	sb_addf(&expr, "%s", v->name);
-	if (!find_var(s, v->name, &var, &kind, &argno)) {
-		char *dym = suggest_var(s, v->name);
+	if (!dw_find_var(s, v->name, &var, &kind, &argno)) {
+		char *dym = dw_suggest_var(s, v->name);
 
 		return cname_fail(r, &v->pos, "%s has no parameter or variable '%s' in scope at %s+0x%llx%s",
 			    s->fname, v->name, s->sym,
 			    (unsigned long long)(s->pc - s->entry), dym);
 	}
-	have_type = type_of(&var, &type);
-	tn = type_str(have_type ? &type : NULL);
+	have_type = dw_type_of(&var, &type);
+	tn = dw_type_str(have_type ? &type : NULL);
 	if (argno)
 		sb_addf(&r->why, "%s: parameter %d of %s (%s), ", v->name, argno,
 			s->fname, tn);
@@ -1045,7 +658,7 @@ static bool resolve_field(struct res *r, struct field *f)
 		long long off, esize;
 		char *cur = expr.s;
 
-		if (!have_type || !peel(&type, &pt))
+		if (!have_type || !dw_peel(&type, &pt))
 			return cname_fail(r, &a->pos, "'%s' is void", cur);
 		if (a->kind == A_DOT || a->kind == A_ARROW) {
 			Dwarf_Die agg = pt;
@@ -1055,29 +668,29 @@ static bool resolve_field(struct res *r, struct field *f)
 
 				if (dwarf_tag(&pt) != DW_TAG_pointer_type)
 					return cname_fail(r, &a->pos, "'%s' is %s, not a pointer%s", cur,
-						    type_str(&type),
-						    is_aggregate(&pt) ? "; write '.' for its member" : "");
-				if (!type_of(&pt, &agg) || !peel(&agg, &agg) || !is_aggregate(&agg))
+						    dw_type_str(&type),
+						    dw_is_aggregate(&pt) ? "; write '.' for its member" : "");
+				if (!dw_type_of(&pt, &agg) || !dw_peel(&agg, &agg) || !dw_is_aggregate(&agg))
 					return cname_fail(r, &a->pos, "'%s' points to %s, not to a struct or union",
-						    cur, have_type && type_of(&pt, &m) ? type_str(&m) : "void");
+						    cur, have_type && dw_type_of(&pt, &m) ? dw_type_str(&m) : "void");
 				if (!pointer_value(r, &l, &a->pos, &pv))
 					return false;
 				l.mem = true;
 				l.v = pv;
-			} else if (!is_aggregate(&pt)) {
+			} else if (!dw_is_aggregate(&pt)) {
 				return cname_fail(r, &a->pos, "'%s' is %s, not a struct or union%s", cur,
-					    type_str(&type),
+					    dw_type_str(&type),
 					    dwarf_tag(&pt) == DW_TAG_pointer_type ? "; write '->' for a member through a pointer" : "");
 			}
-			if (!find_member(&agg, a->member, &m, &off)) {
+			if (!dw_find_member(&agg, a->member, &m, &off)) {
 				struct suggest sg;
 				char *dym;
 
 				suggest_init(&sg, a->member);
-				member_names(&agg, &sg);
+				dw_member_names(&agg, &sg);
 				dym = suggest_text(&sg);
 				return cname_fail(r, &a->pos, "%s has no member '%s'%s",
-					    type_str(&agg), a->member, dym);
+					    dw_type_str(&agg), a->member, dym);
 			}
 			if (!l.mem)
 				return cname_fail(r, &a->pos, "'%s' is a struct held in registers (%s): members of it are not supported",
@@ -1091,21 +704,21 @@ static bool resolve_field(struct res *r, struct field *f)
 			l.v.cfa_off += off;
 			if (l.v.is_const)
 				l.v.c += (unsigned long long)off;
-			have_type = type_of(&m, &type);
+			have_type = dw_type_of(&m, &type);
 			sb_addf(&r->why, "; %s%s at +%lld (%s)", a->kind == A_DOT ? "." : "->",
-				a->member, off, type_str(have_type ? &type : NULL));
+				a->member, off, dw_type_str(have_type ? &type : NULL));
 			continue;
 		}
 		/* [index] */
 		if (dwarf_tag(&pt) == DW_TAG_array_type) {
 			if (!l.mem)
 				return cname_fail(r, &a->pos, "'%s' is an array held in registers", cur);
-			if (!type_of(&pt, &m))
+			if (!dw_type_of(&pt, &m))
 				return cname_fail(r, &a->pos, "'%s' has no element type", cur);
 		} else if (dwarf_tag(&pt) == DW_TAG_pointer_type) {
 			struct sval pv;
 
-			if (!type_of(&pt, &m))
+			if (!dw_type_of(&pt, &m))
 				return cname_fail(r, &a->pos, "'%s' is a void pointer: it cannot be indexed", cur);
 			if (!pointer_value(r, &l, &a->pos, &pv))
 				return false;
@@ -1113,9 +726,9 @@ static bool resolve_field(struct res *r, struct field *f)
 			l.v = pv;
 		} else {
 			return cname_fail(r, &a->pos, "'%s' is %s, neither an array nor a pointer",
-				    cur, type_str(&type));
+				    cur, dw_type_str(&type));
 		}
-		esize = type_size(&m);
+		esize = dw_type_size(&m);
 		if (esize < 0)
 			return cname_fail(r, &a->pos, "'%s': element size unknown", cur);
 		if (l.v.is_const)
@@ -1125,21 +738,21 @@ static bool resolve_field(struct res *r, struct field *f)
 		l.v.cfa_off += a->index * esize;
 		sb_addf(&expr, "[%lld]", a->index);
 		sb_addf(&r->why, "; [%lld] at +%lld (%s)", a->index, a->index * esize,
-			type_str(&m));
+			dw_type_str(&m));
 		type = m;
 	}
 	f->c_expr = expr.s;
 
 	/* the final value and its type */
 	string = f->type && (!strcmp(f->type, "string") || !strcmp(f->type, "ustring"));
-	if (!have_type || !peel(&type, &pt))
+	if (!have_type || !dw_peel(&type, &pt))
 		return cname_fail(r, &v->pos, "'%s' is void", expr.s);
 	if (!f->type) {
 		Dwarf_Die el;
 
 		if ((dwarf_tag(&pt) == DW_TAG_array_type ||
 		     dwarf_tag(&pt) == DW_TAG_pointer_type) &&
-		    type_of(&pt, &el) && is_char(&el)) {
+		    dw_type_of(&pt, &el) && dw_is_char(&el)) {
 			string = true;
 			f->type = xstrdup(s->uprobe ? "string" : "string");
 		}
@@ -1164,7 +777,7 @@ static bool resolve_field(struct res *r, struct field *f)
 		}
 		f->string_at = true;
 	} else {
-		long long size = type_size(&pt);
+		long long size = dw_type_size(&pt);
 		const char *kt = NULL;
 
 		if (!f->type) {
@@ -1173,16 +786,16 @@ static bool resolve_field(struct res *r, struct field *f)
 			else
 				kt = scalar_type(r, &pt, size, &note);
 			if (!kt) {
-				if (is_aggregate(&pt)) {
+				if (dw_is_aggregate(&pt)) {
 					return cname_fail(r, &v->pos, "'%s' is %s, not a value: name one of its members (%s%s)",
-						    expr.s, type_str(&type),
+						    expr.s, dw_type_str(&type),
 						    expr.s, l.mem ? ".MEMBER" : "->MEMBER");
 				}
 				if (dwarf_tag(&pt) == DW_TAG_array_type)
 					return cname_fail(r, &v->pos, "'%s' is %s: index it (%s[0])",
-						    expr.s, type_str(&type), expr.s);
+						    expr.s, dw_type_str(&type), expr.s);
 				return cname_fail(r, &v->pos, "'%s' is %s (%lld bytes): no fetcharg type holds it; give one with ':TYPE'",
-					    expr.s, type_str(&type), size);
+					    expr.s, dw_type_str(&type), size);
 			}
 			f->type = xstrdup(kt);
 		}
@@ -1201,17 +814,29 @@ static bool resolve_field(struct res *r, struct field *f)
 
 /* ---- the probes ---- */
 
+/* Where @p's first C name is, for a message about them all. */
+static const struct pos *first_cname(const struct probe *p)
+{
+	const struct field *f;
+
+	for (f = p->fields; f; f = f->next)
+		if (f->fetcharg->kind == F_VAR)
+			return &f->fetcharg->pos;
+	return &p->fields->pos;
+}
+
 /* The object and address a probe is at; false with r->err. */
 static bool probe_site(struct res *r, const struct probe *p,
-		       const char *vmlinux, const char *sysroot, struct site *s)
+		       const char *vmlinux, const char *sysroot, struct dw_site *s)
 {
-	struct dobj *o;
+	struct dw_obj *o;
+	struct errmsg err;
 
 	if (p->kind == P_KPROBE || p->kind == P_KRETPROBE) {
 		const struct ksym *ks;
 
 		if (!vmlinux)
-			return cname_fail(r, &p->fields->pos, "C names in kprobe '%s' need the kernel's debug info: pass --vmlinux VMLINUX (built with DWARF), or write argN",
+			return cname_fail(r, first_cname(p), "C names in kprobe '%s' need the kernel's debug info: pass --vmlinux VMLINUX (built with DWARF), or write argN",
 				    p->name);
 		ks = ksym_find(r->k, p->target);
 		while (ks && (ks->module || (ks->type != 't' && ks->type != 'w')))
@@ -1219,20 +844,21 @@ static bool probe_site(struct res *r, const struct probe *p,
 		if (!ks)
 			return cname_fail(r, &p->target_pos, "'%s' is not a function of %s: its DWARF is not there (a module's .ko is not read)",
 				    p->target, vmlinux);
-		o = dobj_open(r, vmlinux, true);
-		if (!o || !find_site(r, o, ks->addr + (unsigned long long)p->offset,
-			       p->target, &p->target_pos, s))
-			return false;
+		o = dw_open(vmlinux, true, &err);
+		if (!o)
+			return cname_fail(r, NULL, "%s", err.msg);
+		if (!dw_find_site(o, ks->addr + (unsigned long long)p->offset,
+				  p->target, s, &err))
+			return cname_fail(r, &p->target_pos, "%s", err.msg);
 		return true;
 	}
 	if (p->kind == P_UPROBE || p->kind == P_URETPROBE) {
 		struct uelf_sym us;
-		struct errmsg err;
 		char *path;
 		size_t i, n;
 
 		if (!sysroot)
-			return cname_fail(r, &p->fields->pos, "C names in uprobe '%s' need the program's debug info: pass --sysroot DIR",
+			return cname_fail(r, first_cname(p), "C names in uprobe '%s' need the program's debug info: pass --sysroot DIR",
 				    p->name);
 		if (!p->usym)
 			return cname_fail(r, &p->target_pos, "C names need the uprobe written PATH:SYMBOL (the function gives the scope)");
@@ -1240,9 +866,11 @@ static bool probe_site(struct res *r, const struct probe *p,
 		if (uelf_resolve_sym(path, p->usym, (unsigned long long)p->usym_off,
 				     &us, &err))
 			return cname_fail(r, &p->usym_pos, "%s", err.msg);
-		o = dobj_open(r, path, false);
-		if (!o || !find_site(r, o, us.addr, p->usym, &p->usym_pos, s))
-			return false;
+		o = dw_open(path, false, &err);
+		if (!o)
+			return cname_fail(r, NULL, "%s", err.msg);
+		if (!dw_find_site(o, us.addr, p->usym, s, &err))
+			return cname_fail(r, &p->usym_pos, "%s", err.msg);
 		s->uprobe = true;
 		s->foff_delta = (long long)(us.foff - us.addr);
 		(void)i;
@@ -1262,7 +890,7 @@ static bool has_cvar(const struct probe *p)
 	return false;
 }
 
-int cname_resolve(struct program *prog, const struct kernel *k,
+int resolve_cnames(struct program *prog, const struct kernel *k,
 		  const char *vmlinux, const char *sysroot,
 		  const struct target *t, struct strbuf *explain,
 		  struct diags *d)
@@ -1275,7 +903,7 @@ int cname_resolve(struct program *prog, const struct kernel *k,
 		/* a uprobe's registers and stack slots are its file's ABI's */
 		struct target pt = *t;
 		struct res r = { .t = &pt, .k = k };
-		struct site s;
+		struct dw_site s;
 		struct field *f;
 
 		pt.abi = probe_abi(p, t);
@@ -1353,9 +981,9 @@ static void list_scope(struct res *r, Dwarf_Die *scope, struct strbuf *out,
 		struct probe p = { 0 };
 		char *tn, *text;
 
-		if (!is_var_tag(tag) || !n)
+		if (!dw_is_var_tag(tag) || !n)
 			continue;
-		tn = type_str(type_of(&c, &type) ? &type : NULL);
+		tn = dw_type_str(dw_type_of(&c, &type) ? &type : NULL);
 		v.kind = F_VAR;
 		v.name = (char *)n;
 		v.pos = *pos;
@@ -1389,7 +1017,7 @@ static void list_scope(struct res *r, Dwarf_Die *scope, struct strbuf *out,
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
-int cname_list_vars(const char *where, const struct kernel *k,
+int resolve_list_vars(const char *where, const struct kernel *k,
 		    const char *vmlinux, const char *sysroot,
 		    const struct target *t, struct strbuf *out)
 {
@@ -1398,7 +1026,7 @@ int cname_list_vars(const char *where, const struct kernel *k,
 	struct field dummy = { 0 };
 	struct target pt = *t;
 	struct res r = { .t = &pt, .k = k, .terse = true };
-	struct site s;
+	struct dw_site s;
 	char *w = xstrdup(where), *plus, *colon;
 	const char *file;
 	int line = 0, i;
@@ -1454,66 +1082,4 @@ int cname_list_vars(const char *where, const struct kernel *k,
 	free(s.scopes);
 	free(w);
 	return 0;
-}
-
-/* ---- functions that exist only inlined ---- */
-
-struct inl {
-	const char *name;
-	bool found;
-	char *where;
-};
-
-static int inl_func(Dwarf_Die *die, void *arg)
-{
-	struct inl *in = arg;
-	const char *n = dwarf_diename(die);
-	const char *file;
-	int line = 0;
-
-	if (!n || strcmp(n, in->name) || dwarf_func_inline(die) <= 0)
-		return DWARF_CB_OK;
-	in->found = true;
-	file = dwarf_decl_file(die);
-	dwarf_decl_line(die, &line);
-	if (file) {
-		/*
-		 * Relative to the source tree: what it shares with the CU's
-		 * own file (.../src/net/core/dev.c and
-		 * .../src/include/linux/netdevice.h: include/linux/...).
-		 */
-		Dwarf_Die cu;
-		const char *cuname = dwarf_diecu(die, &cu, NULL, NULL) ?
-				     dwarf_diename(&cu) : NULL;
-		size_t i, cut = 0;
-
-		for (i = 0; cuname && file[i] && file[i] == cuname[i]; i++)
-			if (file[i] == '/')
-				cut = i + 1;
-		in->where = xasprintf("%s:%d", file + cut, line);
-	}
-	return DWARF_CB_ABORT;
-}
-
-int cname_inlined(const char *vmlinux, const char *func, char **where)
-{
-	struct res r = { 0 };
-	struct dobj *o = dobj_open(&r, vmlinux, true);
-	struct inl in = { .name = func };
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-
-	*where = NULL;
-	if (!o || !o->dw)
-		return -1;
-	while (!in.found &&
-	       !dwarf_nextcu(o->dw, off, &next, &hsize, NULL, NULL, NULL)) {
-		Dwarf_Die cu;
-
-		if (dwarf_offdie(o->dw, off + hsize, &cu))
-			dwarf_getfuncs(&cu, inl_func, &in, 0);
-		off = next;
-	}
-	*where = in.where;
-	return in.found;
 }

@@ -1,0 +1,1 @@
+#define PROBECC_VERSION "beadaa5-dirty"

@@ -1,0 +1,1 @@
+rdinit=/probecc/init ftrace=function ftrace_filter=register_netdevice,register_netdev trace_buf_size=1M trace_options=func_stack_trace
