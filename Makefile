@@ -37,17 +37,23 @@ include tests/fuzz/Makefile.fuzz
 
 -include $(DEPFILES)
 
-.PHONY: all clean check check-deps check-kernel check-kernel-x86 check-rootfs check-hang demo install uninstall
+.PHONY: all clean check check-host check-deps check-kernel check-kernel-x86 check-rootfs check-hang demo install uninstall
 clean:
 	rm -f $(CLEAN_FILES)
 
 # The main job on the embedded default: examples/bond0.probes compiled
-# for Debian's MIPS Malta kernel, booted in QEMU, the trace shown.
+# against Debian's MIPS Malta kernel (its capture, one boot the first
+# time), booted in QEMU, and the report: each probe's hits with their
+# callers named (bond0: insmod -> do_init_module -> bonding_init ->
+# bond_create -> register_netdevice).  The agent's raw dump is one option
+# away: make demo DEMO_OPTS=--show.
 DEMO_PROBES ?= examples/bond0.probes
 DEMO_ARCH ?= mipsel
+DEMO_OPTS ?=
 demo: qemu-deps
 	$(MAKE) all
-	qemu-images/run-probes --arch $(DEMO_ARCH) --show $(DEMO_PROBES)
+	qemu-images/run-probes --arch $(DEMO_ARCH) --report $(DEMO_OPTS) $(DEMO_PROBES)
+	@echo "make demo DEMO_OPTS=--show: the agent's raw dump too (manifest, items, the trace as the kernel printed it)"
 
 # make install PREFIX=/usr/local DESTDIR=: the programs, every agent built
 # (initramfs/agent-ARCH, the host ASan build excepted) as

@@ -173,12 +173,7 @@ static int split(const char *line, const char *what, struct plist *out,
 		if (inq)
 			return errmsg_set(e, -EINVAL, "%s: unbalanced double quote in '%s'",
 					  what, start);
-		if (out->n == out->cap) {
-			out->cap = out->cap ? out->cap * 2 : 16;
-			out->v = realloc(out->v, out->cap * sizeof(*out->v));
-			if (!out->v)
-				fatal("out of memory");
-		}
+		ALLOC_GROW(out->v, out->n + 1, out->cap);
 		memset(&out->v[out->n], 0, sizeof(out->v[0]));
 		out->v[out->n].text = xstrndup(start, p - start);
 		parse_param(&out->v[out->n]);
@@ -293,11 +288,9 @@ out:
 int ba_hush_quote(const char *s, char **quoted, struct errmsg *e)
 {
 	/* at most 4 bytes for one ("'\\''"), the quotes and a NUL */
-	char *q = malloc(4 * strlen(s) + 3), *o = q;
+	char *q = xmalloc(4 * strlen(s) + 3), *o = q;
 	const char *p;
 
-	if (!q)
-		fatal("out of memory");
 	*o++ = '\'';
 	for (p = s; *p; p++) {
 		unsigned char c = *p;

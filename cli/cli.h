@@ -6,6 +6,8 @@
  * only one that names them all:
  *   main.c     the commands[] table: "probecc report", "probecc
  *              bootargs", and the compile command when no other is named
+ *   elfarch.c  probecc elf-arch: can these programs run under --arch
+ *   didyoumean.c  probecc did-you-mean: common/suggest.c for a front end
  *   compile.c  probecc FILE: options, the target kernel loaded (facts/),
  *              the compiler's stages called in order (compiler/), the
  *              outputs staged and committed (common/output.c)
@@ -20,6 +22,14 @@ int compile_main(int argc, char **argv);
 
 /* compile_main()'s usage text, the first part of cli_usage(). */
 extern const char compile_usage[];
+
+/* probecc elf-arch --arch ARCH FILE... (elfarch.c): the exit status. */
+int elfarch_main(int argc, char **argv);
+extern const char elfarch_usage[];
+
+/* probecc did-you-mean NAME (didyoumean.c): the exit status. */
+int didyoumean_main(int argc, char **argv);
+extern const char didyoumean_usage[];
 
 /* The whole usage, every command's synopsis, to @f (main.c). */
 void cli_usage(FILE *f);

@@ -25,6 +25,10 @@ static const struct command commands[] = {
 	  "summarise the agent's dumps and check the probe file's expectations" },
 	{ "bootargs", bootargs_main, bootargs_synopsis,
 	  "merge the fragment into a boot loader's command line, quoted for U-Boot or set in a dtb" },
+	{ "did-you-mean", didyoumean_main, didyoumean_usage,
+	  "the names of stdin close to NAME, by the rule of probecc's own suggestions" },
+	{ "elf-arch", elfarch_main, elfarch_usage,
+	  "whether programs run under --arch (their ELF header, as a uprobe's file is checked)" },
 };
 
 void cli_usage(FILE *f)

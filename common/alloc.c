@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Allocation that cannot fail (out of memory exits) and the growable strbuf. */
+/*
+ * Allocation that cannot fail (out of memory exits, as dtc's and git's
+ * x* allocators do), the one way arrays grow (ALLOC_GROW()), and the
+ * growable strbuf.
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,6 +11,60 @@
 #include <string.h>
 
 #include "common.h"
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		fatal("out of memory (%zu bytes)", size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size ? size : 1);
+	if (!p)
+		fatal("out of memory (%zu bytes)", size);
+	return p;
+}
+
+void *xrealloc_array(void *p, size_t n, size_t size)
+{
+	if (n && size > (size_t)-1 / n)
+		fatal("out of memory (%zu elements of %zu bytes)", n, size);
+	p = realloc(p, n && size ? n * size : 1);
+	if (!p)
+		fatal("out of memory (%zu elements of %zu bytes)", n, size);
+	return p;
+}
+
+size_t alloc_nr(size_t cap, size_t need)
+{
+	size_t n = cap ? cap : 16;
+
+	while (n < need) {
+		if (n > (size_t)-1 / 2)
+			fatal("out of memory (%zu elements)", need);
+		n *= 2;
+	}
+	return n;
+}
+
+void push_str(char ***arr, int *n, int *cap, char *s)
+{
+	ALLOC_GROW(*arr, *n + 1, *cap);
+	(*arr)[(*n)++] = s;
+}
+
+FILE *xopen_memstream(char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+
+	if (!f)
+		fatal("out of memory");
+	return f;
+}
 
 void *xcalloc(size_t n, size_t size)
 {
@@ -52,9 +110,7 @@ static void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 
 		while (cap < sb->len + n + 1)
 			cap *= 2;
-		sb->s = realloc(sb->s, cap);
-		if (!sb->s)
-			fatal("out of memory");
+		sb->s = xrealloc(sb->s, cap);
 		sb->cap = cap;
 	}
 	vsnprintf(sb->s + sb->len, n + 1, fmt, ap);

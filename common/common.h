@@ -120,7 +120,39 @@ struct errmsg {
 int errmsg_set(struct errmsg *e, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * Allocation that cannot fail: out of memory prints "probecc: error: out
+ * of memory (...)" and exits 2 (fatal()).  A size of 0 allocates one
+ * byte, so NULL is never returned.  xrealloc_array() also refuses an
+ * @n * @size that would wrap.
+ */
+void *xmalloc(size_t size);
+void *xrealloc(void *p, size_t size);
+void *xrealloc_array(void *p, size_t n, size_t size);
 void *xcalloc(size_t n, size_t size);
+/*
+ * The capacity an array of @cap elements grows to so as to hold @need:
+ * doubled (from 16) until it does, so appending one at a time stays
+ * linear.  Exits as the x* allocators do when it would wrap.
+ */
+size_t alloc_nr(size_t cap, size_t need);
+/*
+ * ALLOC_GROW(arr, nr, cap): room for @nr elements in the array @arr of
+ * capacity @cap (both lvalues, as git's ALLOC_GROW): grows @arr and @cap
+ * when @nr is more than @cap, else nothing.
+ */
+#define ALLOC_GROW(arr, nr, cap)						\
+	do {								\
+		if ((size_t)(nr) > (size_t)(cap)) {			\
+			(cap) = alloc_nr((size_t)(cap), (size_t)(nr));	\
+			(arr) = xrealloc_array((arr), (size_t)(cap),	\
+					       sizeof(*(arr)));		\
+		}							\
+	} while (0)
+/* open_memstream() that cannot fail (POSIX 2008: @buf, @len as it says). */
+FILE *xopen_memstream(char **buf, size_t *len);
+/* Append @s to the array *@arr of *@n (capacity *@cap) strings; not copied. */
+void push_str(char ***arr, int *n, int *cap, char *s);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -108,12 +108,7 @@ static struct diag *diag_slot(struct diags *d, const struct pos *p)
 	if (p)
 		g.pos = *p;
 	if (!diag_limit || d->nv < diag_limit) {
-		if (d->nv == d->cap) {
-			d->cap = d->cap ? 2 * d->cap : 16;
-			d->v = realloc(d->v, d->cap * sizeof(*d->v));
-			if (!d->v)
-				fatal("out of memory");
-		}
+		ALLOC_GROW(d->v, d->nv + 1, d->cap);
 		slot = &d->v[d->nv++];
 		*slot = g;
 		d->last = -1;	/* zero-initialised lists start with 0 */
@@ -145,9 +140,7 @@ void diag_vadd(struct diags *d, const struct pos *p, const char *fmt,
 	va_copy(aq, ap);
 	n = vsnprintf(NULL, 0, fmt, aq);
 	va_end(aq);
-	g->msg = malloc(n + 1);
-	if (!g->msg)
-		fatal("out of memory");
+	g->msg = xmalloc(n + 1);
 	vsnprintf(g->msg, n + 1, fmt, ap);
 }
 

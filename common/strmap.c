@@ -3,11 +3,13 @@
  * strmap.c - the string -> pointer hash map of strmap.h.  Linear probing
  * in a table at most half full, doubled when it would be fuller: a
  * lookup costs a hash and a compare or two, so n insertions are O(n).
+ * No exits but xstrmap_put(), the tools' (bootconfig/ uses strmap_put()).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "strmap.h"
 
 /* FNV-1a over @len bytes (as facts/kernel.c's symbol index). */
@@ -81,4 +83,11 @@ void strmap_free(struct strmap *m)
 	free(m->slots);
 	m->slots = NULL;
 	m->cap = m->n = 0;
+}
+
+/* The tools' strmap_put(): out of memory exits (common.h, fatal()). */
+void xstrmap_put(struct strmap *m, const char *key, size_t len, void *val)
+{
+	if (strmap_put(m, key, len, val))
+		fatal("out of memory");
 }

@@ -35,6 +35,8 @@ void *strmap_get(const struct strmap *m, const char *key, size_t len);
  * Returns 0, or -ENOMEM with @m unchanged.
  */
 int strmap_put(struct strmap *m, const char *key, size_t len, void *val);
+/* The same for the tools, whose running out of memory exits (alloc.c). */
+void xstrmap_put(struct strmap *m, const char *key, size_t len, void *val);
 /* Free the slots (not the keys or values); @m is empty and usable again. */
 void strmap_free(struct strmap *m);
 

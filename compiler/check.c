@@ -70,17 +70,11 @@ static void check_error(struct checker *c, const struct pos *p,
 static void check_error(struct checker *c, const struct pos *p,
 			const char *fmt, ...)
 {
-	char *msg;
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&msg, fmt, ap);
+	diag_vadd(c->d, p, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		fatal("out of memory");
-	diag_add(c->d, p, "%s", msg);
-	free(msg);
 }
 
 /* The kernel's functions named @name, counting every symbol of the name. */

@@ -44,6 +44,7 @@
 #include <stdio.h>
 
 #include "common.h"
+#include "plan.h"
 
 /* ---- tokens (lex.c) ---- */
 
@@ -217,8 +218,7 @@ enum {
  */
 struct program *parse(struct token *tok, struct diags *d);
 
-/* The most plan the agent reads: AGENT_PLAN_MAX of initramfs/agent.h. */
-#define PLAN_MAX	(1024 * 1024)
+/* PLAN_MAX, the most plan the agent reads, is common/plan.h's. */
 
 /* ---- target ABIs (abi.c) ---- */
 

@@ -670,17 +670,14 @@ static void check_unique(const struct probe *p)
 	if (!same) {
 		same = xcalloc(1, sizeof(*same));
 		same->key = key;
-		if (strmap_put(&probe_names, key, strlen(key), same))
-			fatal("out of memory");
+		xstrmap_put(&probe_names, key, strlen(key), same);
 	} else {
 		free(key);
 	}
 	for (i = 0; i < same->n; i++)
 		parse_error(&p->pos, "%s:%s is already defined at line %d",
 			    p->group, p->name, same->v[i]->pos.line);
-	same->v = realloc(same->v, (same->n + 1) * sizeof(*same->v));
-	if (!same->v)
-		fatal("out of memory");
+	same->v = xrealloc_array(same->v, same->n + 1, sizeof(*same->v));
 	same->v[same->n++] = p;
 }
 
@@ -919,9 +916,249 @@ static struct expectation *expectation(const struct pos *start)
  * statement = setting | functions | probe | event | dumping
  * Returns false at the end of the file.
  */
+/*
+ * The statements, a row each: the word that starts one and its rule
+ * (docs/language.md).  Each rule is called with the word consumed but
+ * for the probes (probe() and event() read their own keyword), and ends
+ * its statement.
+ */
+static void stmt_function(struct program *prog, const struct pos *start)
+{
+	if (!prog->functions && !prog->graph)
+		prog->tracer_pos = *start;
+	glob_list(&prog->functions, "function");
+	if (is("stack")) {
+		prog->func_stack = true;
+		prog->func_stack_pos = tok->pos;
+		tok = tok->next;
+	}
+	end_statement("the function list");
+}
+
+static void stmt_notrace(struct program *prog, const struct pos *start)
+{
+	(void)start;
+	glob_list(&prog->notrace, "notrace");
+	end_statement("the notrace list");
+}
+
+static void stmt_graph(struct program *prog, const struct pos *start)
+{
+	if (!prog->functions && !prog->graph)
+		prog->tracer_pos = *start;
+	glob_list(&prog->graph, "graph");
+	if (is("depth")) {
+		tok = tok->next;
+		prog->graph_depth = (int)number_max("a depth", 1000);
+		if (prog->graph_depth < 1 || prog->graph_depth > 1000)
+			syntax_error(start, "graph depth must be between 1 and 1000");
+	}
+	end_statement("the graph list");
+}
+
+/* kprobe, kretprobe, uprobe, uretprobe, event: the keyword not consumed */
+static void stmt_probe(struct program *prog, const struct pos *start)
+{
+	struct probe *p;
+
+	(void)prog;
+	(void)start;
+	if (is("event"))
+		p = event();
+	else
+		p = probe(is("kprobe") ? P_KPROBE : is("kretprobe") ? P_KRETPROBE :
+			  is("uprobe") ? P_UPROBE : P_URETPROBE);
+	if (panic)
+		return;
+	check_unique(p);
+	*probes_tail = p;
+	probes_tail = &p->next;
+	end_statement("the probe");
+}
+
+static void stmt_buffer(struct program *prog, const struct pos *start)
+{
+	if (prog->buffer_size)
+		parse_error(start, "the buffer size is already set");
+	prog->buffer_pos = *start;
+	prog->buffer_size = size();
+	end_statement("the buffer size");
+}
+
+static void stmt_clock(struct program *prog, const struct pos *start)
+{
+	if (prog->clock)
+		parse_error(start, "the trace clock is already set");
+	prog->clock_pos = tok->pos;
+	prog->clock = symbol("a trace clock name");
+	end_statement("the clock");
+}
+
+static void stmt_option(struct program *prog, const struct pos *start)
+{
+	(void)start;
+	if (tok->kind != TK_WORD)
+		syntax_error(&tok->pos, "expected a trace option name after 'option'");
+	while (tok->kind == TK_WORD)
+		append_name(&prog->options, option_word());
+	end_statement("the options");
+}
+
+static void stmt_dump(struct program *prog, const struct pos *start)
+{
+	if (prog->sink)
+		parse_error(start, "the dump sink is already set");
+	if (is("console"))
+		prog->sink = xstrdup("console");
+	else if (tok->kind == TK_PATH)
+		prog->sink = xstrdup(tok->text);
+	else
+		syntax_error(&tok->pos, "expected 'console' or an absolute path (/dev/ttyS1, /probecc.dump) after 'dump'");
+	tok = tok->next;
+	/* the ring buffer's own pages, for trace.dat (docs/plan.md "Raw dump") */
+	if (is("raw")) {
+		prog->dump_raw = true;
+		tok = tok->next;
+	} else if (is("text")) {
+		tok = tok->next;
+	} else if (tok->kind == TK_WORD) {
+		syntax_error(&tok->pos, "expected the dump's form, 'raw' or 'text', or the end of the statement after the dump sink");
+	}
+	end_statement("the dump sink");
+}
+
+/* docs/plan.md "Target": what the running kernel says of itself */
+static void stmt_capture(struct program *prog, const struct pos *start)
+{
+	(void)start;
+	prog->capture = true;
+	end_statement("capture");
+}
+
+/* the persistent ring buffer (6.12): off, or its size */
+static void stmt_persist(struct program *prog, const struct pos *start)
+{
+	if (prog->persist_off || prog->persist_size)
+		parse_error(start, "persist is already set");
+	prog->persist_pos = *start;
+	if (is("off")) {
+		prog->persist_off = true;
+		tok = tok->next;
+	} else if (tok->kind == TK_NUM) {
+		struct pos at = tok->pos;
+
+		prog->persist_size = size();
+		/* mapped address and size page-aligned (debugging.rst) */
+		if (prog->persist_size % 4096)
+			parse_error(&at, "the persistent buffer's size must be a multiple of 4K (the kernel maps whole pages)");
+	} else {
+		syntax_error(&tok->pos, "expected 'off' or a size (2M) after 'persist'");
+	}
+	end_statement("persist");
+}
+
+/* crash dump|nodump: ftrace_dump_on_oops, the ring buffer on the console at an oops or panic */
+static void stmt_crash(struct program *prog, const struct pos *start)
+{
+	if (prog->crash_dump)
+		parse_error(start, "'crash' is already set");
+	if (is("dump"))
+		prog->crash_dump = 1;
+	else if (is("nodump"))
+		prog->crash_dump = -1;
+	else
+		syntax_error(&tok->pos, "expected 'dump' or 'nodump' after 'crash'");
+	tok = tok->next;
+	end_statement("crash");
+}
+
+/* panic on oops|warn|softlockup|hung_task...: what makes the kernel panic */
+static void stmt_panic(struct program *prog, const struct pos *start)
+{
+	(void)start;
+	if (!is("on"))
+		syntax_error(&tok->pos, "expected 'on' after 'panic' (panic on oops warn softlockup hung_task)");
+	tok = tok->next;
+	if (tok->kind != TK_WORD)
+		syntax_error(&tok->pos, "expected what makes the kernel panic: oops, warn, softlockup or hung_task");
+	while (tok->kind == TK_WORD) {
+		if (is("oops"))
+			prog->panic_on |= PANIC_ON_OOPS;
+		else if (is("warn"))
+			prog->panic_on |= PANIC_ON_WARN;
+		else if (is("softlockup"))
+			prog->panic_on |= PANIC_ON_SOFTLOCKUP;
+		else if (is("hung_task"))
+			prog->panic_on |= PANIC_ON_HUNG_TASK;
+		else
+			syntax_error(&tok->pos, "unknown 'panic on' word '%s' (known: oops, warn, softlockup, hung_task)",
+				     tok->text);
+		tok = tok->next;
+	}
+	end_statement("panic on");
+}
+
+static void stmt_window(struct program *prog, const struct pos *start)
+{
+	if (prog->window_ms)
+		parse_error(start, "the window is already set");
+	prog->window_ms = duration();
+	end_statement("the window");
+}
+
+static void stmt_expect(struct program *prog, const struct pos *start)
+{
+	(void)prog;
+	*expects_tail = expectation(start);
+	while (*expects_tail)
+		expects_tail = &(*expects_tail)->next;
+	end_statement("the expectation");
+}
+
+static void stmt_init(struct program *prog, const struct pos *start)
+{
+	(void)start;
+	if (tok->kind != TK_PATH)
+		syntax_error(&tok->pos, "expected the absolute path of the real init");
+	while (tok->kind == TK_PATH) {
+		append_name(&prog->inits, new_name(tok->text, &tok->pos));
+		tok = tok->next;
+	}
+	end_statement("the init list");
+}
+
+static const struct statement_rule {
+	const char *word;
+	void (*parse)(struct program *prog, const struct pos *start);
+	bool keeps_word;	/* the rule reads the word itself */
+} statements[] = {
+	{ "function", stmt_function, false },
+	{ "notrace", stmt_notrace, false },
+	{ "graph", stmt_graph, false },
+	{ "kprobe", stmt_probe, true },
+	{ "kretprobe", stmt_probe, true },
+	{ "uprobe", stmt_probe, true },
+	{ "uretprobe", stmt_probe, true },
+	{ "event", stmt_probe, true },
+	{ "buffer", stmt_buffer, false },
+	{ "clock", stmt_clock, false },
+	{ "option", stmt_option, false },
+	{ "dump", stmt_dump, false },
+	{ "crash", stmt_crash, false },
+	{ "panic", stmt_panic, false },
+	{ "window", stmt_window, false },
+	{ "persist", stmt_persist, false },
+	{ "init", stmt_init, false },
+	{ "capture", stmt_capture, false },
+	{ "expect", stmt_expect, false },
+};
+
+/* statement = one of statements[], ended by a newline or ';' */
 static bool statement(struct program *prog)
 {
+	struct strbuf known = { 0 };
 	struct pos start;
+	size_t i;
 
 	while (tok->kind == TK_NL || is(";"))
 		tok = tok->next;
@@ -931,175 +1168,17 @@ static bool statement(struct program *prog)
 	if (tok->kind != TK_WORD)
 		syntax_error(&tok->pos, "expected a statement, found '%s'", describe(tok));
 
-	if (is("function")) {
-		tok = tok->next;
-		if (!prog->functions && !prog->graph)
-			prog->tracer_pos = start;
-		glob_list(&prog->functions, "function");
-		if (is("stack")) {
-			prog->func_stack = true;
-			prog->func_stack_pos = tok->pos;
-			tok = tok->next;
-		}
-		end_statement("the function list");
-	} else if (is("notrace")) {
-		tok = tok->next;
-		glob_list(&prog->notrace, "notrace");
-		end_statement("the notrace list");
-	} else if (is("graph")) {
-		tok = tok->next;
-		if (!prog->functions && !prog->graph)
-			prog->tracer_pos = start;
-		glob_list(&prog->graph, "graph");
-		if (is("depth")) {
-			tok = tok->next;
-			prog->graph_depth = (int)number_max("a depth", 1000);
-			if (prog->graph_depth < 1 || prog->graph_depth > 1000)
-				syntax_error(&start, "graph depth must be between 1 and 1000");
-		}
-		end_statement("the graph list");
-	} else if (is("kprobe") || is("kretprobe") || is("uprobe") ||
-		   is("uretprobe") || is("event")) {
-		struct probe *p;
-
-		if (is("event"))
-			p = event();
-		else
-			p = probe(is("kprobe") ? P_KPROBE : is("kretprobe") ? P_KRETPROBE :
-				  is("uprobe") ? P_UPROBE : P_URETPROBE);
-		if (panic)
+	for (i = 0; i < ARRAY_SIZE(statements); i++)
+		if (is(statements[i].word)) {
+			if (!statements[i].keeps_word)
+				tok = tok->next;
+			statements[i].parse(prog, &start);
 			return true;
-		check_unique(p);
-		*probes_tail = p;
-		probes_tail = &p->next;
-		end_statement("the probe");
-	} else if (is("buffer")) {
-		tok = tok->next;
-		if (prog->buffer_size)
-			parse_error(&start, "the buffer size is already set");
-		prog->buffer_pos = start;
-		prog->buffer_size = size();
-		end_statement("the buffer size");
-	} else if (is("clock")) {
-		tok = tok->next;
-		if (prog->clock)
-			parse_error(&start, "the trace clock is already set");
-		prog->clock_pos = tok->pos;
-		prog->clock = symbol("a trace clock name");
-		end_statement("the clock");
-	} else if (is("option")) {
-		tok = tok->next;
-		if (tok->kind != TK_WORD)
-			syntax_error(&tok->pos, "expected a trace option name after 'option'");
-		while (tok->kind == TK_WORD)
-			append_name(&prog->options, option_word());
-		end_statement("the options");
-	} else if (is("dump")) {
-		tok = tok->next;
-		if (prog->sink)
-			parse_error(&start, "the dump sink is already set");
-		if (is("console"))
-			prog->sink = xstrdup("console");
-		else if (tok->kind == TK_PATH)
-			prog->sink = xstrdup(tok->text);
-		else
-			syntax_error(&tok->pos, "expected 'console' or an absolute path (/dev/ttyS1, /probecc.dump) after 'dump'");
-		tok = tok->next;
-		/* the ring buffer's own pages, for trace.dat (docs/plan.md "Raw dump") */
-		if (is("raw")) {
-			prog->dump_raw = true;
-			tok = tok->next;
-		} else if (is("text")) {
-			tok = tok->next;
-		} else if (tok->kind == TK_WORD) {
-			syntax_error(&tok->pos, "expected the dump's form, 'raw' or 'text', or the end of the statement after the dump sink");
 		}
-		end_statement("the dump sink");
-	} else if (is("capture")) {
-		/* docs/plan.md "Target": what the running kernel says of itself */
-		tok = tok->next;
-		prog->capture = true;
-		end_statement("capture");
-	} else if (is("crash")) {
-		/* ftrace_dump_on_oops: the ring buffer on the console at an oops or panic */
-		tok = tok->next;
-		if (prog->crash_dump)
-			parse_error(&start, "'crash' is already set");
-		if (is("dump"))
-			prog->crash_dump = 1;
-		else if (is("nodump"))
-			prog->crash_dump = -1;
-		else
-			syntax_error(&tok->pos, "expected 'dump' or 'nodump' after 'crash'");
-		tok = tok->next;
-		end_statement("crash");
-	} else if (is("panic")) {
-		tok = tok->next;
-		if (!is("on"))
-			syntax_error(&tok->pos, "expected 'on' after 'panic' (panic on oops warn softlockup hung_task)");
-		tok = tok->next;
-		if (tok->kind != TK_WORD)
-			syntax_error(&tok->pos, "expected what makes the kernel panic: oops, warn, softlockup or hung_task");
-		while (tok->kind == TK_WORD) {
-			if (is("oops"))
-				prog->panic_on |= PANIC_ON_OOPS;
-			else if (is("warn"))
-				prog->panic_on |= PANIC_ON_WARN;
-			else if (is("softlockup"))
-				prog->panic_on |= PANIC_ON_SOFTLOCKUP;
-			else if (is("hung_task"))
-				prog->panic_on |= PANIC_ON_HUNG_TASK;
-			else
-				syntax_error(&tok->pos, "unknown 'panic on' word '%s' (known: oops, warn, softlockup, hung_task)",
-					     tok->text);
-			tok = tok->next;
-		}
-		end_statement("panic on");
-	} else if (is("persist")) {
-		/* the persistent ring buffer (6.12): off, or its size */
-		tok = tok->next;
-		if (prog->persist_off || prog->persist_size)
-			parse_error(&start, "persist is already set");
-		prog->persist_pos = start;
-		if (is("off")) {
-			prog->persist_off = true;
-			tok = tok->next;
-		} else if (tok->kind == TK_NUM) {
-			struct pos at = tok->pos;
-
-			prog->persist_size = size();
-			/* mapped address and size page-aligned (debugging.rst) */
-			if (prog->persist_size % 4096)
-				parse_error(&at, "the persistent buffer's size must be a multiple of 4K (the kernel maps whole pages)");
-		} else {
-			syntax_error(&tok->pos, "expected 'off' or a size (2M) after 'persist'");
-		}
-		end_statement("persist");
-	} else if (is("window")) {
-		tok = tok->next;
-		if (prog->window_ms)
-			parse_error(&start, "the window is already set");
-		prog->window_ms = duration();
-		end_statement("the window");
-	} else if (is("expect")) {
-		tok = tok->next;
-		*expects_tail = expectation(&start);
-		while (*expects_tail)
-			expects_tail = &(*expects_tail)->next;
-		end_statement("the expectation");
-	} else if (is("init")) {
-		tok = tok->next;
-		if (tok->kind != TK_PATH)
-			syntax_error(&tok->pos, "expected the absolute path of the real init");
-		while (tok->kind == TK_PATH) {
-			append_name(&prog->inits, new_name(tok->text, &tok->pos));
-			tok = tok->next;
-		}
-		end_statement("the init list");
-	} else {
-		syntax_error(&tok->pos, "unknown statement '%s' (known: function, notrace, graph, kprobe, kretprobe, uprobe, uretprobe, event, buffer, clock, option, dump, crash, panic, window, persist, init, capture, expect)",
-			 tok->text);
-	}
+	for (i = 0; i < ARRAY_SIZE(statements); i++)
+		sb_addf(&known, "%s%s", i ? ", " : "", statements[i].word);
+	syntax_error(&tok->pos, "unknown statement '%s' (known: %s)", tok->text, known.s);
+	free(known.s);
 	return true;
 }
 

@@ -122,9 +122,8 @@ int warn_placement(const struct program *prog, const struct kernel *k,
 
 	for (l = pl->plan; l; l = l->next)
 		if (!strcmp(l->kind, "arm") && l->n >= 2 &&
-		    !strcmp(l->f[1], "kprobe_events") &&
-		    strmap_put(&agent, l->f[0], strlen(l->f[0]), &yes))
-			fatal("out of memory");
+		    !strcmp(l->f[1], "kprobe_events"))
+			xstrmap_put(&agent, l->f[0], strlen(l->f[0]), &yes);
 	n += warn_no_room(prog, t, &agent);
 	if (!k || !k->syms_known || !(lo = ksym_find(k, "_sinittext")) ||
 	    !(hi = ksym_find(k, "_einittext")) || hi->addr <= lo->addr) {

@@ -35,12 +35,7 @@ int kernel_set_kconfig(struct kernel *k, const char *text, size_t len,
 		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
 		if (l > 7 && !strncmp(p, "CONFIG_", 7) && memchr(p, '=', l)) {
-			if (n == cap) {
-				cap = cap ? 2 * cap : 1024;
-				v = realloc(v, cap * sizeof(*v));
-				if (!v)
-					fatal("out of memory");
-			}
+			ALLOC_GROW(v, n + 1, cap);
 			v[n++] = xstrndup(p, l);
 		}
 		p += l + 1;
@@ -69,14 +64,12 @@ int kernel_load_kconfig(struct kernel *k, const char *path, struct errmsg *e)
 		rc = errno ? errno : ENOMEM;
 		return errmsg_set(e, -rc, "cannot open %s: %s", path, strerror(rc));
 	}
-	buf = malloc(cap);
-	while (buf && (n = gzread(f, buf + len, (unsigned)(cap - len))) > 0) {
+	buf = xmalloc(cap);
+	while ((n = gzread(f, buf + len, (unsigned)(cap - len))) > 0) {
 		len += n;
 		if (len == cap)
-			buf = realloc(buf, cap *= 2);
+			buf = xrealloc(buf, cap *= 2);
 	}
-	if (!buf)
-		fatal("out of memory");
 	if (n < 0 || gzclose(f) != Z_OK) {
 		free(buf);
 		return errmsg_set(e, -EINVAL, "cannot read %s: not a .config or a damaged gzip file",

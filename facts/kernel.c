@@ -20,14 +20,6 @@ struct kernel *kernel_new(void)
 	return xcalloc(1, sizeof(struct kernel));
 }
 
-static void *xrealloc(void *p, size_t size)
-{
-	p = realloc(p, size);
-	if (!p)
-		fatal("out of memory");
-	return p;
-}
-
 /*
  * Room for element @n of an array of @n elements of @size bytes: the
  * capacity doubles at each power of two (16 at first), so appending one
@@ -37,7 +29,7 @@ static void *grow(void *p, size_t n, size_t size)
 {
 	if (n && (n < 16 || (n & (n - 1))))
 		return p;
-	return xrealloc(p, (n ? 2 * n : 16) * size);
+	return xrealloc_array(p, n ? 2 * n : 16, size);
 }
 
 struct ksym *kernel_add_sym(struct kernel *k, const char *name, size_t len,
@@ -46,10 +38,7 @@ struct ksym *kernel_add_sym(struct kernel *k, const char *name, size_t len,
 {
 	struct ksym *s;
 
-	if (k->nsyms == k->cap) {
-		k->cap = k->cap ? 2 * k->cap : 4096;
-		k->syms = xrealloc(k->syms, k->cap * sizeof(*k->syms));
-	}
+	ALLOC_GROW(k->syms, k->nsyms + 1, k->cap);
 	s = &k->syms[k->nsyms++];
 	memset(s, 0, sizeof(*s));
 	s->name = xstrndup(name, len);

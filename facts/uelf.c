@@ -66,11 +66,7 @@ static void uelf_close(struct uelf *u)
 /* @name (malloc'd) kept until uelf_close(); returned as it is. */
 static const char *uelf_keep(struct uelf *u, char *name)
 {
-	char **k = realloc(u->kept, (u->nkept + 1) * sizeof(*k));
-
-	if (!k)
-		fatal("out of memory");
-	u->kept = k;
+	u->kept = xrealloc_array(u->kept, u->nkept + 1, sizeof(*u->kept));
 	return u->kept[u->nkept++] = name;
 }
 

@@ -127,9 +127,7 @@ static void add_range(struct kernel *k, unsigned long long s,
 
 	if (e <= s)
 		return;
-	r = realloc(k->blacklist, (k->nblacklist + 1) * sizeof(*r));
-	if (!r)
-		fatal("out of memory");
+	r = xrealloc_array(k->blacklist, k->nblacklist + 1, sizeof(*r));
 	k->blacklist = r;
 	r[k->nblacklist].start = s;
 	r[k->nblacklist++].end = e;
@@ -459,12 +457,7 @@ struct ko_sym *ko_symbols(const char *dir, const char *name, size_t *n)
 			    !(sec = elf_strptr(f.elf, strndx, ssh.sh_name)) ||
 			    !(s = elf_strptr(f.elf, sh.sh_link, sym.st_name)) || !*s)
 				continue;
-			if (*n == cap) {
-				cap = cap ? cap * 2 : 256;
-				syms = realloc(syms, cap * sizeof(*syms));
-				if (!syms)
-					fatal("out of memory");
-			}
+			ALLOC_GROW(syms, *n + 1, cap);
 			syms[*n].name = xstrdup(s);
 			syms[*n].section = xstrdup(sec);
 			syms[*n].off = sym.st_value;

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "../common/dumpframe.h"
+#include "../common/plan.h"
 #include "../common/textline.h"
 
 #define AGENT_PATH_MAX		4096
@@ -27,7 +28,7 @@
 #define AGENT_MAX_ITEMS		4096
 #define AGENT_MAX_NOTES		256
 #define AGENT_DETAIL_MAX	8192	/* bytes of one DETAIL field, NUL incl. */
-#define AGENT_PLAN_MAX		(1024 * 1024)	/* bytes of plan read; compiler.h PLAN_MAX */
+#define AGENT_PLAN_MAX		PLAN_MAX	/* bytes of plan read (common/plan.h) */
 #define AGENT_WINDOW_MAX	86400	/* seconds */
 #define AGENT_MAX_PERF		64	/* "perf" plan lines */
 #define AGENT_MAX_OOPS		8	/* kprobe-oops lines of one dump */

@@ -16,7 +16,6 @@
 
 #define MAX_FIELDS	8
 #define ERRLOG_MAX	(128 * 1024)	/* 8 entries of <= ~8 KiB, with room */
-#define MARK_MAX	1024
 
 /*
  * file_has_token() - does @path hold @match as one whole
@@ -728,77 +727,147 @@ static void set_text(struct agent *a, int lineno, char *dst, size_t size,
 		strcpy(dst, src);
 }
 
+/*
+ * The plan's verbs (docs/plan.md), a row each: how many fields a line
+ * of the verb has, the verb's included, and what it does.
+ */
+static void verb_expect(struct agent *a, int no, char **f, int nf)
+{
+	(void)no;
+	do_expect(a, f, nf);
+}
+
+static void verb_arm(struct agent *a, int no, char **f, int nf)
+{
+	(void)no;
+	(void)nf;
+	do_arm(a, f);
+}
+
+static void verb_arch(struct agent *a, int no, char **f, int nf)
+{
+	(void)nf;
+	set_text(a, no, a->arch, sizeof(a->arch), f[1]);
+}
+
+static void verb_kernel(struct agent *a, int no, char **f, int nf)
+{
+	(void)nf;
+	set_text(a, no, a->kernel, sizeof(a->kernel), f[1]);
+}
+
+static void verb_sink(struct agent *a, int no, char **f, int nf)
+{
+	(void)nf;
+	set_text(a, no, a->sink, sizeof(a->sink), f[1]);
+	if (strcmp(a->sink, "console") && a->sink[0] != '/') {
+		agent_note(a, "plan", "line %d: sink must be console or an absolute path",
+			   no);
+		strcpy(a->sink, "console");
+	}
+}
+
+static void verb_window(struct agent *a, int no, char **f, int nf)
+{
+	char *end;
+	unsigned long w = strtoul(f[1], &end, 10);
+
+	(void)nf;
+	if (*end || !isdigit((unsigned char)f[1][0]) || w > AGENT_WINDOW_MAX)
+		agent_note(a, "plan", "line %d: bad window \"%s\"", no, f[1]);
+	else
+		a->window = w;
+}
+
+static void verb_perf(struct agent *a, int no, char **f, int nf)
+{
+	(void)no;
+	(void)nf;
+	perf_open(a, f[1], f[2]);
+}
+
+static void verb_dump(struct agent *a, int no, char **f, int nf)
+{
+	(void)nf;
+	if (!strcmp(f[1], "raw") || !strcmp(f[1], "text"))
+		a->dump_raw = !strcmp(f[1], "raw");
+	else
+		agent_note(a, "plan", "line %d: dump must be raw or text", no);
+}
+
+static void verb_capture(struct agent *a, int no, char **f, int nf)
+{
+	(void)no;
+	(void)f;
+	(void)nf;
+	a->capture = 1;
+}
+
+static void verb_persist(struct agent *a, int no, char **f, int nf)
+{
+	(void)no;
+	(void)nf;
+	persist_dump(a, f[1]);
+}
+
+static void verb_init(struct agent *a, int no, char **f, int nf)
+{
+	(void)nf;
+	if (f[1][0] != '/')
+		agent_note(a, "plan", "line %d: init must be an absolute path", no);
+	else if (a->n_inits == AGENT_MAX_INITS)
+		agent_note(a, "plan", "line %d: too many init lines", no);
+	else
+		a->inits[a->n_inits++] = xstrdup(f[1]);
+}
+
+static void verb_header(struct agent *a, int no, char **f, int nf)
+{
+	(void)f;
+	(void)nf;
+	agent_note(a, "plan", "line %d: probecc-plan only on line 1", no);
+}
+
+static const struct plan_verb {
+	const char *name;
+	int min_fields, max_fields;	/* of a line, the verb's included */
+	void (*run)(struct agent *a, int no, char **f, int nf);
+} plan_verbs[] = {
+	{ "expect", 4, 6, verb_expect },
+	{ "arm", 4, 4, verb_arm },
+	{ "arch", 2, 2, verb_arch },
+	{ "kernel", 2, 2, verb_kernel },
+	{ "sink", 2, 2, verb_sink },
+	{ "window", 2, 2, verb_window },
+	{ "perf", 3, 3, verb_perf },
+	{ "dump", 2, 2, verb_dump },
+	{ "capture", 1, 1, verb_capture },
+	{ "persist", 2, 2, verb_persist },
+	{ "init", 2, 2, verb_init },
+	{ "probecc-plan", 1, MAX_FIELDS, verb_header },	/* only line 1, read before */
+};
+
 /* Act on one plan line @no (1-based) split into @nf fields @f. */
 static void plan_line(struct agent *a, int no, char **f, int nf)
 {
-	const char *v = f[0];
-	int i;
+	const struct plan_verb *v = NULL;
+	size_t i;
 
-	for (i = 0; i < nf; i++)
+	for (i = 0; i < (size_t)nf; i++)
 		if (!f[i][0]) {
 			agent_note(a, "plan", "line %d: empty field", no);
 			return;
 		}
-	if (!strcmp(v, "expect") && nf >= 4 && nf <= 6) {
-		do_expect(a, f, nf);
-	} else if (!strcmp(v, "arm") && nf == 4) {
-		do_arm(a, f);
-	} else if (!strcmp(v, "arch") && nf == 2) {
-		set_text(a, no, a->arch, sizeof(a->arch), f[1]);
-	} else if (!strcmp(v, "kernel") && nf == 2) {
-		set_text(a, no, a->kernel, sizeof(a->kernel), f[1]);
-	} else if (!strcmp(v, "sink") && nf == 2) {
-		set_text(a, no, a->sink, sizeof(a->sink), f[1]);
-		if (strcmp(a->sink, "console") && a->sink[0] != '/') {
-			agent_note(a, "plan", "line %d: sink must be console or an absolute path",
-				   no);
-			strcpy(a->sink, "console");
-		}
-	} else if (!strcmp(v, "window") && nf == 2) {
-		char *end;
-		unsigned long w = strtoul(f[1], &end, 10);
-
-		if (*end || !isdigit((unsigned char)f[1][0]) ||
-		    w > AGENT_WINDOW_MAX)
-			agent_note(a, "plan", "line %d: bad window \"%s\"",
-				   no, f[1]);
-		else
-			a->window = w;
-	} else if (!strcmp(v, "perf") && nf == 3) {
-		perf_open(a, f[1], f[2]);
-	} else if (!strcmp(v, "dump") && nf == 2) {
-		if (!strcmp(f[1], "raw") || !strcmp(f[1], "text"))
-			a->dump_raw = !strcmp(f[1], "raw");
-		else
-			agent_note(a, "plan", "line %d: dump must be raw or text",
-				   no);
-	} else if (!strcmp(v, "capture") && nf == 1) {
-		a->capture = 1;
-	} else if (!strcmp(v, "persist") && nf == 2) {
-		persist_dump(a, f[1]);
-	} else if (!strcmp(v, "init") && nf == 2) {
-		if (f[1][0] != '/')
-			agent_note(a, "plan", "line %d: init must be an absolute path",
-				   no);
-		else if (a->n_inits == AGENT_MAX_INITS)
-			agent_note(a, "plan", "line %d: too many init lines",
-				   no);
-		else
-			a->inits[a->n_inits++] = xstrdup(f[1]);
-	} else if (!strcmp(v, "probecc-plan")) {
-		agent_note(a, "plan", "line %d: probecc-plan only on line 1",
-			   no);
-	} else if (!strcmp(v, "expect") || !strcmp(v, "arm") ||
-		   !strcmp(v, "arch") || !strcmp(v, "kernel") ||
-		   !strcmp(v, "sink") || !strcmp(v, "window") ||
-		   !strcmp(v, "init") || !strcmp(v, "capture") ||
-		   !strcmp(v, "dump") || !strcmp(v, "persist") ||
-		   !strcmp(v, "perf")) {
+	for (i = 0; i < sizeof(plan_verbs) / sizeof(plan_verbs[0]); i++)
+		if (!strcmp(f[0], plan_verbs[i].name))
+			v = &plan_verbs[i];
+	if (!v)
+		agent_note(a, "plan", "line %d: unknown verb \"%.64s\"", no, f[0]);
+	else if (nf < v->min_fields || nf > v->max_fields)
 		agent_note(a, "plan", "line %d: %s: wrong number of fields (%d)",
-			   no, v, nf - 1);
-	} else {
-		agent_note(a, "plan", "line %d: unknown verb \"%.64s\"", no, v);
-	}
+			   no, v->name, nf - 1);
+	else
+		v->run(a, no, f, nf);
 }
 
 static void plan_file(struct agent *a);

@@ -57,27 +57,6 @@ static bool decimal(const char *s, bool sign, const char *end, double *out)
 	return e == p && isfinite(*out);
 }
 
-/* realloc(@p) to @n elements of @size, or exit naming the count. */
-void *xrealloc_array(void *p, size_t n, size_t size)
-{
-	if (n && size > (size_t)-1 / n)
-		fatal("out of memory (%zu elements of %zu bytes)", n, size);
-	p = realloc(p, n * size);
-	if (!p)
-		fatal("out of memory (%zu elements of %zu bytes)", n, size);
-	return p;
-}
-
-/* Append @s to the growable array @arr of *@n (capacity *@cap) pointers. */
-void push_str(char ***arr, int *n, int *cap, char *s)
-{
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		*arr = xrealloc_array(*arr, *cap, sizeof(**arr));
-	}
-	(*arr)[(*n)++] = s;
-}
-
 /*
  * The body of the last complete dump (frame.c checked its frames,
  * lengths and CRC-32s), the timing of the first complete dump of the same
@@ -226,15 +205,6 @@ const char *dump_incomplete_why(const struct dump *d, char *buf, size_t size)
 		snprintf(buf, size, "%d trace line(s) of no form the report reads, the first: %s",
 			 d->unread, d->unread_why);
 	return buf;
-}
-
-void add_hit(struct dump *d, struct hit *h)
-{
-	if (d->nhits == d->cap) {
-		d->cap = d->cap ? d->cap * 2 : 256;
-		d->hits = xrealloc_array(d->hits, d->cap, sizeof(*d->hits));
-	}
-	d->hits[d->nhits++] = *h;
 }
 
 /* "0xffffffff81234567" -> "func+0x17", when the kernel has it; else unchanged. */
@@ -404,10 +374,7 @@ static void perf_line(struct dump *d, char *line)
 
 	if (!tab_fields(line, f, 6))
 		return;
-	if (d->nsamples == d->capsamples) {
-		d->capsamples = d->capsamples ? d->capsamples * 2 : 64;
-		d->samples = xrealloc_array(d->samples, d->capsamples, sizeof(*d->samples));
-	}
+	ALLOC_GROW(d->samples, d->nsamples + 1, d->capsamples);
 	s = &d->samples[d->nsamples++];
 	memset(s, 0, sizeof(*s));
 	s->probe = xstrdup(f[0]);
@@ -416,10 +383,7 @@ static void perf_line(struct dump *d, char *line)
 	for (a = strtok_r(f[5], " ", &save); a; a = strtok_r(NULL, " ", &save)) {
 		if (!strncmp(a, "u:", 2))	/* kernel addresses only */
 			continue;
-		if (s->n == cap) {
-			cap = cap ? cap * 2 : 16;
-			s->addrs = xrealloc_array(s->addrs, cap, sizeof(*s->addrs));
-		}
+		ALLOC_GROW(s->addrs, s->n + 1, cap);
 		s->addrs[s->n++] = strtoull(a, NULL, 16);
 	}
 }
@@ -433,10 +397,7 @@ static void module_line(struct dump *d, char *line)
 
 	if (!tab_fields(line, f, 4))
 		return;
-	if (d->nmods == d->capmods) {
-		d->capmods = d->capmods ? d->capmods * 2 : 16;
-		d->mods = xrealloc_array(d->mods, d->capmods, sizeof(*d->mods));
-	}
+	ALLOC_GROW(d->mods, d->nmods + 1, d->capmods);
 	m = &d->mods[d->nmods++];
 	memset(m, 0, sizeof(*m));
 	m->name = xstrdup(f[0]);
@@ -480,10 +441,7 @@ static void kcount_line(struct dump *d, char *line)
 
 	if (!tab_fields(line, f, 3))
 		return;
-	if (d->nkcounts == d->capkcounts) {
-		d->capkcounts = d->capkcounts ? d->capkcounts * 2 : 8;
-		d->kcounts = xrealloc_array(d->kcounts, d->capkcounts, sizeof(*d->kcounts));
-	}
+	ALLOC_GROW(d->kcounts, d->nkcounts + 1, d->capkcounts);
 	d->kcounts[d->nkcounts].probe = xstrdup(f[0]);
 	d->kcounts[d->nkcounts].hits = strtoull(f[1], NULL, 10);
 	d->kcounts[d->nkcounts++].missed = strtoull(f[2], NULL, 10);
@@ -856,10 +814,7 @@ static void add_name(struct report *r, const char *name, int *cap)
 		;
 	if (j < r->nnames)
 		return;
-	if (r->nnames == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		r->names = xrealloc_array(r->names, *cap, sizeof(*r->names));
-	}
+	ALLOC_GROW(r->names, r->nnames + 1, *cap);
 	r->names[r->nnames++] = name;
 }
 

@@ -123,10 +123,7 @@ static struct framed *new_dump(struct frames *f, const struct frame_line *fl)
 {
 	struct framed *d;
 
-	if (f->n == f->cap) {
-		f->cap = f->cap ? f->cap * 2 : 8;
-		f->d = xrealloc_array(f->d, f->cap, sizeof(*f->d));
-	}
+	ALLOC_GROW(f->d, f->n + 1, f->cap);
 	d = &f->d[f->n++];
 	memset(d, 0, sizeof(*d));
 	d->n = fl->n;

@@ -4,72 +4,14 @@
  * "fields", parent, stack, and the user stack when the kernel recorded
  * one), the items the agent could not arm, every expectation's verdict;
  * the kernel's kprobe single-step oops when the dump reports one.  The
- * file is valid UTF-8 whatever bytes the kernel traced (json_string()).
+ * file is valid UTF-8 whatever bytes the kernel traced (json_string(),
+ * escape.c).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report-int.h"
-
-/*
- * utf8_len() - the length in bytes of the valid UTF-8 sequence at @s
- * (RFC 3629: no overlong form, no surrogate, nothing past U+10FFFF), 1
- * for an ASCII byte, 0 when @s starts none.  Reads at most 4 bytes, and
- * stops at a NUL (which is no continuation byte).
- */
-int utf8_len(const unsigned char *s)
-{
-	int n, i;
-	unsigned int c;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, c = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, c = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, c = s[0] & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates and past U+10FFFF are not UTF-8 */
-	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
-	    (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	return n;
-}
-
-/*
- * json_string() - @s as a JSON string (RFC 8259) on @f, always valid
- * UTF-8: '"', '\\' and control bytes escaped, valid UTF-8 sequences
- * kept, and every other byte (what the kernel traced need not be text)
- * written as the code point of that byte, "\u00XX", so that no byte is
- * lost and the file stays readable by every JSON parser.
- */
-void json_string(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', f);
-	while (*p) {
-		int n = utf8_len(p);
-
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f || !n)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fwrite(p, 1, n, f);
-		p += n ? n : 1;
-	}
-	fputc('"', f);
-}
 
 /*
  * json_value() - one field value as the kernel printed it, typed: a

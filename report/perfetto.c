@@ -44,13 +44,10 @@ static long frame_id(struct frame_ids *fr, long parent, const char *name)
 		free(key);
 		return (long)(size_t)v;
 	}
-	if (strmap_put(&fr->ids, key, strlen(key), (void *)(size_t)(fr->n + 1)))
-		fatal("out of memory");
+	xstrmap_put(&fr->ids, key, strlen(key), (void *)(size_t)(fr->n + 1));
 	fr->n++;
 	bare = xstrndup(name, len);
-	m = open_memstream(&mb, &ml);
-	if (!m)
-		fatal("out of memory");
+	m = xopen_memstream(&mb, &ml);
 	fprintf(m, "%s\n  \"%ld\": {\"name\": ", fr->n > 1 ? "," : "", fr->n);
 	json_string(m, bare);
 	if (parent)
@@ -86,8 +83,7 @@ void perfetto_write(FILE *f, const struct report *r)
 		long tid = task_tid(h->task), sf = 0;
 
 		if (!strmap_get(&named, h->task, strlen(h->task))) {
-			if (strmap_put(&named, h->task, strlen(h->task), (void *)1))
-				fatal("out of memory");
+			xstrmap_put(&named, h->task, strlen(h->task), (void *)1);
 			fprintf(f, ",\n  {\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": %ld, \"args\": {\"name\": ", tid);
 			json_string(f, h->task);
 			fprintf(f, "}}");

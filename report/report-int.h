@@ -15,7 +15,9 @@
  *                  the dumps): one verdict and its exit status
  *   text.c         the report for a person (stdout)
  *   json.c, folded.c, svg.c, junit.c, perfetto.c
- *                  one machine output each, written to a FILE *
+ *                  one machine output each, written to a FILE *, a row
+ *                  each of report-main.c's outputs[] table
+ *   escape.c       the outputs' escaping: UTF-8, JSON strings, XML text
  *   report-main.c  the command line, loading, the outputs staged together
  *
  * All state is in struct report, passed down: no globals.  Arrays grow
@@ -237,10 +239,16 @@ void frames_read(const char *text, size_t len, struct frames *f);
 /* tracedat.c */
 int tracedat_build(const char *text, size_t len, bool complete_only,
 		   char **dat_out, FILE *info, struct errmsg *e);
+/* What tracedat_check() passed, for the fuzz harness (tracedat.c). */
+struct tracedat_visit {
+	void (*layout)(unsigned int page_size, unsigned int long_size,
+		       bool big_endian, void *arg);
+	void (*file)(const char *name, const char *data, size_t len, void *arg);
+	void (*page)(const unsigned char *pg, void *arg);
+	void *arg;
+};
 int tracedat_check(const char *text, size_t len, bool complete_only,
-		   void (*page)(const unsigned char *pg, unsigned int page_size,
-				unsigned int long_size, bool big_endian),
-		   struct errmsg *e);
+		   const struct tracedat_visit *v, struct errmsg *e);
 const char *child_status(int status, char *buf, size_t size);
 void tracedat_done(char *dat);
 int tracedat_write(const char *text, size_t len, const char *out,
@@ -251,10 +259,14 @@ int events_read(struct report *r, const char *text, size_t len,
 		struct errmsg *e);
 int events_try(const char *dat, struct errmsg *e);
 
+/* Append a copy of @h to @d's hits (dump.c, events.c). */
+static inline void add_hit(struct dump *d, const struct hit *h)
+{
+	ALLOC_GROW(d->hits, d->nhits + 1, d->cap);
+	d->hits[d->nhits++] = *h;
+}
+
 /* dump.c */
-void *xrealloc_array(void *p, size_t n, size_t size);
-void push_str(char ***arr, int *n, int *cap, char *s);
-void add_hit(struct dump *d, struct hit *h);
 bool dump_evidence(const struct dump *d);
 bool dump_complete(const struct dump *d);
 const char *dump_incomplete_why(const struct dump *d, char *buf, size_t size);
@@ -286,16 +298,18 @@ int boot_last_events(const struct report *r, int n);
 void text_write(FILE *out, const struct report *r);
 void text_summary(FILE *out, const struct report *r);
 
-/* json.c, folded.c, svg.c, junit.c */
-void json_write(FILE *f, const struct report *r);
-void json_string(FILE *f, const char *s);
+/* escape.c */
 int utf8_len(const unsigned char *s);
+void json_string(FILE *f, const char *s);
+void xml_escaped(FILE *f, const char *s);
+
+/* json.c, folded.c, svg.c, junit.c, perfetto.c: the outputs */
+void json_write(FILE *f, const struct report *r);
 void json_value(FILE *f, const char *v, size_t n);
 void json_fields(FILE *f, const char *args);
 void perfetto_write(FILE *f, const struct report *r);
 void folded_write(FILE *f, const struct report *r);
 void svg_write(FILE *f, const struct report *r);
 void junit_write(FILE *f, const struct report *r);
-void xml_escaped(FILE *f, const char *s);
 
 #endif

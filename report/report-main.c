@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,13 +31,34 @@ static const char help[] =
 	"prints hits, arguments and callers per probe, checks the probe file's\n"
 	"expectations and writes the machine outputs asked for.\n"
 	"\n"
-	"  --probes FILE      the probe file: its \"expect\" lines are checked\n"
-	"  --json OUT         every hit and verdict as JSON (- : standard output,\n"
-	"                     then the text report is not printed)\n"
-	"  --folded OUT       folded stacks (flamegraph.pl)\n"
-	"  --svg OUT          a timeline of the hits\n"
-	"  --junit OUT        one JUnit testcase per expectation, and \"complete dump\"\n"
-	"  --perfetto OUT     the hits as Trace Event Format JSON (Perfetto, chrome://tracing)\n"
+	"  --probes FILE      the probe file: its \"expect\" lines are checked\n";
+
+/*
+ * The machine outputs, a row each: --NAME OUT, its help line, the member
+ * of struct report that holds OUT, and the writer.  A new format is a row
+ * here, its member, and its writer (report/NAME.c, listed in report-int.h
+ * and Makefile.report).
+ */
+static const struct report_output {
+	const char *name;
+	const char *help;
+	size_t path;	/* offsetof(struct report, the OUT path) */
+	void (*write)(FILE *f, const struct report *r);
+} outputs[] = {
+	{ "json", "every hit and verdict as JSON (- : standard output,\n"
+		  "                     then the text report is not printed)",
+	  offsetof(struct report, json), json_write },
+	{ "folded", "folded stacks (flamegraph.pl)",
+	  offsetof(struct report, folded), folded_write },
+	{ "svg", "a timeline of the hits",
+	  offsetof(struct report, svg), svg_write },
+	{ "junit", "one JUnit testcase per expectation, and \"complete dump\"",
+	  offsetof(struct report, junit), junit_write },
+	{ "perfetto", "the hits as Trace Event Format JSON (Perfetto, chrome://tracing)",
+	  offsetof(struct report, perfetto), perfetto_write },
+};
+
+static const char help_tail[] =
 	"  --system-map FILE  kernel symbols: a System.map or /proc/kallsyms copy\n"
 	"  --target FILE      kernel symbols: a capture (qemu-images/capture)\n"
 	"  --vmlinux FILE     kernel symbols: the ELF kernel\n"
@@ -76,14 +98,37 @@ static const char help[] =
 	"did not end clean exits with its verdict's status (--boot-verdicts), before\n"
 	"any expectation's.\n";
 
-static const struct option options[] = {
+/* OUT of output @o in @r: where parse_args() put it. */
+static const char **output_path(struct report *r, const struct report_output *o)
+{
+	return (const char **)((char *)r + o->path);
+}
+
+static const char *output_get(const struct report *r, const struct report_output *o)
+{
+	return *(const char *const *)((const char *)r + o->path);
+}
+
+static void print_help(FILE *f)
+{
+	size_t i;
+
+	fputs(report_usage, f);
+	fputs(help, f);
+	for (i = 0; i < ARRAY_SIZE(outputs); i++) {
+		char opt[32];
+
+		snprintf(opt, sizeof(opt), "--%s OUT", outputs[i].name);
+		fprintf(f, "  %-19s%s\n", opt, outputs[i].help);
+	}
+	fputs(help_tail, f);
+}
+
+enum { OPT_OUTPUT = 0x100 };	/* + the row of outputs[] */
+
+static const struct option base_options[] = {
 	{ "probes", required_argument, NULL, 'p' },
 	{ "previous", required_argument, NULL, 'N' },
-	{ "json", required_argument, NULL, 'j' },
-	{ "folded", required_argument, NULL, 'f' },
-	{ "svg", required_argument, NULL, 's' },
-	{ "junit", required_argument, NULL, 'u' },
-	{ "perfetto", required_argument, NULL, 'P' },
 	{ "system-map", required_argument, NULL, 'm' },
 	{ "target", required_argument, NULL, 't' },
 	{ "vmlinux", required_argument, NULL, 'v' },
@@ -99,25 +144,29 @@ static const struct option options[] = {
 	{ "boot-only", no_argument, NULL, 'B' },
 	{ "boot-verdicts", no_argument, NULL, 'V' },
 	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
 };
 
 /* 0, or 2 after a message on stderr when the command line is wrong. */
 static int parse_args(struct report *r, int argc, char **argv)
 {
+	struct option options[ARRAY_SIZE(base_options) + ARRAY_SIZE(outputs) + 1] = { { 0 } };
+	size_t i;
 	int c;
 
+	memcpy(options, base_options, sizeof(base_options));
+	for (i = 0; i < ARRAY_SIZE(outputs); i++)
+		options[ARRAY_SIZE(base_options) + i] = (struct option){
+			outputs[i].name, required_argument, NULL, OPT_OUTPUT + (int)i };
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		if (c >= OPT_OUTPUT && c < OPT_OUTPUT + (int)ARRAY_SIZE(outputs)) {
+			*output_path(r, &outputs[c - OPT_OUTPUT]) = optarg;
+			continue;
+		}
 		switch (c) {
 		case 'p': r->probes = optarg; break;
 		case 'N': r->previous = optarg; break;
-		case 'j': r->json = optarg; break;
-		case 'f': r->folded = optarg; break;
-		case 's': r->svg = optarg; break;
-		case 'u': r->junit = optarg; break;
-		case 'P': r->perfetto = optarg; break;
 		case 'm': r->sysmap = optarg; break;
 		case 't': r->target = optarg; break;
 		case 'v': r->vmlinux = optarg; break;
@@ -148,8 +197,7 @@ static int parse_args(struct report *r, int argc, char **argv)
 			}
 			break;
 		case 'h':
-			fputs(report_usage, stdout);
-			fputs(help, stdout);
+			print_help(stdout);
 			exit(0);
 		case ':':
 			fprintf(stderr, "probecc report: %s needs a file\n", argv[optind - 1]);
@@ -253,9 +301,7 @@ static int stage(const struct report *r, const char *path,
 
 	if (!path)
 		return 0;
-	f = open_memstream(&buf, &len);
-	if (!f)
-		fatal("out of memory");
+	f = xopen_memstream(&buf, &len);
 	write(f, r);
 	if (fclose(f)) {
 		fprintf(stderr, "probecc: error: cannot write %s\n", path);
@@ -275,12 +321,13 @@ static int write_outputs(const struct report *r)
 {
 	struct errmsg e;
 
-	if (stage(r, r->json, json_write) || stage(r, r->folded, folded_write) ||
-	    stage(r, r->svg, svg_write) || stage(r, r->junit, junit_write) ||
-	    stage(r, r->perfetto, perfetto_write)) {
-		out_abort();
-		return 2;
-	}
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(outputs); i++)
+		if (stage(r, output_get(r, &outputs[i]), outputs[i].write)) {
+			out_abort();
+			return 2;
+		}
 	if (out_commit(&e)) {
 		fprintf(stderr, "probecc: error: %s\n", e.msg);
 		return 2;
@@ -299,10 +346,8 @@ static int print_safe(const struct report *r,
 {
 	char *buf = NULL;
 	size_t len = 0, i;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f = xopen_memstream(&buf, &len);
 
-	if (!f)
-		fatal("out of memory");
 	write(f, r);
 	if (fclose(f))
 		fatal("out of memory");
@@ -373,7 +418,7 @@ int report_main(int argc, char **argv)
 	struct report r = { 0 };
 	char *text;
 	bool show;
-	size_t len;
+	size_t len, i;
 	int rc;
 
 	rc = parse_args(&r, argc, argv);
@@ -428,8 +473,10 @@ int report_main(int argc, char **argv)
 	expect_all(&r);
 
 	/* a machine output on standard output is all it holds (--json -) */
-	show = !on_stdout(r.json) && !on_stdout(r.folded) && !on_stdout(r.svg) &&
-	       !on_stdout(r.junit) && !on_stdout(r.perfetto);
+	show = true;
+	for (i = 0; i < ARRAY_SIZE(outputs); i++)
+		if (on_stdout(output_get(&r, &outputs[i])))
+			show = false;
 	rc = show ? print_safe(&r, text_write) : 0;
 	if (!rc)
 		rc = write_outputs(&r);

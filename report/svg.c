@@ -8,41 +8,6 @@
 
 #include "report-int.h"
 
-/*
- * @s as XML character data or an attribute value (also for junit.c):
- * the five special characters escaped, and a control byte XML 1.0 has
- * no Char for (all below 0x20 but TAB, LF, CR; a traced string may hold
- * them) written as \xNN, so that the file stays well-formed.
- */
-void xml_escaped(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = *s;
-		int n = utf8_len((const unsigned char *)s);
-
-		if (c >= 0x80 && n) {
-			/* a whole UTF-8 sequence: the character */
-			fwrite(s, 1, n, f);
-			s += n - 1;
-		} else if (c >= 0x80) {
-			/* a byte of no UTF-8 sequence: not text, \xNN as above */
-			fprintf(f, "\\x%02x", c);
-		} else if (c == '<')
-			fputs("&lt;", f);
-		else if (c == '>')
-			fputs("&gt;", f);
-		else if (c == '&')
-			fputs("&amp;", f);
-		else if (c == '"')
-			fputs("&quot;", f);
-		else if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
-			/* XML 1.0 has no such Char, not even as &#x1a;: \xNN */
-			fprintf(f, "\\x%02x", c);
-		else
-			fputc(c, f);
-	}
-}
-
 /* A tick step of 1, 2 or 5 times a power of ten: at most 10 ticks over @span. */
 static double tick_step(double span)
 {

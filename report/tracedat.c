@@ -211,8 +211,7 @@ static struct rawfile *rawfile(struct rawset *rs, const char *name)
 	f->name = xstrdup(name);
 	f->data = xcalloc(1, 1);
 	f->cap = 1;
-	if (strmap_put(&rs->names, f->name, len, (void *)(uintptr_t)(rs->n + 1)))
-		fatal("out of memory");
+	xstrmap_put(&rs->names, f->name, len, (void *)(uintptr_t)(rs->n + 1));
 	return &rs->f[rs->n++];
 }
 
@@ -847,6 +846,94 @@ static void tmp_remove(void)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
+/* "0x%lx : \"FMT\"" (kernel/trace/trace_printk.c, t_show()) */
+static bool printk_line(const char *l, size_t n)
+{
+	size_t h = l[0] == '0' && l[1] == 'x' ? strspn(l + 2, "0123456789abcdef") : 0;
+
+	return h && h <= 16 && n >= 2 + h + 5 && !memcmp(l + 2 + h, " : \"", 4) &&
+	       l[n - 1] == '"';
+}
+
+/* "%d %s" (kernel/trace/trace.c, saved_cmdlines_show()) */
+static bool cmdline_line(const char *l, size_t n)
+{
+	size_t d = strspn(l, "0123456789");
+
+	return d && d <= 10 && d + 1 < n && l[d] == ' ';
+}
+
+/* "%d %d" (kernel/trace/trace.c, saved_tgids_show()) */
+static bool tgid_line(const char *l, size_t n)
+{
+	size_t d = strspn(l, "0123456789"), e;
+
+	if (!d || d > 10 || l[d] != ' ')
+		return false;
+	e = strspn(l + d + 1, "0123456789");
+	return e && e <= 10 && d + 1 + e == n;
+}
+
+/* "%px %c %s" or "%px %c %s\t[%s]" (kernel/kallsyms.c, s_show()) */
+static bool kallsyms_line(const char *l, size_t n)
+{
+	size_t h = strspn(l, "0123456789abcdef"), name;
+	const char *tab;
+
+	if (!h || h > 16 || n < h + 4 || l[h] != ' ' || l[h + 2] != ' ' ||
+	    l[h + 1] <= ' ' || l[h + 1] > '~')
+		return false;
+	name = n - h - 3;
+	tab = memchr(l + h + 3, '\t', name);
+	if (!tab)
+		return name > 0 && !memchr(l + h + 3, ' ', name);
+	return tab > l + h + 3 && !memchr(l + h + 3, ' ', tab - (l + h + 3)) &&
+	       tab[1] == '[' && l[n - 1] == ']' && l + n - tab > 3;
+}
+
+/*
+ * The text files libtraceevent parses, each line as the kernel writes
+ * it, and no NUL byte in any file but the CPU data: its parsers take C
+ * strings and the line layout on trust (a printk_formats line cut
+ * before its " : " made tep_parse_printk_formats() read past its copy).
+ */
+static int texts_fit(const struct rawset *rs, struct errmsg *e)
+{
+	static const struct {
+		const char *name;
+		bool (*line)(const char *l, size_t n);
+	} texts[] = {
+		{ "printk_formats", printk_line },
+		{ "saved_cmdlines", cmdline_line },
+		{ "saved_tgids", tgid_line },
+		{ "kallsyms", kallsyms_line },
+	};
+	size_t t;
+	int i;
+
+	for (i = 0; i < rs->n; i++) {
+		const struct rawfile *f = &rs->f[i];
+		const char *l, *nl;
+
+		if (is_cpu_data(f->name))
+			continue;
+		if (strlen(f->data) != f->len)
+			return errmsg_set(e, -EINVAL, "%s: a NUL byte at %zu", f->name, strlen(f->data));
+		for (t = 0; t < sizeof(texts) / sizeof(texts[0]); t++)
+			if (!strcmp(f->name, texts[t].name))
+				break;
+		if (t == sizeof(texts) / sizeof(texts[0]))
+			continue;
+		for (l = f->data; *l; l = *nl ? nl + 1 : nl) {
+			nl = strchrnul(l, '\n');
+			if (!texts[t].line(l, nl - l))
+				return errmsg_set(e, -EINVAL, "%s: a line not as the kernel writes it: %.*s",
+						  f->name, (int)(nl - l > 80 ? 80 : nl - l), l);
+		}
+	}
+	return 0;
+}
+
 /*
  * Every field of every event's format file (events/SYS/EVENT/format)
  * inside a page's data: libtraceevent reads a record's fields at the
@@ -865,8 +952,6 @@ static int formats_fit(const struct rawset *rs, const struct page_layout *pl,
 		    !strcmp(rs->f[i].name, "events/header_page") ||
 		    !strcmp(rs->f[i].name, "events/header_event"))
 			continue;
-		if (strlen(rs->f[i].data) != rs->f[i].len)
-			return errmsg_set(e, -EINVAL, "%s: a NUL byte in a format file", rs->f[i].name);
 		for (line = rs->f[i].data; *line; line = *nl ? nl + 1 : nl) {
 			unsigned long long off, size;
 			const char *o, *s;
@@ -943,21 +1028,22 @@ static int raw_collect(const char *text, size_t len, bool complete_only,
 		say(info, "%s\n", rs->why);
 	if (target_layout(rs, pl, why, sizeof(why)))
 		return errmsg_set(e, -EINVAL, "%s", why);
+	if (texts_fit(rs, e))
+		return -EINVAL;
 	return formats_fit(rs, pl, e);
 }
 
 /*
  * tracedat_check() - raw_collect() alone, no file written: 0 when the raw
  * dumps of @text (@len bytes) would be given to trace-cmd, else -errno
- * with @e set.  Then @page, when not NULL, is called with each page of
- * CPU data (@page_size bytes, commit a long of @long_size bytes, in the
- * byte order @big_endian says).  For the fuzz harness
- * (tests/fuzz/fuzz-raw.c), which walks each page with libtraceevent.
+ * with @e set.  Then, when @v is not NULL, v->layout() is told the page
+ * layout, v->file() is given every file but the CPU data (@data
+ * NUL-terminated after its @len bytes), and v->page() each page of CPU
+ * data, in the order trace-cmd reads them.  For the fuzz harness
+ * (tests/fuzz/fuzz-raw.c), which gives them to libtraceevent.
  */
 int tracedat_check(const char *text, size_t len, bool complete_only,
-		   void (*page)(const unsigned char *pg, unsigned int page_size,
-				unsigned int long_size, bool big_endian),
-		   struct errmsg *e)
+		   const struct tracedat_visit *v, struct errmsg *e)
 {
 	struct rawset rs = { 0 };
 	struct page_layout pl;
@@ -965,11 +1051,16 @@ int tracedat_check(const char *text, size_t len, bool complete_only,
 	size_t off;
 	int i;
 
-	for (i = 0; !rc && page && i < rs.n; i++)
-		if (is_cpu_data(rs.f[i].name))
-			for (off = 0; off + pl.page_size <= rs.f[i].len; off += pl.page_size)
-				page((const unsigned char *)rs.f[i].data + off,
-				     pl.page_size, pl.long_size, pl.big_endian);
+	if (!rc && v) {
+		v->layout(pl.page_size, pl.long_size, pl.big_endian, v->arg);
+		for (i = 0; i < rs.n; i++)
+			if (!is_cpu_data(rs.f[i].name))
+				v->file(rs.f[i].name, rs.f[i].data, rs.f[i].len, v->arg);
+		for (i = 0; i < rs.n; i++)
+			if (is_cpu_data(rs.f[i].name))
+				for (off = 0; off + pl.page_size <= rs.f[i].len; off += pl.page_size)
+					v->page((const unsigned char *)rs.f[i].data + off, v->arg);
+	}
 	rawset_free(&rs);
 	return rc;
 }

@@ -9,8 +9,6 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 fi
 
-export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
-export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 AGENT=initramfs/agent-asan
 MKI=initramfs/mkinitramfs

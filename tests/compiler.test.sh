@@ -16,11 +16,9 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 fi
 
 # probecc-asan never frees its arena (chibicc style), so leaks are noise.
-export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
-export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 case_args() {
-	sed -n '1s/^# args: //p' "$1"
+	t_args "$1"
 }
 
 case_status() {

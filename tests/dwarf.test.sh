@@ -11,8 +11,6 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 fi
 
-export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
-export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 DW=$T_OUT/dwarf
 rm -rf "$DW" && mkdir -p "$DW/sysroot/bin"
@@ -38,7 +36,7 @@ mipsel-linux-gnu-gcc -static -no-pie -O2 -o "$DW/sysroot/bin/nodw" tests/dwarf/p
 dw_unused=$(mipsel-linux-gnu-nm "$DW/sysroot/bin/dw" | awk '$3 ~ /^dw_unused\./ { print $3 }')
 
 dw_args() {
-	sed -n '1s/^# args: //p' "$1" | sed "s|@SYSROOT@|$DW/sysroot|g"
+	t_args "$1" SYSROOT="$DW/sysroot"
 }
 dw_subst() {
 	sed "s|@UNUSED@|$dw_unused|g" "$1"

@@ -14,8 +14,6 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 fi
 
-export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
-export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 target_setup() { # target_setup ARCH VAR: sets VAR, VAR_CONFIG, VAR_MODULES
 	local t
@@ -27,10 +25,9 @@ target_setup() { # target_setup ARCH VAR: sets VAR, VAR_CONFIG, VAR_MODULES
 }
 
 target_args() { # the case's "# args:" with the inputs filled in
-	sed -n '1s/^# args: //p' "$1" |
-		sed "s|@MIPSEL@|$MIPSEL|g; s|@MIPSEL_CONFIG@|$MIPSEL_CONFIG|g;
-		     s|@MIPSEL_MODULES@|$MIPSEL_MODULES|g; s|@X86_64@|$X86_64|g;
-		     s|@X86_64_CONFIG@|$X86_64_CONFIG|g; s|@X86_64_MODULES@|$X86_64_MODULES|g"
+	t_args "$1" MIPSEL="$MIPSEL" MIPSEL_CONFIG="$MIPSEL_CONFIG" \
+		MIPSEL_MODULES="$MIPSEL_MODULES" X86_64="$X86_64" \
+		X86_64_CONFIG="$X86_64_CONFIG" X86_64_MODULES="$X86_64_MODULES"
 }
 
 # Releases, addresses, sizes and cache paths change with Debian's

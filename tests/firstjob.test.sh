@@ -25,6 +25,12 @@ else
 		"over the budget of 182 \(the room of mipsel's 255-byte command line after the firmware's rd_start= rd_size= and run-probes' own 'console=ttyS0 rdinit=/init'\): ftrace= 15, ftrace_filter= 188, trace_event= 37$"
 	t_grep firstjob/over-budget/statement-noted "$d/stderr" \
 		"^tests/firstjob/over-budget.probes:4:10: note: takes 79 bytes of the fragment \(ftrace_filter=\)$"
+	# nothing half-made in --out: no empty cmdline, no ERR trap line
+	if [ -n "$(ls -A "$d/out")" ] || grep -q 'run-probes: line' "$d/stderr"; then
+		t_fail firstjob/over-budget/nothing-left "left in --out: $(ls -A "$d/out")" "$d/stderr"
+	else
+		t_pass firstjob/over-budget/nothing-left
+	fi
 	if grep -q -- '--cmdline-max' "$d/stderr"; then
 		t_fail firstjob/over-budget/no-option-hint "hints an option run-probes does not have" "$d/stderr"
 	else
@@ -44,6 +50,31 @@ if [ $rc -ne 0 ] && [ ! -e "$d/out/console.log" ] && [ "$n" = 1 ]; then
 	t_pass firstjob/warn-once
 else
 	t_fail firstjob/warn-once "exit $rc, the warning $n time(s)" "$d/stderr"
+fi
+# the module typo itself: did-you-mean from the kernel package's modules
+t_grep firstjob/module-typo "$d/stderr" \
+	'^mkimage: no module bondng in linux-image-[^ ]*; did you mean bonding\?$'
+
+
+# --add of a program of another arch stops the job before the boot, with
+# the file and both sides named (probecc elf-arch).
+d=$fj_dir/wrong-arch && mkdir -p "$d"
+qemu-images/run-probes --arch mipsel --out "$d/out" --add /bin/true:/bin/x \
+	tests/firstjob/wrong-arch.probes > "$d/stdout" 2> "$d/stderr"
+rc=$?
+if [ $rc -eq 1 ] && [ ! -e "$d/out/console.log" ] &&
+   grep -q '^run-probes: --add /bin/true:/bin/x: /bin/true is x86-64 (ELFCLASS64, ELFDATA2LSB, EM_X86_64), not a mipsel program$' "$d/stderr"; then
+	t_pass firstjob/wrong-arch
+else
+	t_fail firstjob/wrong-arch "exit $rc" "$d/stderr"
+fi
+./probecc elf-arch --arch mipsel initramfs/agent-mipsel tests/firstjob/init-stays > "$d/ok.out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q 'agent-mipsel: little-endian MIPS o32' "$d/ok.out" &&
+   grep -q 'init-stays: not an ELF file' "$d/ok.out"; then
+	t_pass firstjob/elf-arch-fits
+else
+	t_fail firstjob/elf-arch-fits "exit $rc" "$d/ok.out"
 fi
 
 # docs/your-board.md is read from an installed tree (PREFIX/share/doc):
@@ -90,5 +121,84 @@ else
 		t_pass firstjob/overlay-done
 	else
 		t_fail firstjob/overlay-done "exit $rc; the init's word: $(grep '^init:' "$d/out/console.log" 2>/dev/null)" "$d/run.log"
+	fi
+fi
+
+# A misspelt function without --report or --target: run-probes says
+# before the boot that nothing was checked, and after it what the agent
+# could not arm (the kernel's own reason), not only inside dump1.
+d=$fj_dir/typo-unchecked && mkdir -p "$d"
+qemu-images/run-probes --arch mipsel --out "$d/out" --module none \
+	tests/firstjob/typo.probes > "$d/stdout" 2> "$d/stderr"
+rc=$?
+if grep -q "run-probes: typo.probes: compiled for --arch mipsel alone: no kernel name in it was checked" "$d/stderr" &&
+   grep -q "run-probes: not armed: netdev (kprobe_events failed: .*Invalid probed address or symbol" "$d/stderr"; then
+	t_pass firstjob/typo-unchecked
+else
+	t_fail firstjob/typo-unchecked "exit $rc" "$d/stderr"
+fi
+
+# make demo, the README's main job: the report, bond0's creator with its
+# callers named (insmod -> do_init_module -> bonding_init -> bond_create
+# -> register_netdevice), not the agent's raw dump, which is one option
+# away (DEMO_OPTS=--show).
+d=$fj_dir/demo && mkdir -p "$d"
+make -s demo > "$d/out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] &&
+   grep -q 'insmod-[0-9]*: (register_netdevice+0x0/0x[0-9a-f]*) name="bond%d"' "$d/out" &&
+   grep -q '^ *1 bond_create+0x[0-9a-f]* \[bonding\]$' "$d/out" &&
+   grep -q '^ *1 bonding_init+0x[0-9a-f]* \[bonding\]$' "$d/out" &&
+   grep -q '^ *1 do_init_module+0x' "$d/out" &&
+   grep -q 'DEMO_OPTS=--show' "$d/out" && ! grep -q "^item	" "$d/out"; then
+	t_pass firstjob/demo-report
+else
+	t_fail firstjob/demo-report "exit $rc" "$d/out"
+fi
+
+# --- The new user's first job, end to end (README alone) ---
+# Their own static program (tests/firstjob/hello.c, -g) and rc script,
+# a uprobe with field expectations, a kprobe with a field expectation and
+# "stack has" (the agent's perf callchain on MIPS), on mipsel: green the
+# first time; then red, before any boot, with a one-line reason, for a
+# misspelt function, a program of the wrong arch and a module typo.
+# (A uprobe's own "stack has" cannot hold on MIPS, whose kernel keeps no
+# user stack: probecc refuses it, tests/compiler.)
+d=$fj_dir/first-job && mkdir -p "$d/sysroot/bin" "$d/x86/bin"
+if ! mipsel-linux-gnu-gcc -static -g -O2 -o "$d/sysroot/bin/hello" tests/firstjob/hello.c 2> "$d/cc.err" ||
+   ! gcc -static -g -O2 -o "$d/x86/bin/hello" tests/firstjob/hello.c 2>> "$d/cc.err"; then
+	t_fail firstjob/first-job "the program does not build" "$d/cc.err"
+else
+	qemu-images/run-probes --arch mipsel --out "$d/green" --rc tests/firstjob/rc-hello \
+		--sysroot "$d/sysroot" --report tests/firstjob/hello.probes > "$d/green.log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q '^5 of 5 expectation(s) hold$' "$d/green.log"; then
+		t_pass firstjob/first-job/green
+	else
+		t_fail firstjob/first-job/green "exit $rc" "$d/green.log"
+	fi
+	# red: each stops before the boot (no console.log) with its reason
+	sed 's/kprobe netdev register_netdevice/kprobe netdev register_netdevce/' \
+		tests/firstjob/hello.probes > "$d/typo.probes"
+	qemu-images/run-probes --arch mipsel --out "$d/red-typo" --rc tests/firstjob/rc-hello \
+		--sysroot "$d/sysroot" --report "$d/typo.probes" > "$d/red-typo.log" 2>&1
+	rc1=$?
+	qemu-images/run-probes --arch mipsel --out "$d/red-arch" --rc tests/firstjob/rc-hello \
+		--sysroot "$d/x86" --report tests/firstjob/hello.probes > "$d/red-arch.log" 2>&1
+	rc2=$?
+	qemu-images/run-probes --arch mipsel --out "$d/red-module" --rc tests/firstjob/rc-hello \
+		--module bondng --sysroot "$d/sysroot" --report tests/firstjob/hello.probes > "$d/red-module.log" 2>&1
+	rc3=$?
+	ok=1
+	[ $rc1 -ne 0 ] && [ ! -e "$d/red-typo/console.log" ] &&
+		grep -q "typo.probes:3:15: error: the kernel has no function 'register_netdevce'; did you mean register_netdevice" "$d/red-typo.log" || ok=0
+	[ $rc2 -ne 0 ] && [ ! -e "$d/red-arch/console.log" ] &&
+		grep -q "hello is x86-64 (ELFCLASS64, ELFDATA2LSB, EM_X86_64), not a mipsel program" "$d/red-arch.log" || ok=0
+	[ $rc3 -ne 0 ] && [ ! -e "$d/red-module/console.log" ] &&
+		grep -q "no module bondng in linux-image-[^ ]*; did you mean bonding?" "$d/red-module.log" || ok=0
+	if [ $ok = 1 ]; then
+		t_pass firstjob/first-job/red-reasons
+	else
+		t_fail firstjob/first-job/red-reasons "exit $rc1/$rc2/$rc3" "$d/red-typo.log" "$d/red-arch.log" "$d/red-module.log"
 	fi
 fi

@@ -2,6 +2,26 @@
 # Each group script calls t_pass/t_fail/t_skip once per test case; the
 # harness counts the lines they append to $T_RESULTS.
 
+# The sanitizers of every ASan/UBSan build the groups run (probecc-asan,
+# agent-asan, probecc-bootconfig-asan, the test drivers): the first
+# error aborts the run with its stack; leaks are not errors here (a CLI
+# that exits leaves its program in memory on purpose, as dtc does).  A
+# group that checks for leaks too sets ASAN_OPTIONS itself.
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+# make check-host sets T_HOST=1: the offline inner loop, which boots
+# nothing, fetches nothing and calls no apt.  A part of a group that
+# would calls t_host_skip NAME instead (a skip even under CI=true: make
+# check, not check-host, is what CI runs).
+T_HOST=${T_HOST:-0}
+# and what qemu-images/fetch has cached is used as it is (no apt)
+[ "$T_HOST" = 1 ] && export PROBECC_OFFLINE=1
+t_host_skip() {
+	printf 'SKIP %s: boots or fetches (make check-host does neither; make check runs it)\n' \
+		"$1" | tee -a "$T_RESULTS"
+}
+
 t_pass() { printf 'PASS %s\n' "$1" | tee -a "$T_RESULTS"; }
 
 # t_fail NAME WHY [FILE...]: FILEs (diffs, logs) are shown indented.
@@ -16,7 +36,8 @@ t_fail() {
 }
 
 # t_skip NAME WHY: under CI (CI=true) a test may not be skipped, so a skip
-# is counted as a failure there (DEVELOPERS.md).
+# is counted as a failure there (README.md, "Set-up": every real-boot
+# test runs in CI).
 t_skip() {
 	if [ "${CI:-}" = true ]; then
 		t_fail "$1" "cannot run under CI: $2"
@@ -33,6 +54,20 @@ t_grep() {
 	else
 		t_fail "$1" "${4:-no line matches /$3/ in $2}"
 	fi
+}
+
+# t_args FILE [NAME=VALUE...]: the one way a probe-file case gives its
+# options: its first line "# args: ...", printed with each @NAME@ put
+# as VALUE (a path of the cache, a scratch directory); nothing when the
+# case has no such line.
+t_args() {
+	local f=$1 kv line
+	shift
+	line=$(sed -n '1s/^# args: //p' "$f")
+	for kv in "$@"; do
+		line=${line//@${kv%%=*}@/${kv#*=}}
+	done
+	printf '%s\n' "$line"
 }
 
 # t_check NAME EXPECTED_FILE ACTUAL_FILE: pass when identical.

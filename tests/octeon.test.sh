@@ -28,15 +28,12 @@ if [ -z "${T_RESULTS:-}" ]; then
 	octeon_alone=1
 fi
 
-export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
-export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 O=$T_OUT/octeon
 rm -rf "$O" && mkdir -p "$O"
 
 octeon_args() { # the case's "# args:" with the inputs filled in
-	sed -n '1s/^# args: //p' "$1" |
-		sed "s|@OCTEON@|$VMLINUX|g; s|@OCTEON_CONFIG@|$CONFIG|g"
+	t_args "$1" OCTEON="$VMLINUX" OCTEON_CONFIG="$CONFIG"
 }
 
 octeon_normalise() {

@@ -1,1 +1,0 @@
-#define PROBECC_VERSION "beadaa5-dirty"
