@@ -148,6 +148,19 @@ if wrong_case mipsel-rc-exit 12 rc-failed --arch mipsel --rc tests/wrong/rc-exit
 	t_grep wrong/mipsel-rc-exit/window-dump "$wrong_dir/mipsel-rc-exit/report.json" '^\{"dumps": 2,'
 fi
 
+# run-probes --help: the whole usage and the table of exit statuses and
+# verdicts on standard output, nothing on standard error, exit 0.
+qemu-images/run-probes --help > "$wrong_dir/help.out" 2> "$wrong_dir/help.err"
+rc=$?
+if [ $rc = 0 ] && [ ! -s "$wrong_dir/help.err" ] &&
+   grep -q '^usage: run-probes' "$wrong_dir/help.out" &&
+   grep -q -- '--rc' "$wrong_dir/help.out" &&
+   [ "$(grep -c '^  [0-9]' "$wrong_dir/help.out")" = 13 ]; then
+	t_pass wrong/run-probes-help
+else
+	t_fail wrong/run-probes-help "exit $rc, or not the usage and the 13 statuses on stdout" "$wrong_dir/help.err"
+fi
+
 # The image's busybox applets (initramfs/mkinitramfs) are all in Debian's
 # busybox-static: `busybox --list` of the amd64 one (the same
 # configuration on every arch), run on this host.
