@@ -37,7 +37,7 @@ include tests/fuzz/Makefile.fuzz
 
 -include $(DEPFILES)
 
-.PHONY: all clean check check-host check-deps check-kernel check-kernel-x86 check-rootfs check-hang demo install uninstall
+.PHONY: all clean check check-host check-deps check-kernel check-kernel-x86 check-regress check-rootfs check-hang demo install uninstall
 clean:
 	rm -f $(CLEAN_FILES)
 

@@ -58,10 +58,28 @@ static const char usage[] =
 "  --dtb IN -o OUT       the device tree IN with /chosen/bootargs merged (EXISTING\n"
 "                        is IN's /chosen/bootargs)\n";
 
-int bootargs_main(int argc, char **argv)
+enum { OPT_FRAG = 256, OPT_EXISTING, OPT_REPLACE, OPT_SCRIPT, OPT_ENV,
+       OPT_FW, OPT_OCTEON, OPT_PRINT, OPT_DTB, OPT_ARCH };
+
+/* One run of probecc bootargs: its options, then what it read and made. */
+struct ba_job {
+	const char *fragpath, *existing, *from;	/* from: what EXISTING is, for messages */
+	const char *target, *outpath;		/* the output's file (or ADDR), --dtb's -o */
+	const char *arch;
+	const struct arch *a;
+	bool replace;
+	int mode;				/* OPT_PRINT, OPT_SCRIPT, ... */
+	char *frag, *merged, *from_buf;
+	void *dtb;				/* --dtb IN, read */
+	size_t dtb_len;
+};
+
+/*
+ * options() - the command line into @j: -1 to go on, else the exit
+ * status (--help 0; bad usage 2, the usage printed).
+ */
+static int options(int argc, char **argv, struct ba_job *j)
 {
-	enum { OPT_FRAG = 256, OPT_EXISTING, OPT_REPLACE, OPT_SCRIPT, OPT_ENV,
-	       OPT_FW, OPT_OCTEON, OPT_PRINT, OPT_DTB, OPT_ARCH };
 	static const struct option longopts[] = {
 		{ "fragment", required_argument, NULL, OPT_FRAG },
 		{ "bootargs", required_argument, NULL, OPT_EXISTING },
@@ -76,46 +94,36 @@ int bootargs_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *fragpath = NULL, *existing = NULL, *from = "--bootargs";
-	char *from_buf = NULL;
-	const char *target = NULL, *outpath = NULL;
-	char *frag, *merged, *text = NULL;
-	void *dtb = NULL, *newdtb;
-	struct errmsg e;
-	size_t len;
-	bool replace = false;
-	const char *arch = "mipsel";
-	const struct arch *a;
-	int mode = 0, modes = 0, c;
+	int modes = 0, c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FRAG:
-			fragpath = optarg;
+			j->fragpath = optarg;
 			break;
 		case OPT_EXISTING:
-			existing = optarg;
+			j->existing = optarg;
 			break;
 		case OPT_REPLACE:
-			replace = true;
+			j->replace = true;
 			break;
 		case OPT_ARCH:
-			arch = optarg;
+			j->arch = optarg;
 			break;
 		case OPT_SCRIPT:
 		case OPT_ENV:
 		case OPT_FW:
 		case OPT_OCTEON:
 		case OPT_DTB:
-			target = optarg;
+			j->target = optarg;
 			/* fall through */
 		case OPT_PRINT:
-			mode = c;
+			j->mode = c;
 			modes++;
 			break;
 		case 'o':
-			outpath = optarg;
+			j->outpath = optarg;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -125,50 +133,74 @@ int bootargs_main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc || modes != 1 || !fragpath ||
-	    (mode == OPT_DTB) != (outpath != NULL)) {
+	if (optind != argc || modes != 1 || !j->fragpath ||
+	    (j->mode == OPT_DTB) != (j->outpath != NULL)) {
 		fprintf(stderr, "probecc bootargs: %s\n",
 			optind != argc ? "unexpected argument" :
 			modes != 1 ? "give exactly one output" :
-			!fragpath ? "--fragment FILE (or - for standard input) is needed" :
-			outpath ? "-o goes with --dtb" : "--dtb IN needs -o OUT");
+			!j->fragpath ? "--fragment FILE (or - for standard input) is needed" :
+			j->outpath ? "-o goes with --dtb" : "--dtb IN needs -o OUT");
 		fputs(usage, stderr);
 		return 2;
 	}
-	if (mode == OPT_DTB && (!strcmp(outpath, "-") || !strcmp(outpath, "/dev/stdout")))
-		fatal("-o %s: a device tree is binary; give a file", outpath);
-	if (mode == OPT_DTB && existing)
+	if (j->mode == OPT_DTB && (!strcmp(j->outpath, "-") || !strcmp(j->outpath, "/dev/stdout")))
+		fatal("-o %s: a device tree is binary; give a file", j->outpath);
+	if (j->mode == OPT_DTB && j->existing)
 		fatal("--bootargs with --dtb: the existing command line is the tree's /chosen/bootargs");
-
-	a = arch_find(arch);
-	if (!a) {
-		fprintf(stderr, "probecc bootargs: unknown --arch '%s' (known: %s)\n", arch, arch_names());
+	j->a = arch_find(j->arch);
+	if (!j->a) {
+		fprintf(stderr, "probecc bootargs: unknown --arch '%s' (known: %s)\n", j->arch, arch_names());
 		return 2;
 	}
-	frag = read_cmdline(fragpath);
-	if (mode == OPT_DTB) {
-		int rc = dtb_read(target, &dtb, &len, &e);
+	return -1;
+}
+
+/* setup() - the fragment read, and with --dtb the tree and its /chosen/bootargs. */
+static void setup(struct ba_job *j)
+{
+	struct errmsg e;
+
+	j->frag = read_cmdline(j->fragpath);
+	if (j->mode == OPT_DTB) {
+		int rc = dtb_read(j->target, &j->dtb, &j->dtb_len, &e);
 
 		if (rc == -EINVAL)
 			fatal("%s", e.msg);
 		else if (rc)
 			input_error("%s", e.msg);
-		if (dtb_bootargs(dtb, target, &existing, &e))
+		if (dtb_bootargs(j->dtb, j->target, &j->existing, &e))
 			fatal("%s", e.msg);
-		from = from_buf = xasprintf("%s's /chosen/bootargs", target);
+		j->from = j->from_buf = xasprintf("%s's /chosen/bootargs", j->target);
 	}
-	if (ba_merge(existing, from, frag, replace, &merged, &e))
+}
+
+/* merge() - the fragment merged into the existing line (bootargs.c), within COMMAND_LINE_SIZE. */
+static void merge(struct ba_job *j)
+{
+	struct errmsg e;
+
+	if (ba_merge(j->existing, j->from, j->frag, j->replace, &j->merged, &e))
 		fatal("%s", e.msg);
 	/*
 	 * The kernel keeps COMMAND_LINE_SIZE - 1 bytes of it (strscpy in
 	 * setup_arch; the sizes in common/arch.def); the fragment comes last,
 	 * so it is what a longer line loses.
 	 */
-	if (strlen(merged) + 1 > (size_t)a->cmdline_size)
+	if (strlen(j->merged) + 1 > (size_t)j->a->cmdline_size)
 		fatal("the merged command line is %zu bytes; %s's COMMAND_LINE_SIZE is %d, and the kernel would cut the tracing fragment at its end",
-		      strlen(merged), a->name, a->cmdline_size);
+		      strlen(j->merged), j->a->name, j->a->cmdline_size);
+}
 
-	switch (mode) {
+/* outputs() - the merged line in the form asked for, staged and committed. */
+static int outputs(struct ba_job *j)
+{
+	const char *merged = j->merged, *target = j->target;
+	char *text = NULL;
+	void *newdtb;
+	size_t len;
+	struct errmsg e;
+
+	switch (j->mode) {
 	case OPT_PRINT:
 		printf("%s\n", merged);
 		break;
@@ -190,17 +222,17 @@ int bootargs_main(int argc, char **argv)
 	}
 	case OPT_ENV:
 	case OPT_FW:
-		if (ba_env_check(merged, mode == OPT_ENV, &e))
+		if (ba_env_check(merged, j->mode == OPT_ENV, &e))
 			fatal("%s", e.msg);
-		text = xasprintf("bootargs%s%s\n", mode == OPT_ENV ? "=" : " ",
+		text = xasprintf("bootargs%s%s\n", j->mode == OPT_ENV ? "=" : " ",
 				 merged);
 		if (out_stage(target, text, strlen(text), &e))
 			output_error("%s", e.msg);
 		break;
 	case OPT_DTB:
-		if (dtb_with_bootargs(dtb, merged, &newdtb, &len, &e))
+		if (dtb_with_bootargs(j->dtb, merged, &newdtb, &len, &e))
 			fatal("%s", e.msg);
-		if (out_stage(outpath, newdtb, len, &e))
+		if (out_stage(j->outpath, newdtb, len, &e))
 			output_error("%s", e.msg);
 		free(newdtb);
 		break;
@@ -208,10 +240,24 @@ int bootargs_main(int argc, char **argv)
 	if (out_commit(&e))
 		output_error("%s", e.msg);
 	free(text);
-	free(merged);
-	free(frag);
-	free(dtb);
-	free(from_buf);
 	stdout_flush();
 	return 0;
+}
+
+/* probecc bootargs: options -> setup -> merge -> outputs. */
+int bootargs_main(int argc, char **argv)
+{
+	struct ba_job j = { .from = "--bootargs", .arch = "mipsel" };
+	int rc = options(argc, argv, &j);
+
+	if (rc >= 0)
+		return rc;
+	setup(&j);
+	merge(&j);
+	rc = outputs(&j);
+	free(j.merged);
+	free(j.frag);
+	free(j.dtb);
+	free(j.from_buf);
+	return rc;
 }

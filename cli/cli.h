@@ -17,8 +17,12 @@
 
 #include <stdio.h>
 
-/* probecc FILE ... (compile.c): argv[0] is the program; the exit status. */
-int compile_main(int argc, char **argv);
+/*
+ * probecc FILE ... (compile.c): argv[0] is the program; the exit status.
+ * @usage prints every command's usage (main.c's), for --help and errors.
+ * Split as options -> setup -> compile -> outputs.
+ */
+int compile_main(int argc, char **argv, void (*usage)(FILE *f));
 
 /* compile_main()'s usage text, the first part of cli_usage(). */
 extern const char compile_usage[];
@@ -30,8 +34,5 @@ extern const char elfarch_usage[];
 /* probecc did-you-mean NAME (didyoumean.c): the exit status. */
 int didyoumean_main(int argc, char **argv);
 extern const char didyoumean_usage[];
-
-/* The whole usage, every command's synopsis, to @f (main.c). */
-void cli_usage(FILE *f);
 
 #endif

@@ -200,7 +200,26 @@ static void target_from_kernel(struct target *t, const struct kernel *k,
 	}
 }
 
-int compile_main(int argc, char **argv)
+/* What one run of probecc FILE is given, and what it learns of the target. */
+struct job {
+	const char *file;			/* the probe file */
+	const char *bcpath, *planpath, *via;	/* -o, --plan, --via */
+	const char *arch;			/* --arch, or the kernel's */
+	const char *tpath, *vmlinux, *sysmap, *kconfig, *modules, *sysroot;
+	const char *vars, *agent_arch;		/* --vars, --agent-path */
+	const char *initrd, *base_initrd;
+	bool want_cmdline, want_explain;
+	struct target t;
+	struct kernel *k;
+	struct strbuf checks;			/* --explain's account of the checks */
+	void (*usage)(FILE *f);			/* every command's (cli/main.c) */
+};
+
+/*
+ * options() - the command line into @j.  -1 to go on, else the exit
+ * status (--help, --version: 0; bad usage: 2, the usage printed).
+ */
+static int options(int argc, char **argv, struct job *j)
 {
 	enum { OPT_CMDLINE = 256, OPT_PLAN, OPT_EXPLAIN, OPT_ARCH, OPT_KVER,
 	       OPT_VIA, OPT_CMAX, OPT_TARGET, OPT_VMLINUX, OPT_SYSMAP,
@@ -231,53 +250,35 @@ int compile_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *bcpath = NULL, *planpath = NULL, *via = NULL;
-	const char *arch = "mipsel";
-	const char *tpath = NULL, *vmlinux = NULL, *sysmap = NULL;
-	const char *kconfig = NULL, *modules = NULL, *sysroot = NULL;
-	const char *vars = NULL, *agent_arch = NULL;
-	const char *initrd = NULL, *base_initrd = NULL;
-	struct strbuf checks = { 0 };
-	struct errmsg e;
-	struct kernel *k = kernel_new();
-	struct target t = { .kmajor = 6, .kminor = 1, .arch_default = true,
-			    .version_default = true, .cmdline_max = -1 };
-	bool want_cmdline = false, want_explain = false;
-	struct diags diags = { 0 }, warnings = { 0 }, notes = { 0 }, hints = { 0 };
-	struct placement *pl;
-	struct program *prog;
-	struct token *toks;
-	struct source *src;
-	char *bctext = NULL;
-	int c, nerr, nkernel;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "o:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			bcpath = optarg;
+			j->bcpath = optarg;
 			break;
 		case OPT_CMDLINE:
-			want_cmdline = true;
+			j->want_cmdline = true;
 			break;
 		case OPT_PLAN:
-			planpath = optarg;
+			j->planpath = optarg;
 			break;
 		case OPT_EXPLAIN:
-			want_explain = true;
+			j->want_explain = true;
 			break;
 		case OPT_ARCH:
-			arch = optarg;
-			t.arch_default = false;
+			j->arch = optarg;
+			j->t.arch_default = false;
 			break;
 		case OPT_KVER:
-			parse_version(optarg, &t);
-			t.version_default = false;
+			parse_version(optarg, &j->t);
+			j->t.version_default = false;
 			break;
 		case OPT_VIA:
-			via = optarg;
+			j->via = optarg;
 			break;
 		case OPT_CMAX:
-			if (arg_int(optarg, 1, INT_MAX, &t.cmdline_max))
+			if (arg_int(optarg, 1, INT_MAX, &j->t.cmdline_max))
 				input_error("--cmdline-max wants a number of bytes from 1 to %d, not '%s'",
 					    INT_MAX, optarg);
 			break;
@@ -287,142 +288,157 @@ int compile_main(int argc, char **argv)
 					    INT_MAX, optarg);
 			break;
 		case OPT_CRASH:
-			t.crash_dump = true;
+			j->t.crash_dump = true;
 			break;
 		case OPT_STACK:
 			if (!strcmp(optarg, "auto"))
-				t.stack_method = STACK_AUTO;
+				j->t.stack_method = STACK_AUTO;
 			else if (!strcmp(optarg, "kernel"))
-				t.stack_method = STACK_KERNEL;
+				j->t.stack_method = STACK_KERNEL;
 			else if (!strcmp(optarg, "perf"))
-				t.stack_method = STACK_PERF;
+				j->t.stack_method = STACK_PERF;
 			else
 				input_error("--stack-method is auto, kernel or perf, not '%s'", optarg);
 			break;
 		case OPT_TARGET:
-			tpath = optarg;
+			j->tpath = optarg;
 			break;
 		case OPT_VMLINUX:
-			vmlinux = optarg;
+			j->vmlinux = optarg;
 			break;
 		case OPT_SYSMAP:
-			sysmap = optarg;
+			j->sysmap = optarg;
 			break;
 		case OPT_KCONFIG:
-			kconfig = optarg;
+			j->kconfig = optarg;
 			break;
 		case OPT_MODULES:
-			modules = optarg;
+			j->modules = optarg;
 			break;
 		case OPT_SYSROOT:
-			sysroot = optarg;
+			j->sysroot = optarg;
 			break;
 		case OPT_VARS:
-			vars = optarg;
+			j->vars = optarg;
 			break;
 		case OPT_AGENT:
-			agent_arch = optarg;
+			j->agent_arch = optarg;
 			break;
 		case OPT_INITRD:
-			initrd = optarg;
+			j->initrd = optarg;
 			break;
 		case OPT_BASE_INITRD:
-			base_initrd = optarg;
+			j->base_initrd = optarg;
 			break;
 		case 'V':
 			printf("probecc %s\n", PROBECC_VERSION);
 			stdout_flush();
 			return 0;
 		case 'h':
-			cli_usage(stdout);
+			j->usage(stdout);
 			return 0;
 		default:
-			cli_usage(stderr);
+			j->usage(stderr);
 			return 2;
 		}
 	}
-	if (agent_arch) {
+	if (j->agent_arch) {
 		if (optind != argc) {
-			cli_usage(stderr);
+			j->usage(stderr);
 			return 2;
 		}
-		return agent_path(agent_arch);
+		return agent_path(j->agent_arch);
 	}
-	if (optind != argc - (vars ? 0 : 1)) {
-		cli_usage(stderr);
+	if (optind != argc - (j->vars ? 0 : 1)) {
+		j->usage(stderr);
 		return 2;
 	}
+	j->file = j->vars ? NULL : argv[optind];
+	return -1;
+}
+
+/*
+ * setup() - the target: the kernel's facts loaded (facts/), --arch and
+ * --kernel-version from them, the ABI, the budget and where the
+ * kernel-side setup goes.  Bad options and unreadable inputs exit 2.
+ */
+static void setup(struct job *j)
+{
+	struct errmsg e;
+
 	/* the kernel as it is: its own word beats the defaults */
-	if ((tpath && kernel_load_target(k, tpath, &e)) ||
-	    (vmlinux && kernel_load_vmlinux(k, vmlinux, &e)) ||
-	    (sysmap && !k->syms_known && kernel_load_system_map(k, sysmap, &e)) ||
-	    (kconfig && kernel_load_kconfig(k, kconfig, &e)) ||
-	    (modules && kernel_load_modules(k, modules, &e)))
+	if ((j->tpath && kernel_load_target(j->k, j->tpath, &e)) ||
+	    (j->vmlinux && kernel_load_vmlinux(j->k, j->vmlinux, &e)) ||
+	    (j->sysmap && !j->k->syms_known && kernel_load_system_map(j->k, j->sysmap, &e)) ||
+	    (j->kconfig && kernel_load_kconfig(j->k, j->kconfig, &e)) ||
+	    (j->modules && kernel_load_modules(j->k, j->modules, &e)))
 		input_error("%s", e.msg);
-	kernel_index(k);
-	target_from_kernel(&t, k, &arch);
-	t.boot_config = (signed char)kconfig_tristate(k, "CONFIG_BOOT_CONFIG");
-	t.boottime_tracing = (signed char)kconfig_tristate(k, "CONFIG_BOOTTIME_TRACING");
-	t.hist_triggers = (signed char)kconfig_tristate(k, "CONFIG_HIST_TRIGGERS");
+	kernel_index(j->k);
+	target_from_kernel(&j->t, j->k, &j->arch);
+	j->t.boot_config = (signed char)kconfig_tristate(j->k, "CONFIG_BOOT_CONFIG");
+	j->t.boottime_tracing = (signed char)kconfig_tristate(j->k, "CONFIG_BOOTTIME_TRACING");
+	j->t.hist_triggers = (signed char)kconfig_tristate(j->k, "CONFIG_HIST_TRIGGERS");
 
-	t.abi = abi_find(arch);
-	if (!t.abi)
-		input_error("unknown --arch '%s' (known: %s)", arch, arch_names());
-	if (t.cmdline_max < 0)
-		t.cmdline_max = budget_default(t.abi);
+	j->t.abi = abi_find(j->arch);
+	if (!j->t.abi)
+		input_error("unknown --arch '%s' (known: %s)", j->arch, arch_names());
+	if (j->t.cmdline_max < 0)
+		j->t.cmdline_max = budget_default(j->t.abi);
 	else if (getenv("PROBECC_CMDLINE_MAX_FROM") && *getenv("PROBECC_CMDLINE_MAX_FROM"))
-		t.cmdline_max_from = getenv("PROBECC_CMDLINE_MAX_FROM");
+		j->t.cmdline_max_from = getenv("PROBECC_CMDLINE_MAX_FROM");
 	else
-		t.cmdline_max_from = "--cmdline-max";
-	if (t.cmdline_max > t.abi->cmdline_size - 1)
+		j->t.cmdline_max_from = "--cmdline-max";
+	if (j->t.cmdline_max > j->t.abi->cmdline_size - 1)
 		input_error("--cmdline-max %d is more than %s's COMMAND_LINE_SIZE (%d) allows",
-		      t.cmdline_max, t.abi->arch, t.abi->cmdline_size);
-	if (!via)
-		t.via = bcpath ? VIA_BOOTCONFIG : VIA_CMDLINE;
-	else if (!strcmp(via, "cmdline"))
-		t.via = VIA_CMDLINE;
-	else if (!strcmp(via, "bootconfig"))
-		t.via = VIA_BOOTCONFIG;
+		      j->t.cmdline_max, j->t.abi->arch, j->t.abi->cmdline_size);
+	if (!j->via)
+		j->t.via = j->bcpath ? VIA_BOOTCONFIG : VIA_CMDLINE;
+	else if (!strcmp(j->via, "cmdline"))
+		j->t.via = VIA_CMDLINE;
+	else if (!strcmp(j->via, "bootconfig"))
+		j->t.via = VIA_BOOTCONFIG;
 	else
-		input_error("--via wants cmdline or bootconfig, not '%s'", via);
-	if (bcpath && t.via != VIA_BOOTCONFIG)
+		input_error("--via wants cmdline or bootconfig, not '%s'", j->via);
+	if (j->bcpath && j->t.via != VIA_BOOTCONFIG)
 		input_error("-o writes a bootconfig file, but --via cmdline puts nothing in it");
-	if (base_initrd && !initrd)
+	if (j->base_initrd && !j->initrd)
 		input_error("--base-initrd is the initrd --initrd OUT starts with; give --initrd");
-	t.overlay = initrd != NULL;
-	if (!bcpath && !planpath && !want_explain)
-		want_cmdline = true;
-	if (vars) {
-		struct strbuf out = { 0 };
-		int rc = resolve_list_vars(vars, k, vmlinux, sysroot, &t, &out);
+	j->t.overlay = j->initrd != NULL;
+	if (!j->bcpath && !j->planpath && !j->want_explain)
+		j->want_cmdline = true;
+}
 
-		if (out.s)
-			fputs(out.s, stdout);
-		stdout_flush();
-		return rc;
-	}
+/*
+ * compile() - read -> lex -> parse -> resolve (uprobes, C names) ->
+ * check -> place -> budget -> warn: every stage that can refuse the
+ * program records what it finds and returns a count; here is where
+ * that ends the run.  0 with *@pl and *@prog, or 1 after the errors.
+ */
+static int compile(struct job *j, struct program **progp, struct placement **plp)
+{
+	struct diags diags = { 0 }, warnings = { 0 }, notes = { 0 }, hints = { 0 };
+	struct placement *pl;
+	struct program *prog;
+	struct token *toks;
+	struct source *src;
+	int nerr, nkernel;
 
-	/*
-	 * read -> lex -> parse -> resolve (uprobes, C names) -> check -> place ->
-	 * budget -> warn -> emit: every stage that can refuse the program records
-	 * what it finds and returns a count; here is where that ends the run.
-	 */
-	src = read_source(argv[optind]);
+	src = read_source(j->file);
 	toks = tokenize(src, &diags);
 	prog = toks ? parse(toks, &diags) : NULL;
 	if (!prog) {
 		diag_print(&diags);
 		return 1;
 	}
-	nerr = resolve_uprobes(prog, sysroot, t.abi, &diags, &warnings);
+	nerr = resolve_uprobes(prog, j->sysroot, j->t.abi, &diags, &warnings);
 	if (nerr) {
 		diag_print_as(&warnings, "warning");
 		diag_print(&diags);
 		fprintf(stderr, "probecc: %d error%s in uprobes against %s\n",
-			nerr, nerr == 1 ? "" : "s", sysroot ? sysroot : "no --sysroot");
+			nerr, nerr == 1 ? "" : "s", j->sysroot ? j->sysroot : "no --sysroot");
 		return 1;
 	}
-	nerr = resolve_cnames(prog, k, vmlinux, sysroot, &t, &checks, &diags);
+	nerr = resolve_cnames(prog, j->k, j->vmlinux, j->sysroot, &j->t, &j->checks, &diags);
 	if (nerr) {
 		diag_print_as(&warnings, "warning");
 		diag_print(&diags);
@@ -430,29 +446,43 @@ int compile_main(int argc, char **argv)
 			nerr, nerr == 1 ? "" : "s");
 		return 1;
 	}
-	t.vmlinux = vmlinux;
-	t.k = k;
-	nerr = check_program(prog, k, &t, &checks, &diags, &warnings, &nkernel);
+	j->t.vmlinux = j->vmlinux;
+	j->t.k = j->k;
+	nerr = check_program(prog, j->k, &j->t, &j->checks, &diags, &warnings, &nkernel);
 	diag_print_as(&warnings, "warning");
 	if (nerr) {
 		diag_print(&diags);
 		if (nkernel)
 			fprintf(stderr, "probecc: %d error%s against the target kernel%s%s\n",
 				nkernel, nkernel == 1 ? "" : "s",
-				k->release ? " " : "", k->release ? k->release : "");
+				j->k->release ? " " : "", j->k->release ? j->k->release : "");
 		return 1;
 	}
-	pl = place(prog, &t);
-	if (budget_check(pl, &t, &diags, &notes, &hints)) {
+	pl = place(prog, &j->t);
+	if (budget_check(pl, &j->t, &diags, &notes, &hints)) {
 		diag_print(&diags);
 		diag_print_as(&notes, "note");
 		diag_print_as(&hints, "hint");
 		return 1;
 	}
-	warn_placement(prog, k, &t, pl);
+	warn_placement(prog, j->k, &j->t, pl);
+	*progp = prog;
+	*plp = pl;
+	return 0;
+}
+
+/*
+ * outputs() - the outputs: every file staged, then all renamed or none
+ * (common/output.c), then what goes to standard output.  Exit status 0;
+ * what cannot be written exits 2.
+ */
+static int outputs(struct job *j, struct program *prog, struct placement *pl)
+{
+	struct errmsg e;
+	char *bctext = NULL;
 
 	/* emit: outputs all staged, then all renamed, or none */
-	if (bcpath || (initrd && pl->bootconfig && pl->bootconfig->head)) {
+	if (j->bcpath || (j->initrd && pl->bootconfig && pl->bootconfig->head)) {
 		char *text = NULL;
 		size_t len = 0;
 
@@ -462,42 +492,73 @@ int compile_main(int argc, char **argv)
 		 */
 		if (!pl->bootconfig || !pl->bootconfig->head)
 			fatal("nothing of %s goes into bootconfig (--explain says where each part went), and the kernel refuses an empty bootconfig (lib/bootconfig.c: \"Empty config\"); %s not written",
-			      argv[optind], bcpath);
+			      j->file, j->bcpath);
 		if (emit_bootconfig(pl, &text, &len, &e))
 			fatal("%s", e.msg);
-		if (bcpath && out_stage(bcpath, text, len, &e))
+		if (j->bcpath && out_stage(j->bcpath, text, len, &e))
 			output_error("%s", e.msg);
 		bctext = text;
 	}
-	if (planpath || initrd) {
+	if (j->planpath || j->initrd) {
 		size_t len;
-		char *text = emit_plan(prog, &t, pl, &len);
+		char *text = emit_plan(prog, &j->t, pl, &len);
 
 		/* more would be dropped by the agent, which reads so much */
 		if (len > PLAN_MAX)
 			fatal("the plan is %zu bytes; the agent reads at most %d (AGENT_PLAN_MAX, initramfs/agent.h): fewer probes, or more of them on the command line or in bootconfig",
 			      len, PLAN_MAX);
 
-		if (planpath && out_stage(planpath, text, len, &e))
+		if (j->planpath && out_stage(j->planpath, text, len, &e))
 			output_error("%s", e.msg);
-		if (initrd)
-			write_initrd(initrd, base_initrd, &t, text, len, bctext,
+		if (j->initrd)
+			write_initrd(j->initrd, j->base_initrd, &j->t, text, len, bctext,
 				     prog->sink);
 		free(text);
 	}
 	free(bctext);
 	if (out_commit(&e))
 		output_error("%s", e.msg);
-	if (want_cmdline) {
+	if (j->want_cmdline) {
 		char *text = emit_cmdline(pl);
 
 		printf("%s\n", text);
 		free(text);
 	}
 	/* never into a fragment redirected to a file: stderr beside --cmdline */
-	if (want_explain)
-		emit_explain(pl, checks.s, want_cmdline ? stderr : stdout);
+	if (j->want_explain)
+		emit_explain(pl, j->checks.s, j->want_cmdline ? stderr : stdout);
 	bc_free(pl->bootconfig);
 	stdout_flush();
 	return 0;
+}
+
+/* --vars: what is reachable at a probe point (resolve_list_vars()). */
+static int list_vars(struct job *j)
+{
+	struct strbuf out = { 0 };
+	int rc = resolve_list_vars(j->vars, j->k, j->vmlinux, j->sysroot, &j->t, &out);
+
+	if (out.s)
+		fputs(out.s, stdout);
+	stdout_flush();
+	return rc;
+}
+
+int compile_main(int argc, char **argv, void (*usage)(FILE *f))
+{
+	struct job j = { .arch = "mipsel", .k = kernel_new(), .usage = usage,
+			 .t = { .kmajor = 6, .kminor = 1, .arch_default = true,
+				.version_default = true, .cmdline_max = -1 } };
+	struct placement *pl;
+	struct program *prog;
+	int rc = options(argc, argv, &j);
+
+	if (rc >= 0)
+		return rc;
+	setup(&j);
+	if (j.vars)
+		return list_vars(&j);
+	if (compile(&j, &prog, &pl))
+		return 1;
+	return outputs(&j, prog, pl);
 }

@@ -33,12 +33,7 @@ int didyoumean_main(int argc, char **argv)
 		line[strcspn(line, "\n")] = '\0';
 		if (!*line)
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 256;
-			names = realloc(names, cap * sizeof(*names));
-			if (!names)
-				fatal("out of memory");
-		}
+		ALLOC_GROW(names, n + 1, cap);
 		names[n] = xstrdup(line);
 		suggest_add(&sg, names[n++]);
 	}

@@ -31,7 +31,8 @@ static const struct command commands[] = {
 	  "whether programs run under --arch (their ELF header, as a uprobe's file is checked)" },
 };
 
-void cli_usage(FILE *f)
+/* The whole usage, every command's synopsis, to @f. */
+static void cli_usage(FILE *f)
 {
 	size_t i;
 
@@ -50,5 +51,5 @@ int main(int argc, char **argv)
 	for (i = 0; argc > 1 && i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
-	return compile_main(argc, argv);
+	return compile_main(argc, argv, cli_usage);
 }

@@ -63,6 +63,7 @@ struct token {
 	char *text;		/* owned copy of the token's text */
 	unsigned long long num;	/* TK_NUM: the value without the suffix */
 	char *suffix;		/* TK_NUM: letters after the digits ("" if none) */
+	char *frac;		/* TK_NUM: the digits after "." of a duration ("2.5s"); NULL: none */
 	struct pos pos;
 	struct token *next;
 };
@@ -154,7 +155,13 @@ enum expect_kind {
 	E_FIELD,	/* TARGET.FIELD OP VALUE, OP one of == != < <= > >= */
 	E_ARMED,	/* every plan item armed */
 	E_NOLOST,	/* no ring-buffer overrun or dropped event */
+	E_FIRST,	/* TARGET first OP DURATION: its first hit's time */
+	E_INIT,		/* init OP DURATION: userspace's start */
+	E_INITCALL,	/* initcall NAME OP DURATION: the initcall's duration */
 };
+
+/* Which hits an E_FIELD expectation covers. */
+enum expect_quant { Q_SOME, Q_FIRST, Q_EVERY };
 
 enum expect_when { W_ANY, W_BEFORE_INIT, W_AFTER_INIT };
 
@@ -167,6 +174,8 @@ struct expectation {
 	char *func;		/* E_STACK: a function name or an ftrace glob */
 	struct pos func_pos;
 	char *field, *value;	/* E_FIELD; a string value keeps its quotes */
+	enum expect_quant quant;	/* E_FIELD: some hit (default), the first, every */
+	unsigned long long us;	/* E_FIRST, E_INIT, E_INITCALL: the duration, microseconds */
 	char *text;		/* the line as written, for reports */
 	struct pos pos;
 	struct expectation *next;
@@ -201,6 +210,8 @@ struct program {
 	struct pos persist_pos;
 	struct name *inits;
 	struct expectation *expects;
+	bool initcalls;			/* "initcalls": the initcall events from boot */
+	struct pos initcalls_pos;
 };
 
 /* What "panic on" turns into a panic (kernel parameters, place.c). */

@@ -45,7 +45,7 @@ static struct token *new_token(enum tok_kind kind, const char *start,
 static struct token *lex_number(const char **pp, const struct pos *pos,
 				struct diags *d)
 {
-	const char *p = *pp, *start = p, *suf;
+	const char *p = *pp, *start = p, *suf, *dot = NULL;
 	int base = 10;
 	struct token *t;
 
@@ -61,6 +61,18 @@ static struct token *lex_number(const char **pp, const struct pos *pos,
 	} else {
 		while (isdigit((unsigned char)*p))
 			p++;
+		/* a duration's fraction, "2.5s" "0.5ms": only before s or ms */
+		if (p[0] == '.' && isdigit((unsigned char)p[1])) {
+			const char *q = p + 1;
+
+			while (isdigit((unsigned char)*q))
+				q++;
+			if ((q[0] == 's' && !is_word_char((unsigned char)q[1])) ||
+			    (q[0] == 'm' && q[1] == 's' && !is_word_char((unsigned char)q[2]))) {
+				dot = p;
+				p = q;
+			}
+		}
 	}
 	suf = p;
 	while (isalpha((unsigned char)*p))
@@ -76,9 +88,9 @@ static struct token *lex_number(const char **pp, const struct pos *pos,
 
 		errno = 0;
 		t->num = strtoull(t->text, &end, base);
-		if (end != t->text + (suf - start))
+		if (end != t->text + ((dot ? dot : suf) - start))
 			internal_error("number '%s' read up to byte %td, its digits are %td",
-				       t->text, end - t->text, suf - start);
+				       t->text, end - t->text, (dot ? dot : suf) - start);
 		if (errno == ERANGE) {
 			/* never a wrapped or saturated value in an output */
 			diag_add(d, pos, "number '%.*s' is too big (at most %llu)",
@@ -87,6 +99,10 @@ static struct token *lex_number(const char **pp, const struct pos *pos,
 		}
 	}
 	t->suffix = t->text + (suf - start);
+	if (dot) {
+		/* the digits between "." and the suffix, in a string of their own */
+		t->frac = xstrndup(t->text + (dot - start) + 1, suf - dot - 1);
+	}
 	*pp = p;
 	return t;
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "elffile.h"
 #include "kernel.h"
 
@@ -87,23 +88,27 @@ static unsigned long long word(const struct elf_file *f,
 	return v;
 }
 
-/* The --arch name for the ELF header, or NULL (abi.c's names). */
+/*
+ * The --arch name for the ELF header, or NULL: the row of the arch table
+ * (common/arch.def) of its e_machine, EI_CLASS and EI_DATA; a machine and
+ * class that one row alone has is that row whatever the byte order (a
+ * big-endian arm64 kernel is still arm64).
+ */
 static const char *elf_arch(const GElf_Ehdr *eh)
 {
-	bool b64 = eh->e_ident[EI_CLASS] == ELFCLASS64;
-	bool le = eh->e_ident[EI_DATA] == ELFDATA2LSB;
+	const struct arch *a, *same = NULL;
+	unsigned int i, n = 0;
 
-	switch (eh->e_machine) {
-	case EM_MIPS:
-		return b64 ? (le ? "mips64el" : "mips64") : (le ? "mipsel" : "mips");
-	case EM_X86_64:
-		return "x86_64";
-	case EM_AARCH64:
-		return "arm64";
-	case EM_RISCV:
-		return b64 ? "riscv64" : NULL;
+	for (i = 0; (a = arch_at(i)); i++) {
+		if (a->elf_machine != eh->e_machine ||
+		    a->elf_class != eh->e_ident[EI_CLASS])
+			continue;
+		if (a->elf_data == eh->e_ident[EI_DATA])
+			return a->name;
+		same = a;
+		n++;
 	}
-	return NULL;
+	return n == 1 ? same->name : NULL;
 }
 
 /* Marker symbols of the ranges the loader needs. */

@@ -536,6 +536,7 @@ int main(int argc, char **argv)
 	long long t;
 
 	clock_gettime(CLOCK_MONOTONIC, &a.t0);
+	a.t0_boot_ns = boot_ns();
 	a.pid1 = getpid() == 1;
 	a.sink_fd = -1;
 	a.mounts_us = a.plan_us = a.plan_cpu_us = a.sink_us = a.dump_us =

@@ -96,6 +96,7 @@ struct agent {
 	char *notes[AGENT_MAX_NOTES];
 	size_t n_notes, dropped_notes;
 	struct timespec t0;	/* CLOCK_MONOTONIC at start of main() */
+	long long t0_boot_ns;	/* CLOCK_BOOTTIME at the same moment */
 	/*
 	 * Where the agent's time before the real init goes, in microseconds
 	 * (the manifest's *_us lines; -1: not yet, or not done): mounts_us
@@ -158,6 +159,8 @@ void boot_nonce(struct agent *a);
 void out_write(struct out *o, const char *s, size_t n);
 void out_printf(struct out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Nanoseconds of CLOCK_BOOTTIME now (the clock of /proc/uptime). */
+long long boot_ns(void);
 /* Microseconds of CLOCK_MONOTONIC from @a->t0 (the agent's start) to now. */
 long long agent_us(const struct agent *a);
 /* Microseconds of this thread's CPU time (CLOCK_THREAD_CPUTIME_ID), -1 on error. */

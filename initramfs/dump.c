@@ -305,6 +305,49 @@ static void last_boot_line(struct agent *a, struct out *o)
 		agent_note(a, "persist", "%s: not understood", rel);
 }
 
+/*
+ * clock_mark() - stamp both clocks into the trace: write "probecc-clock
+ * N NS" to tracefs/trace_marker, NS the CLOCK_BOOTTIME nanoseconds read
+ * just before the write, and return them in @tb[0] with the reading just
+ * after in @tb[1].  The kernel stamps the marker event with the trace
+ * clock (kernel/trace/trace.c: tracing_mark_write()) between the two, so
+ * the host maps the manifest's CLOCK_BOOTTIME times (uptime, the agent's
+ * start) onto the trace's clock from this boot's own readings: the
+ * trace's default clock, local (sched_clock), and CLOCK_BOOTTIME
+ * (timekeeping) drift apart under a loaded QEMU, 4 s by 31 s of a Malta
+ * boot.  Returns 0, or -1 with a note (no timebase line then).
+ */
+static int clock_mark(struct agent *a, long long tb[2])
+{
+	char path[AGENT_PATH_MAX], msg[64];
+	int fd, n, err = 0;
+
+	if (!a->tracefs[0])
+		return -1;
+	if (path_join(path, sizeof(path), a->tracefs, "trace_marker"))
+		return -1;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		/* every tracefs has it: a missing one is a test's tracefs */
+		if (errno != ENOENT)
+			agent_note(a, "trace", "%s: %s: no timebase", path,
+				   strerror(errno));
+		return -1;
+	}
+	tb[0] = boot_ns();
+	n = snprintf(msg, sizeof(msg), "probecc-clock %u %lld\n", a->n_dumps + 1,
+		     tb[0]);
+	if (write_all(fd, msg, n))
+		err = errno;
+	tb[1] = boot_ns();
+	close(fd);
+	if (err) {
+		agent_note(a, "trace", "%s: %s: no timebase", path, strerror(err));
+		return -1;
+	}
+	return 0;
+}
+
 /* "KEY\tUS" when @us was measured (>= 0). */
 static void us_line(struct out *o, const char *key, long long us)
 {
@@ -333,15 +376,21 @@ int dump(struct agent *a, const char *stage)
 	static char cmdline[4096];	/* COMMAND_LINE_SIZE of MIPS, the largest */
 	char up[64], path[AGENT_PATH_MAX];
 	struct utsname u;
-	long long us = agent_us(a);
-	int tfd = -1, paused, was_on, raw;
+	long long us = agent_us(a), tb[2], stop_ns;
+	int tfd = -1, paused, was_on, raw, marked;
 	size_t i;
 
+	/*
+	 * the mark goes in while the ring buffer still records; not for the
+	 * previous boot's instance, whose trace is of another boot
+	 */
+	marked = !a->dump_dir[0] && !clock_mark(a, tb);
 	/* raw: recording stops before the per-CPU counts, text: when trace opens */
 	raw = a->dump_raw;
 	if (a->dump_dir[0])
 		a->dump_raw = 0;	/* the previous boot's instance goes as text */
 	was_on = a->dump_raw && a->tracefs[0] ? tracing_on(a, 0) : -1;
+	stop_ns = boot_ns();
 	paused = a->dump_raw ? 0 : pause_on_trace(a);
 	frame_begin(a, &o, &u, cmdline, sizeof(cmdline));
 	kmsg_scan(a, u.machine);
@@ -357,6 +406,7 @@ int dump(struct agent *a, const char *stage)
 			tfd = open(path, O_RDONLY | O_CLOEXEC);
 		if (tfd < 0)
 			agent_note(a, "trace", "%s: %s", path, strerror(errno));
+		stop_ns = boot_ns();	/* the open paused the ring buffer */
 	}
 
 	out_frame_begin(&o, a->nonce, ++a->n_dumps);
@@ -370,6 +420,9 @@ int dump(struct agent *a, const char *stage)
 	us_line(&o, "init_dump_us", a->dump_us);
 	us_line(&o, "fork_us", a->fork_us);
 	out_printf(&o, "tracefs\t%s\n", a->tracefs[0] ? a->tracefs : "-");
+	if (marked)
+		out_printf(&o, "timebase\t%lld\t%lld\t%lld\t%lld\n", a->t0_boot_ns,
+			   tb[0], tb[1], stop_ns);
 	/* the ring buffer stops when trace is opened: nothing is recorded until the end frame */
 	if (paused)
 		out_printf(&o, "paused\t%s\n", up);

@@ -135,8 +135,25 @@ static int one_record(struct tracecmd_input *in, struct tep_record *rec,
 		   field_num(ev, rec, "func", &ip)) {
 		h.probe = func_name(tep, ip);
 		h.args = xstrdup("");
+	} else if (!strcmp(ev->system, "ftrace") && !strcmp(ev->name, "print")) {
+		/*
+		 * trace_marker: the agent's clock marks (dump.c), printed
+		 * "tracing_mark_write: TEXT" by the event's print format
+		 * (its buf is a flexible array, no length in the record)
+		 */
+		struct trace_seq s;
+		const char *m;
+
+		trace_seq_init(&s);
+		tep_print_event(tep, &s, rec, "%s", TEP_PRINT_INFO);
+		trace_seq_terminate(&s);
+		if (s.buffer && (m = strstr(s.buffer, ": ")))
+			clock_mark(d, m + 2, h.ts);
+		trace_seq_destroy(&s);
+		free(h.task);
+		return 0;
 	} else if (!strcmp(ev->system, "ftrace") &&
-		   (!strcmp(ev->name, "funcgraph_exit") || !strcmp(ev->name, "print") ||
+		   (!strcmp(ev->name, "funcgraph_exit") ||
 		    !strcmp(ev->name, "bprint"))) {
 		free(h.task);
 		return 0;

@@ -11,7 +11,7 @@
 #include "report-int.h"
 
 /* The value of FIELD in a hit's args ("name=\"bond%d\" ret=-2"), or NULL. */
-static char *arg_value(const char *args, const char *field)
+char *arg_value(const char *args, const char *field)
 {
 	size_t n = strlen(field);
 	const char *p = args;
@@ -391,6 +391,141 @@ static bool holds(const char *op, int cmp)
 	return cmp >= 0;
 }
 
+/*
+ * The hits FIELD OP VALUE covers (e->quant): the first hit of the probe
+ * (the earliest), or every hit (none at all is no evidence: it fails).
+ */
+static bool expect_field_quant(const struct expectation *e, const struct report *r,
+			       enum value_kind vk, int bits, bool typed,
+			       char *why, size_t size)
+{
+	const struct dump *d = &r->d;
+	const struct hit *first = NULL;
+	long long count = 0;
+	int i, cmp;
+
+	for (i = 0; i < d->nhits; i++) {
+		const struct hit *h = &d->hits[i];
+		char *v;
+		bool ok;
+
+		if (!hit_is(h, e->target))
+			continue;
+		count++;
+		if (e->quant == Q_FIRST) {
+			if (!first || h->ts < first->ts)
+				first = h;
+			continue;
+		}
+		v = arg_value(h->args, e->field);
+		ok = v && compare(v, e->value, vk, bits, typed, &cmp) && holds(e->op, cmp);
+		if (!ok) {
+			if (v)
+				snprintf(why, size, "hit %lld at %.6f s: %s=%s", count, h->ts,
+					 e->field, v);
+			else
+				snprintf(why, size, "hit %lld at %.6f s has no field '%s'",
+					 count, h->ts, e->field);
+			free(v);
+			add_oops_reason(d, why, size);
+			return false;
+		}
+		free(v);
+	}
+	if (!count) {
+		snprintf(why, size, "no hit");
+		add_oops_reason(d, why, size);
+		return false;
+	}
+	if (e->quant == Q_EVERY) {
+		snprintf(why, size, "all %lld hit(s)", count);
+		return true;
+	}
+	{
+		char *v = arg_value(first->args, e->field);
+		bool ok = v && compare(v, e->value, vk, bits, typed, &cmp) && holds(e->op, cmp);
+
+		if (!v)
+			snprintf(why, size, "the first hit, at %.6f s, has no field '%s'",
+				 first->ts, e->field);
+		else
+			snprintf(why, size, "the first hit, at %.6f s: %s=%s", first->ts,
+				 e->field, v);
+		free(v);
+		if (!ok)
+			add_oops_reason(d, why, size);
+		return ok;
+	}
+}
+
+/* @t seconds against @us microseconds by @op ("<", "<=", ">", ">="). */
+static bool time_holds(double t, const char *op, unsigned long long us)
+{
+	double w = us / 1e6;
+
+	return holds(op, t < w ? -1 : t > w);
+}
+
+/* TARGET first OP DURATION: the earliest hit of the target. */
+static bool expect_first(const struct expectation *e, const struct dump *d,
+			 char *why, size_t size)
+{
+	const struct hit *first = NULL;
+	int i;
+
+	for (i = 0; i < d->nhits; i++)
+		if (hit_is(&d->hits[i], e->target) &&
+		    (!first || d->hits[i].ts < first->ts))
+			first = &d->hits[i];
+	if (!first) {
+		snprintf(why, size, "no hit");
+		add_oops_reason(d, why, size);
+		return false;
+	}
+	snprintf(why, size, "first hit at %.6f s", first->ts);
+	return time_holds(first->ts, e->op, e->us);
+}
+
+/* init OP DURATION: userspace's start, on the trace clock when measured. */
+static bool expect_init(const struct expectation *e, const struct dump *d,
+			char *why, size_t size)
+{
+	if (d->init_time < 0) {
+		snprintf(why, size, "%s", d->init_why[0] ? d->init_why :
+			 "userspace's start is not known");
+		return false;
+	}
+	snprintf(why, size, "userspace started at %.3f s%s", d->init_time,
+		 d->timebase ? "" : " (CLOCK_BOOTTIME: no timebase)");
+	return time_holds(d->init_time, e->op, e->us);
+}
+
+/* initcall NAME OP DURATION: from initcall_start to initcall_finish. */
+static bool expect_initcall(const struct expectation *e, const struct report *r,
+			    char *why, size_t size)
+{
+	const struct initcall *ic = initcall_find(r, e->target);
+
+	if (!ic) {
+		bool unnamed = initcall_find(r, "init_module");
+
+		/* a module's init without its .ko: only the module is known */
+		snprintf(why, size, "no initcall %s in the trace (%d paired)%s",
+			 e->target, r->nics, unnamed ?
+			 "; modules' inits are named from their .ko with --modules, or by the module's name" : "");
+		add_oops_reason(&r->d, why, size);
+		return false;
+	}
+	if (ic->end < 0) {
+		snprintf(why, size, "started at %.6f s and never finished in the trace",
+			 ic->start);
+		return false;	/* no duration: no evidence either way */
+	}
+	snprintf(why, size, "%.3f ms, at %.6f s", (ic->end - ic->start) * 1e3,
+		 ic->start);
+	return time_holds(ic->end - ic->start, e->op, e->us);
+}
+
 /* Some hit of the probe took a value with FIELD OP VALUE. */
 static bool expect_field(const struct expectation *e, const struct report *r,
 			 char *why, size_t size)
@@ -403,6 +538,8 @@ static bool expect_field(const struct expectation *e, const struct report *r,
 
 	if (f)
 		vk = field_value_kind(f, &bits);
+	if (e->quant != Q_SOME)
+		return expect_field_quant(e, r, vk, bits, f && f->type, why, size);
 	for (i = 0; i < d->nhits; i++) {
 		char *v;
 		int cmp;
@@ -502,6 +639,15 @@ static bool evaluate_dumps(const struct expectation *e, const struct report *r,
 		break;
 	case E_FIELD:
 		ok = expect_field(e, r, why, size);
+		break;
+	case E_FIRST:
+		ok = expect_first(e, d, why, size);
+		break;
+	case E_INIT:
+		ok = expect_init(e, d, why, size);
+		break;
+	case E_INITCALL:
+		ok = expect_initcall(e, r, why, size);
 		break;
 	default:
 		return false;

@@ -213,6 +213,15 @@ void json_write(FILE *f, const struct report *r)
 		json_string(f, why);
 		fprintf(f, ", ");
 	}
+	/* which clock init_time is on: the trace's with the agent's marks */
+	if (d->timebase)
+		fprintf(f, "\"timebase\": {\"measured\": true, \"clock\": \"trace\", \"offset_first\": %.6f, \"offset_last\": %.6f, \"last_dump\": %.6f, \"hits_after_dump\": %d}, ",
+			d->offset_first, d->offset_last, d->last_time, d->after_dump);
+	else {
+		fprintf(f, "\"timebase\": {\"measured\": false, \"clock\": \"CLOCK_BOOTTIME\", \"why\": ");
+		json_string(f, d->timebase_why);
+		fprintf(f, "}, ");
+	}
 	if (d->noops) {	/* the MIPS kprobe single-step oops: the trace stops there */
 		fprintf(f, "\"kprobe_oops\": {\"time\": %.6f, \"epc\": ", d->oops_time);
 		json_string(f, d->oops_epc);
@@ -225,6 +234,9 @@ void json_write(FILE *f, const struct report *r)
 	if (d->console_dumps)
 		fprintf(f, "\"console_trace\": {\"dumps\": %d, \"events\": %d, \"joined\": %d, \"lost\": %ld}, ",
 			d->console_dumps, d->console_events, d->console_new, d->console_lost);
+	if (r->nics || r->nlevels)
+		initcalls_json(f, r);
+	compare_json(f, r);
 	fprintf(f, "\"hits\": [");
 	for (i = 0; i < d->nhits; i++) {
 		const struct hit *h = &d->hits[i];

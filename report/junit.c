@@ -2,9 +2,10 @@
 /*
  * --junit: one testcase per expectation, for GitLab, Jenkins and the
  * like, one "complete dump" that fails when the capture is no complete
- * evidence (dump_incomplete_why()): then nothing passes; and, with a boot
- * verdict (--console, --boot-end), a testcase "boot ends clean" first:
- * failing, with the console's last lines, when the boot did not end clean.
+ * evidence (dump_incomplete_why()): then nothing passes; one per metric
+ * compared with a baseline (baseline.c); and, with a boot verdict
+ * (--console, --boot-end), a testcase "boot ends clean" first: failing,
+ * with the console's last lines, when the boot did not end clean.
  */
 #include "report-int.h"
 
@@ -52,12 +53,15 @@ void junit_write(FILE *f, const struct report *r)
 	bool boot = r->boot.known;
 	const char *why;
 	char buf[1400];
-	int i;
+	int i, tests, failures;
 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	why = dump_incomplete_why(&r->d, buf, sizeof(buf));
+	tests = r->nexp + 1;
+	failures = r->failed + !!why;
+	compare_junit(NULL, r, &tests, &failures);	/* counts the baseline's cases */
 	fprintf(f, "<testsuite name=\"probecc\" tests=\"%d\" failures=\"%d\">\n",
-		r->nexp + 1 + boot, r->failed + !!why + (boot && r->boot.end != BOOT_CLEAN));
+		tests + boot, failures + (boot && r->boot.end != BOOT_CLEAN));
 	if (boot)
 		junit_boot(f, &r->boot);
 	fprintf(f, "  <testcase classname=\"probecc\" name=\"complete dump\">");
@@ -78,5 +82,6 @@ void junit_write(FILE *f, const struct report *r)
 		}
 		fprintf(f, "</testcase>\n");
 	}
+	compare_junit(f, r, &tests, &failures);
 	fprintf(f, "</testsuite>\n");
 }

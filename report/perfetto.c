@@ -101,9 +101,29 @@ void perfetto_write(FILE *f, const struct report *r)
 			fprintf(f, ", \"sf\": \"%ld\"", sf);
 		fprintf(f, "}");
 	}
-	if (d->init_time >= 0)
+	/* the bootgraph: each initcall a complete event on its task's track */
+	for (i = 0; i < r->nics; i++) {
+		const struct initcall *ic = &r->ics[i];
+
+		if (ic->end < 0)
+			continue;
+		fprintf(f, ",\n  {\"ph\": \"X\", \"cat\": \"initcall\", \"name\": ");
+		json_string(f, ic->func);
+		fprintf(f, ", \"ts\": %.3f, \"dur\": %.3f, \"pid\": 1, \"tid\": %ld, \"args\": {\"level\": ",
+			ic->start * 1e6, (ic->end - ic->start) * 1e6, task_tid(ic->task));
+		json_string(f, ic->level);
+		if (ic->module) {
+			fprintf(f, ", \"module\": ");
+			json_string(f, ic->module);
+		}
+		fprintf(f, ", \"ret\": %d}}", ic->ret);
+	}
+	if (d->timebase && d->init_time >= 0)
 		fprintf(f, ",\n  {\"ph\": \"i\", \"s\": \"g\", \"cat\": \"probecc\", \"name\": \"userspace starts\", \"ts\": %.3f, \"pid\": 1, \"tid\": 0}",
 			d->init_time * 1e6);
+	if (d->timebase && d->last_time >= 0)
+		fprintf(f, ",\n  {\"ph\": \"i\", \"s\": \"g\", \"cat\": \"probecc\", \"name\": \"last dump\", \"ts\": %.3f, \"pid\": 1, \"tid\": 0}",
+			d->last_time * 1e6);
 	for (p = d->items.s; p && *p; p = strchr(p, '\n') + 1) {
 		const char *nl = strchr(p, '\n');
 		char *line = xstrndup(p, nl - p);

@@ -10,6 +10,8 @@
  *   dump.c         the dumps -> struct dump (manifest lines, trace hits,
  *                  perf samples joined to hits, frames named, user
  *                  stacks named through --sysroot)
+ *   initcall.c     the initcall events paired per initcall and level
+ *   baseline.c     boots against a baseline (--baseline, several DUMPs)
  *   expect.c       one verdict per "expect" line of the probe file
  *   boot.c         how the boot ended (the console log, the runner's word,
  *                  the dumps): one verdict and its exit status
@@ -98,6 +100,18 @@ struct kcount {
 	unsigned long long hits, missed;	/* kprobe_profile at dump time */
 };
 
+/*
+ * A dump's "timebase" line (docs/plan.md): CLOCK_BOOTTIME nanoseconds of
+ * the agent's start, just before and just after its trace_marker write
+ * "probecc-clock N MARK", and when the ring buffer stopped for the dump;
+ * and the trace-clock time the kernel gave that marker event.
+ */
+struct timebase {
+	unsigned int n;		/* the dump's number; 0: no timebase line */
+	long long start, mark, marked, stop;
+	double trace_ts;	/* the marker's time in the trace; -1: not seen */
+};
+
 struct dump {
 	int ndumps;		/* complete dumps (begin and end frames) */
 	int ncut;		/* dumps cut short or damaged: no evidence */
@@ -116,7 +130,19 @@ struct dump {
 	bool unframed;		/* no frames: the file is one dump's body */
 	double init_time;	/* uptime of userspace start; -1: unknown */
 	char init_why[200];	/* why it is unknown, when the dump should have told */
-	double last_time;	/* uptime when the last dump began; -1: unknown */
+	double last_time;	/* when the last dump stopped recording; -1: unknown */
+	/*
+	 * The timebase: with the first and last dumps' clock marks found in
+	 * the trace, init_time and last_time are on the trace's clock, as
+	 * every hit, sample and oops (timebase true); else they are
+	 * CLOCK_BOOTTIME as the manifests said (timebase_why says why).
+	 */
+	struct timebase tb_first, tb_last;
+	bool timebase;
+	double offset_first, offset_last;	/* trace clock minus CLOCK_BOOTTIME, s */
+	char timebase_why[240];
+	int after_dump;		/* hits later than the last dump's stop */
+	double after_dump_ts;	/* the latest of them */
 	struct strbuf items;	/* "item" lines of the last dump */
 	struct strbuf cpus;	/* "cpu" lines of the last dump */
 	char *uname;		/* "RELEASE\tMACHINE" as uname(2) says */
@@ -126,6 +152,7 @@ struct dump {
 	 * Loongson-3 too), this has.  NULL: not in the dump.
 	 */
 	char *arch;
+	char *cmdline;		/* the last dump's "cmdline": what the kernel got */
 	struct hit *hits;
 	int nhits, cap;
 	struct sample *samples;
@@ -151,7 +178,6 @@ struct dump {
 	long raw_events, raw_unknown;	/* records read, of no known format */
 	char raw_why[1024];	/* the trace.dat could not be read: why */
 	char *stage;		/* the last dump's "stage": init or window */
-	char *cmdline;		/* the last dump's "cmdline": /proc/cmdline */
 };
 
 /* How a boot ended: an index into boot_rows[] (boot.c). */
@@ -196,6 +222,29 @@ struct boot {
 	int ntail, captail;
 };
 
+/*
+ * One initcall, paired from the initcall:initcall_start and
+ * initcall_finish events (initcall.c): the function, its module, the
+ * level initcall_level announced before it ("module" for a module's
+ * init from do_init_module()), and its times on the trace clock.
+ */
+struct initcall {
+	char *func;		/* "bonding_init" */
+	char *module;		/* "bonding"; NULL: built in */
+	const char *level;	/* points into a hit's args, or "module" */
+	char *task;		/* the task that ran it (points into its hit) */
+	double start, end;	/* seconds; end -1: never finished in the trace */
+	int ret;
+};
+
+/* One initcall level: its initcalls' count and summed durations. */
+struct icall_level {
+	const char *name;
+	double start, end;	/* its initcall_level event to the next, or its last finish */
+	double sum;		/* seconds spent in its initcalls */
+	int n;
+};
+
 /* One verdict per expectation, computed once. */
 struct verdict {
 	bool ok;
@@ -221,6 +270,9 @@ struct report {
 	char *append_text;		/* its first line */
 	bool boot_only;			/* --boot-only: the verdict alone */
 	struct boot boot;
+	const char **dumps, **bases;	/* every DUMP, and --baseline's */
+	int ndumps, nbases;
+	bool force;			/* --force: compare boots that are not comparable */
 
 	struct kernel *k;		/* NULL: no kernel symbols */
 	unsigned long long kaslr;	/* the boot's _stext minus the symbols' */
@@ -229,6 +281,11 @@ struct report {
 
 	const char **names;		/* distinct probes, in order of first hit */
 	int nnames;
+	struct initcall *ics;		/* initcalls, slowest first */
+	int nics, ics_open;		/* paired; of them never finished */
+	struct icall_level *levels;	/* in the order the kernel ran them */
+	int nlevels;
+	struct compare *cmp;		/* --baseline / several DUMPs; NULL: one boot */
 	struct verdict *verdicts;	/* one per prog->expects */
 	int nexp, failed;
 };
@@ -270,6 +327,7 @@ static inline void add_hit(struct dump *d, const struct hit *h)
 bool dump_evidence(const struct dump *d);
 bool dump_complete(const struct dump *d);
 const char *dump_incomplete_why(const struct dump *d, char *buf, size_t size);
+bool clock_mark(struct dump *d, const char *msg, double ts);
 void dump_read(struct report *r, char *text, size_t len);
 void dump_console_trace(struct report *r, const char *text);
 
@@ -282,7 +340,27 @@ bool uprobe_def(const struct report *r, const char *name, char **path,
 		unsigned long long *off);
 void dump_probe_names(struct report *r);
 
+/* baseline.c */
+struct compare;
+/* A threshold for a class of metric ("initcall=50ms", "hits=2"): 0 or -EINVAL. */
+int compare_threshold(struct compare **c, const char *spec);
+void compare_boots(struct compare **c, struct report *const *cur, int ncur,
+		   struct report *const *base, int nbase, bool force);
+bool compare_comparable(const struct compare *c, const char **why);
+int compare_regressions(const struct compare *c);
+void compare_text(FILE *f, const struct report *r);
+void compare_json(FILE *f, const struct report *r);
+void compare_junit(FILE *f, const struct report *r, int *tests, int *failures);
+
+/* initcall.c */
+void initcalls_pair(struct report *r);
+const struct initcall *initcall_find(const struct report *r, const char *func);
+void initcalls_text(FILE *out, const struct report *r, int max);
+void initcalls_json(FILE *f, const struct report *r);
+
 /* expect.c */
+/* The value of @field in a hit's args ("name=\"bond%d\" ret=-2"), malloc'd, or NULL. */
+char *arg_value(const char *args, const char *field);
 const struct kcount *kprobe_count(const struct dump *d, const char *target);
 int oops_reason(const struct dump *d, char *buf, size_t size);
 void expect_all(struct report *r);

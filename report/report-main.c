@@ -8,7 +8,10 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <glob.h>
 #include <stddef.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,8 +19,8 @@
 #include "report.h"
 
 const char report_usage[] =
-	"usage: probecc report DUMP [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT]\n"
-	"                      [--perfetto OUT]\n"
+	"usage: probecc report DUMP... [--probes FILE] [--json OUT] [--folded OUT] [--svg OUT] [--junit OUT]\n"
+	"                      [--perfetto OUT] [--baseline BASE...] [--threshold CLASS=VALUE]... [--force]\n"
 	"                      [--system-map FILE] [--target FILE] [--vmlinux FILE] [--modules DIR]\n"
 	"                      [--sysroot DIR] [--hits] [--previous NEXT]\n"
 	"                      [--console LOG] [--boot-end WORD] [--append FILE] [--boot-only]\n"
@@ -52,7 +55,8 @@ static const struct report_output {
 	  offsetof(struct report, folded), folded_write },
 	{ "svg", "a timeline of the hits",
 	  offsetof(struct report, svg), svg_write },
-	{ "junit", "one JUnit testcase per expectation, and \"complete dump\"",
+	{ "junit", "one JUnit testcase per expectation, and \"complete dump\";\n"
+		   "                     with --baseline one per compared metric",
 	  offsetof(struct report, junit), junit_write },
 	{ "perfetto", "the hits as Trace Event Format JSON (Perfetto, chrome://tracing)",
 	  offsetof(struct report, perfetto), perfetto_write },
@@ -80,18 +84,27 @@ static const char help_tail[] =
 	"  --previous NEXT    the next boot's capture (after a reset that kept RAM):\n"
 	"                     its dump of the persistent ring buffer (stage previous)\n"
 	"                     is DUMP's boot's trace, read in place of DUMP's own\n"
+	"  --baseline BASE... compare the DUMPs (one boot or N) with these boots: hit\n"
+	"                     counts, first hits, phases, initcalls, field values and\n"
+	"                     callers; a BASE directory holds ttyS1.raw or run dirs\n"
+	"  --threshold CLASS=VALUE\n"
+	"                     a regression's threshold: hits=N, oops=N, not armed=N,\n"
+	"                     first|phase|initcall|level=DURATION (later by) or =N%\n"
+	"  --force            compare boots of another kernel or command line\n"
 	"  --extract N        print dump N's body (its frames checked and taken off)\n"
 	"  --list             print the numbers of the complete dumps\n"
 	"  --trace-dat OUT    write the raw dumps (\"dump SINK raw\") as a trace.dat for\n"
 	"                     trace-cmd report and KernelShark (runs trace-cmd restore)\n"
 	"  -h, --help         this text\n"
 	"\n"
-	"Exit status: 0 every expectation holds; 1 an expectation failed; 2 the\n"
+	"Exit status: 0 every expectation holds (and no regression against the\n"
+	"baseline); 1 an expectation failed or a regression; 2 the\n"
 	"dump is no complete evidence (cut short, damaged on the way, frames\n"
 	"without the boot's nonce, or no dump at all: every expectation fails),\n"
 	"bad usage, an input that cannot be read or is not what its option says\n"
-	"(a probe file with errors, a missing --target) or an output that cannot\n"
-	"be written.  --extract: 0 printed, 1 no dump N, 3 cut short, 4 damaged\n"
+	"(a probe file with errors, a missing --target), boots not comparable\n"
+	"(kernel, machine or command line differ; --force compares them) or an\n"
+	"output that cannot be written.  --extract: 0 printed, 1 no dump N, 3 cut short, 4 damaged\n"
 	"(3 and 4 print the checked chunks before the trouble), 2 as above.\n"
 	"--trace-dat: 0 written, 2 not (no raw dump, a big-endian target, trace-cmd\n"
 	"missing or failing).  With --console, --boot-end or --append, a boot that\n"
@@ -143,8 +156,73 @@ static const struct option base_options[] = {
 	{ "append", required_argument, NULL, 'a' },
 	{ "boot-only", no_argument, NULL, 'B' },
 	{ "boot-verdicts", no_argument, NULL, 'V' },
+	{ "threshold", required_argument, NULL, 'R' },
+	{ "force", no_argument, NULL, 'F' },
 	{ "help", no_argument, NULL, 'h' },
 };
+
+/* @path, or its ttyS1.raw, or each RUN/ttyS1.raw below it (run-probes --runs). */
+static void add_base(struct report *r, const char *path, int *cap)
+{
+	struct stat st;
+	glob_t g;
+	char *one;
+	size_t i;
+
+	if (*cap == r->nbases) {
+		*cap = *cap ? *cap * 2 : 16;
+		r->bases = xrealloc_array(r->bases, *cap, sizeof(*r->bases));
+	}
+	if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
+		r->bases[r->nbases++] = path;	/* read_input() names what is wrong */
+		return;
+	}
+	one = xasprintf("%s/ttyS1.raw", path);
+	if (!access(one, F_OK)) {
+		r->bases[r->nbases++] = one;
+		return;
+	}
+	free(one);
+	one = xasprintf("%s/*/ttyS1.raw", path);
+	if (glob(one, 0, NULL, &g) || !g.gl_pathc) {
+		r->bases[r->nbases++] = path;	/* a directory: read_input() says so */
+	} else {
+		for (i = 0; i < g.gl_pathc; i++) {
+			if (*cap == r->nbases) {
+				*cap *= 2;
+				r->bases = xrealloc_array(r->bases, *cap, sizeof(*r->bases));
+			}
+			r->bases[r->nbases++] = xstrdup(g.gl_pathv[i]);
+		}
+		globfree(&g);
+	}
+	free(one);
+}
+
+/*
+ * "--baseline BASE..." takes every argument after it up to the next
+ * option: they are taken out of @argv (*@argc shrinks) before getopt
+ * sees it.  2 when it names none.
+ */
+static int take_baseline(struct report *r, int *argc, char **argv)
+{
+	int i, j, cap = 0;
+
+	for (i = 1; i < *argc; i++) {
+		if (strcmp(argv[i], "--baseline"))
+			continue;
+		for (j = i + 1; j < *argc && (argv[j][0] != '-' || !argv[j][1]); j++)
+			add_base(r, argv[j], &cap);
+		if (j == i + 1) {
+			fprintf(stderr, "probecc report: --baseline needs a dump or a run directory\n");
+			return 2;
+		}
+		memmove(argv + i, argv + j, (*argc - j + 1) * sizeof(*argv));
+		*argc -= j - i;
+		i--;
+	}
+	return 0;
+}
 
 /* 0, or 2 after a message on stderr when the command line is wrong. */
 static int parse_args(struct report *r, int argc, char **argv)
@@ -153,6 +231,8 @@ static int parse_args(struct report *r, int argc, char **argv)
 	size_t i;
 	int c;
 
+	if (take_baseline(r, &argc, argv))
+		return 2;
 	memcpy(options, base_options, sizeof(base_options));
 	for (i = 0; i < ARRAY_SIZE(outputs); i++)
 		options[ARRAY_SIZE(base_options) + i] = (struct option){
@@ -190,6 +270,14 @@ static int parse_args(struct report *r, int argc, char **argv)
 			}
 			r->boot_end = optarg;
 			break;
+		case 'F': r->force = true; break;
+		case 'R':
+			if (compare_threshold(&r->cmp, optarg)) {
+				fprintf(stderr, "probecc report: --threshold %s: not CLASS=VALUE (hits=N, oops=N, not armed=N, first|phase|initcall|level=DURATION or N%%)\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case 'x':
 			if (arg_int(optarg, 1, 1000000, &r->extract)) {
 				fprintf(stderr, "probecc report: --extract %s: not a dump number\n", optarg);
@@ -212,7 +300,13 @@ static int parse_args(struct report *r, int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		r->dumppath = argv[argc - 1];
+		r->dumppath = argv[optind];
+	r->dumps = (const char **)argv + optind;
+	r->ndumps = argc - optind;
+	if (r->ndumps > 1 && (r->extract || r->list || r->trace_dat)) {
+		fprintf(stderr, "probecc report: --extract, --list and --trace-dat take one DUMP\n");
+		return 2;
+	}
 	if (!r->dumppath) {
 		fputs(report_usage, stderr);
 		return 2;
@@ -413,13 +507,74 @@ static int frames_main(const struct report *r, const char *text, size_t len)
 	return pick->state == FRAME_CUT ? 3 : 4;
 }
 
+/*
+ * Every other DUMP and each --baseline boot read as @r was (its probe
+ * file and symbols), then compared (baseline.c) into r->cmp.  The other
+ * current boots' expectations are checked too: *@failed and
+ * *@incomplete count those that fail or have no complete evidence,
+ * named on stderr.  0, or 2 for an input that cannot be read.
+ */
+static int compare_all(struct report *r, int *failed, int *incomplete)
+{
+	int n = r->ndumps + r->nbases, i;
+	struct report **all = xcalloc(n, sizeof(*all));
+	const char *why;
+
+	all[0] = r;
+	for (i = 1; i < n; i++) {
+		struct report *x = xcalloc(1, sizeof(*x));
+		size_t len;
+		char *text;
+
+		*x = *r;
+		memset(&x->d, 0, sizeof(x->d));
+		x->names = NULL;
+		x->nnames = 0;
+		x->ics = NULL;
+		x->levels = NULL;
+		x->nics = x->ics_open = x->nlevels = 0;
+		x->failed = 0;
+		x->cmp = NULL;
+		x->kaslr = 0;
+		x->previous = NULL;	/* --previous is the first DUMP's */
+		x->prev_text = NULL;
+		x->prev_len = 0;
+		x->dumppath = i < r->ndumps ? r->dumps[i] : r->bases[i - r->ndumps];
+		text = read_input(x->dumppath, &len);
+		if (!text)
+			return 2;
+		dump_read(x, text, len);
+		dump_probe_names(x);
+		initcalls_pair(x);
+		expect_all(x);
+		if (!dump_evidence(&x->d)) {
+			fprintf(stderr, "probecc report: %s: no complete dump%s\n", x->dumppath,
+				i < r->ndumps ? "" : " (baseline)");
+			return 2;
+		}
+		if (i < r->ndumps) {
+			*incomplete += !dump_complete(&x->d);
+			if (x->failed)
+				fprintf(stderr, "probecc report: %s: %d of %d expectation(s) failed\n",
+					x->dumppath, x->failed, x->nexp);
+			*failed += x->failed > 0;
+		}
+		all[i] = x;
+	}
+	compare_boots(&r->cmp, all, r->ndumps, all + r->ndumps, r->nbases, r->force);
+	if (!compare_comparable(r->cmp, &why) && !r->force)
+		fprintf(stderr, "probecc report: not comparable: %s (--force compares them)\n", why);
+	return 0;
+}
+
 int report_main(int argc, char **argv)
 {
 	struct report r = { 0 };
 	char *text;
+	const char *why;
 	bool show;
 	size_t len, i;
-	int rc;
+	int rc, others_failed = 0, others_incomplete = 0;
 
 	rc = parse_args(&r, argc, argv);
 	if (!rc && r.trace_dat) {
@@ -470,7 +625,13 @@ int report_main(int argc, char **argv)
 			return 2;
 		return boot_rows[r.boot.end].status;
 	}
+	initcalls_pair(&r);
 	expect_all(&r);
+	if (r.ndumps > 1 || r.nbases) {
+		rc = compare_all(&r, &others_failed, &others_incomplete);
+		if (rc)
+			return rc;
+	}
 
 	/* a machine output on standard output is all it holds (--json -) */
 	show = true;
@@ -492,7 +653,9 @@ int report_main(int argc, char **argv)
 	if (r.boot.known && r.boot.end != BOOT_CLEAN)
 		return boot_rows[r.boot.end].status;
 	/* no verdict without evidence: an incomplete capture is bad input */
-	if (!dump_complete(&r.d))
+	if (!dump_complete(&r.d) || others_incomplete)
 		return 2;
-	return r.failed ? 1 : 0;
+	if (r.cmp && !compare_comparable(r.cmp, &why) && !r.force)
+		return 2;
+	return r.failed || others_failed || compare_regressions(r.cmp) ? 1 : 0;
 }

@@ -4,6 +4,7 @@
  * time on a labelled axis, where userspace started and where the last
  * dump began (svg_write()).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "report-int.h"
@@ -33,19 +34,50 @@ static double tick_step(double span)
  * A white background, so that a renderer (rsvg-convert) gives an opaque
  * PNG.  Sizes are pixels.
  */
+/*
+ * The initcall lanes: one per level that ran an initcall, in the
+ * kernel's order, then "module"; their names into @names (may be NULL).
+ * Returns how many.
+ */
+static int icall_lanes(const struct report *r, const char **names)
+{
+	int i, j, n = 0;
+
+	for (i = 0; i <= r->nlevels; i++) {
+		const char *l = i < r->nlevels ? r->levels[i].name : "module";
+
+		for (j = 0; j < r->nics; j++)
+			if (r->ics[j].end >= 0 && !strcmp(r->ics[j].level, l))
+				break;
+		if (j == r->nics)
+			continue;
+		for (j = 0; j < n; j++)	/* a level printed twice (rare) is one lane */
+			if (!strcmp(names ? names[j] : "", l) && names)
+				break;
+		if (names && j < n)
+			continue;
+		if (names)
+			names[n] = l;
+		n++;
+	}
+	return n;
+}
+
 void svg_write(FILE *f, const struct report *r)
 {
 	const struct dump *d = &r->d;
 	const int w = 800, row = 24, left = 260, top = 44, bottom = 44;
-	int i, j, h = top + row * (r->nnames ? r->nnames : 1) + bottom;
+	int i, j, nlanes = r->nnames + icall_lanes(r, NULL),
+	    h = top + row * (nlanes ? nlanes : 1) + bottom;
 	double end = 1, step, t;
 
 	for (i = 0; i < d->nhits; i++)
 		if (d->hits[i].ts > end)
 			end = d->hits[i].ts;
-	if (d->last_time > end)
+	/* the dumps' and userspace's times are on this axis's clock only with a timebase */
+	if (d->timebase && d->last_time > end)
 		end = d->last_time;
-	if (d->init_time > end)
+	if (d->timebase && d->init_time > end)
 		end = d->init_time;
 	step = tick_step(end);
 	end = step * (long long)(end / step + 1);
@@ -83,16 +115,54 @@ void svg_write(FILE *f, const struct report *r)
 				fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"2\" height=\"%d\" fill=\"steelblue\"><title>%.6f s</title></rect>\n",
 					X(d->hits[j].ts), y + 4, row - 8, d->hits[j].ts);
 	}
-	if (d->init_time >= 0) {
+	/* the bootgraph: a lane per initcall level, a bar per initcall */
+	if (r->nics) {
+		const char **lanes = xcalloc(r->nlevels + 1, sizeof(*lanes));
+		int nl = icall_lanes(r, lanes);
+
+		for (i = 0; i < nl; i++) {
+			int y = top + row * (r->nnames + i), n = 0;
+
+			for (j = 0; j < r->nics; j++)
+				n += r->ics[j].end >= 0 && !strcmp(r->ics[j].level, lanes[i]);
+			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
+				left, y, w, row, (r->nnames + i) % 2 ? "#f4f6fa" : "#fbfbf4");
+			fprintf(f, "<text x=\"8\" y=\"%d\">initcalls ", y + row - 8);
+			xml_escaped(f, lanes[i]);
+			fprintf(f, " (%d)</text>\n", n);
+			for (j = 0; j < r->nics; j++) {
+				const struct initcall *ic = &r->ics[j];
+				double bw = X(ic->end) - X(ic->start);
+
+				if (ic->end < 0 || strcmp(ic->level, lanes[i]))
+					continue;
+				fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"darkorange\"><title>",
+					X(ic->start), y + 4, bw < 1 ? 1 : bw, row - 8);
+				xml_escaped(f, ic->func);
+				if (ic->module) {
+					fprintf(f, " [");
+					xml_escaped(f, ic->module);
+					fprintf(f, "]");
+				}
+				fprintf(f, " %.3f ms at %.6f s</title></rect>\n",
+					(ic->end - ic->start) * 1e3, ic->start);
+			}
+		}
+		free(lanes);
+	}
+	if (!d->timebase && (d->init_time >= 0 || d->last_time >= 0))
+		fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"gray\" text-anchor=\"end\">no timebase: userspace and dump times not drawn (CLOCK_BOOTTIME)</text>\n",
+			left + w, top - 12);
+	if (d->timebase && d->init_time >= 0) {
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"red\" stroke-dasharray=\"4 3\"/>\n",
 			X(d->init_time), top - 8, X(d->init_time), h - bottom);
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" fill=\"red\" text-anchor=\"middle\">userspace %.3f s</text>\n",
 			X(d->init_time), top - 12, d->init_time);
 	}
-	if (d->last_time >= 0) {
+	if (d->timebase && d->last_time >= 0) {
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"gray\" stroke-dasharray=\"2 2\"/>\n",
 			X(d->last_time), top - 8, X(d->last_time), h - bottom);
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" fill=\"gray\" text-anchor=\"end\">last dump (uptime) %.3f s</text>\n",
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" fill=\"gray\" text-anchor=\"end\">last dump %.3f s</text>\n",
 			X(d->last_time) - 2, h - bottom - 4, d->last_time);
 	}
 #undef X

@@ -208,10 +208,25 @@ void text_write(FILE *out, const struct report *r)
 	if (!dump_evidence(d))
 		fprintf(out, "no complete dump in %s: nothing to check the expectations against\n",
 			r->dumppath);
+	if (d->timebase && d->tb_first.n && d->tb_first.n != d->tb_last.n &&
+	    d->tb_first.trace_ts >= 0)
+		fprintf(out, "timebase: the trace clock (CLOCK_BOOTTIME %+.3f s at dump %u, %+.3f s at dump %u: the agent's clock marks)\n",
+			d->offset_first, d->tb_first.n, d->offset_last, d->tb_last.n);
+	else if (d->timebase)
+		fprintf(out, "timebase: the trace clock (CLOCK_BOOTTIME %+.3f s at dump %u: the agent's clock mark)\n",
+			d->offset_last, d->tb_last.n);
+	else if (d->timebase_why[0])
+		fprintf(out, "timebase: not measured: %s\n", d->timebase_why);
 	if (d->init_time >= 0)
-		fprintf(out, "userspace started at %.3f s\n", d->init_time);
+		fprintf(out, "userspace started at %.3f s%s\n", d->init_time,
+			d->timebase ? "" : " (CLOCK_BOOTTIME)");
 	else if (d->init_why[0])
 		fprintf(out, "%s\n", d->init_why);
+	if (d->timebase && d->last_time >= 0)
+		fprintf(out, "last dump stopped recording at %.6f s\n", d->last_time);
+	if (d->after_dump)
+		fprintf(out, "clock marks disagree: %d hit(s) after the last dump stopped recording (the latest at %.6f s)\n",
+			d->after_dump, d->after_dump_ts);
 	if (d->items.s)
 		not_armed(out, r);
 	if (d->noops) {
@@ -235,6 +250,8 @@ void text_write(FILE *out, const struct report *r)
 	fprintf(out, "hits:\n");
 	for (i = 0; i < r->nnames; i++)
 		probe_hits(out, r, r->names[i]);
+	initcalls_text(out, r, r->all_hits ? r->nics : 10);
+	compare_text(out, r);
 
 	if (r->prog && r->prog->expects)
 		fprintf(out, "expectations:\n");

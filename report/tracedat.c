@@ -481,14 +481,19 @@ static const char *page_check(const unsigned char *pg, const struct page_layout 
 	while (pos < size) {
 		unsigned int w, type_len;
 		unsigned long long len;
+		uint32_t next32;
 
 		if (pos + 8 > dsize)
 			return "an event's header lies past the page";
 		w = read_num(data + pos, 4, pl->big_endian);
 		type_len = pl->big_endian ? w >> 27 : w & 31;
 		switch (type_len) {
-		case 29:	/* padding: its length (or the page's rest) */
-			len = 4 + read_num(data + pos + 4, 4, pl->big_endian);
+		case 29:	/* padding: the next event 4 + array[0] on */
+			/* kbuffer adds in 32 bits: a sum that wraps loops it */
+			next32 = pos + 4 + read_num(data + pos + 4, 4, pl->big_endian);
+			if (next32 <= pos)
+				return "a padding event whose length wraps";
+			len = next32 - pos;
 			break;
 		case 30:	/* time extend */
 		case 31:	/* absolute time stamp */
@@ -508,8 +513,6 @@ static const char *page_check(const unsigned char *pg, const struct page_layout 
 				return "an event runs past the commit";
 			break;
 		}
-		if (type_len == 29)
-			break;	/* kbuffer ends the page at padding it cannot use */
 		pos += len;
 	}
 	return NULL;
@@ -752,6 +755,39 @@ static int other_order_head(const char *host, const char *out, const char *dir,
 	return rc;
 }
 
+/*
+ * other_order_head() in a child process: libtracecmd parses the head's
+ * header_page, format files and kallsyms there, and a crash it still has
+ * is an error naming the signal (as events_try()).  Returns 0, or -EIO
+ * with @e set.
+ */
+static int other_order_head_child(const char *host, const char *out,
+				  const char *dir, const char *kallsyms,
+				  struct errmsg *e)
+{
+	char how[96];
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return errmsg_set(e, -errno, "fork: %s", strerror(errno));
+	if (!pid) {
+		struct errmsg ce = { 0 };
+
+		_exit(other_order_head(host, out, dir, kallsyms, &ce) ? 1 : 0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return errmsg_set(e, -errno, "waitpid: %s", strerror(errno));
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	return errmsg_set(e, -EIO, "libtracecmd could not write the %s-endian head %s (%s)",
+			  HOST_BIG_ENDIAN ? "little" : "big", out,
+			  child_status(status, how, sizeof(how)));
+}
+
 static void say(FILE *info, const char *fmt, ...)
 {
 	va_list ap;
@@ -893,9 +929,12 @@ static bool kallsyms_line(const char *l, size_t n)
 
 /*
  * The text files libtraceevent parses, each line as the kernel writes
- * it, and no NUL byte in any file but the CPU data: its parsers take C
- * strings and the line layout on trust (a printk_formats line cut
- * before its " : " made tep_parse_printk_formats() read past its copy).
+ * it, no NUL byte in any file but the CPU data, and the kernel's own
+ * files (formats, header_page, printk_formats...) in printable ASCII:
+ * its parsers take C strings and the layout on trust (a printk_formats
+ * line cut before its " : " made tep_parse_printk_formats() read past
+ * its copy; a control byte in a format file's array size made
+ * tep_parse_event() call strcmp() on NULL).
  */
 static int texts_fit(const struct rawset *rs, struct errmsg *e)
 {
@@ -919,6 +958,16 @@ static int texts_fit(const struct rawset *rs, struct errmsg *e)
 			continue;
 		if (strlen(f->data) != f->len)
 			return errmsg_set(e, -EINVAL, "%s: a NUL byte at %zu", f->name, strlen(f->data));
+		/* the kernel's own text: printable ASCII, TAB and LF (a task's
+		 * name in saved_cmdlines may hold any byte) */
+		if (strcmp(f->name, "saved_cmdlines")) {
+			const unsigned char *c;
+
+			for (c = (const unsigned char *)f->data; *c; c++)
+				if ((*c < ' ' && *c != '\t' && *c != '\n') || *c > '~')
+					return errmsg_set(e, -EINVAL, "%s: byte 0x%02x at %zu, not the kernel's text",
+							  f->name, *c, (size_t)(c - (const unsigned char *)f->data));
+		}
 		for (t = 0; t < sizeof(texts) / sizeof(texts[0]); t++)
 			if (!strcmp(f->name, texts[t].name))
 				break;
@@ -1147,7 +1196,7 @@ int tracedat_build(const char *text, size_t len, bool complete_only,
 		rc = patch_header(head, HOST_BIG_ENDIAN, pl.long_size, pl.page_size, e);
 	/* a target of the other byte order: its head written again in it */
 	if (!rc && pl.big_endian != HOST_BIG_ENDIAN) {
-		rc = other_order_head(head, other, dir, ks, e);
+		rc = other_order_head_child(head, other, dir, ks, e);
 		if (!rc)
 			rc = patch_header(other, pl.big_endian, pl.long_size, pl.page_size, e);
 	}

@@ -54,6 +54,12 @@ fi
 # the module typo itself: did-you-mean from the kernel package's modules
 t_grep firstjob/module-typo "$d/stderr" \
 	'^mkimage: no module bondng in linux-image-[^ ]*; did you mean bonding\?$'
+# and only that: one line, no ERR trap line of run-probes after it
+if grep -q '^run-probes: line ' "$d/stderr"; then
+	t_fail firstjob/module-typo-one-line "run-probes' trap line follows mkimage's reason" "$d/stderr"
+else
+	t_pass firstjob/module-typo-one-line
+fi
 
 
 # --add of a program of another arch stops the job before the boot, with
@@ -200,5 +206,23 @@ else
 		t_pass firstjob/first-job/red-reasons
 	else
 		t_fail firstjob/first-job/red-reasons "exit $rc1/$rc2/$rc3" "$d/red-typo.log" "$d/red-arch.log" "$d/red-module.log"
+	fi
+fi
+
+# A uprobe's "stack has" through run-probes (x86_64, whose kernel keeps
+# user stacks): run-probes gives the report its --sysroot, so the user
+# frames are named and the expectation can hold.
+d=$fj_dir/uprobe-stack && mkdir -p "$d/sysroot/bin"
+if ! gcc -static -g -O0 -fno-omit-frame-pointer -o "$d/sysroot/bin/hello" tests/firstjob/hello.c 2> "$d/cc.err"; then
+	t_fail firstjob/uprobe-stack "gcc failed" "$d/cc.err"
+else
+	qemu-images/run-probes --arch x86_64 --out "$d/out" --rc tests/firstjob/rc-hello \
+		--sysroot "$d/sysroot" --report tests/firstjob/hello-stack.probes > "$d/run.log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q '^ *1 greet \[/bin/hello\]$' "$d/run.log" &&
+	   grep -q '^2 of 2 expectation(s) hold$' "$d/run.log"; then
+		t_pass firstjob/uprobe-stack
+	else
+		t_fail firstjob/uprobe-stack "exit $rc" "$d/run.log"
 	fi
 fi

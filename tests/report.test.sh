@@ -144,3 +144,47 @@ elif [ "$T_HOST" = 1 ]; then
 else
 	t_fail report/uprobe-vaddr-sysroot "qemu-images/fetch mipsel failed" "$d/fetch.err"
 fi
+
+# One timebase: in the real boots whose agent stamped its clock marks,
+# no hit lies after the dump that holds it.  The capture up to dump 1's
+# end line is the init dump alone; the whole capture's last dump is the
+# window dump.  Each report's hits (JSON) are at or before its
+# timebase's last_dump, which is the stop of that dump's recording on
+# the trace clock.  The old mipsel-ci boot (uptime 31.170 yet a hit at
+# 35.42 s) has no marks: its report says the timebase is not measured.
+d=$T_OUT/report/timebase && rm -rf "$d" && mkdir -p "$d"
+for b in mipsel-clock mipsel-clock-raw; do
+	raw=tests/report/$b/ttyS1.raw
+	end=$(grep -a -b -m1 '^=== probecc dump 1 end ' "$raw" | cut -d: -f1)
+	line=$(grep -a -m1 '^=== probecc dump 1 end ' "$raw")
+	head -c $((end + ${#line} + 1)) "$raw" > "$d/$b-dump1.raw"
+	for n in 1 2; do
+		f=$raw
+		[ $n = 1 ] && f=$d/$b-dump1.raw
+		./probecc report "$f" --json "$d/$b-$n.json" > "$d/$b-$n.out" 2>&1
+		if python3 - "$d/$b-$n.json" "$n" > "$d/$b-$n.check" 2>&1 <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+tb = r["timebase"]
+assert r["dumps"] == int(sys.argv[2]), r["dumps"]
+assert tb["measured"], tb
+late = [h for h in r["hits"] if h["time"] > tb["last_dump"]]
+assert not late and tb["hits_after_dump"] == 0, (tb, late)
+assert r["hits"] and 0 < r["init_time"] < tb["last_dump"], r["init_time"]
+print(len(r["hits"]), "hits, the last at", max(h["time"] for h in r["hits"]),
+      "; dump stopped at", tb["last_dump"])
+PY
+		then
+			t_pass "report/timebase/$b-dump$n-holds-its-hits"
+		else
+			t_fail "report/timebase/$b-dump$n-holds-its-hits" "a hit after its dump, or no timebase" "$d/$b-$n.check" "$d/$b-$n.out"
+		fi
+	done
+done
+./probecc report tests/report/mipsel-ci/ttyS1.raw --json "$d/old.json" > "$d/old.out" 2>&1
+if grep -q '^timebase: not measured: no timebase line' "$d/old.out" &&
+   python3 -c 'import json, sys; assert not json.load(open(sys.argv[1]))["timebase"]["measured"]' "$d/old.json"; then
+	t_pass report/timebase/old-dump-not-measured
+else
+	t_fail report/timebase/old-dump-not-measured "the old capture's times were taken as one clock" "$d/old.out"
+fi

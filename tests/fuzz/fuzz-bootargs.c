@@ -82,6 +82,27 @@ static bool same_arg(const struct fuzz_arg *x, const struct fuzz_arg *y)
 	       (x->value ? y->value && !strcmp(x->value, y->value) : !y->value);
 }
 
+/*
+ * Whether the merge drops @p of the existing line: a tracing parameter,
+ * or rdinit= when it is the overlay's or the fragment sets rdinit
+ * (bootargs.h, ba_merge()).
+ */
+static bool fragment_owns(const struct fuzz_arg *p, const struct view *f)
+{
+	int i;
+
+	if (ba_is_tracing(p->param))
+		return true;
+	if (strcmp(p->param, "rdinit"))
+		return false;
+	if (p->value && !strcmp(p->value, "/probecc/init"))
+		return true;
+	for (i = 0; i < f->n; i++)
+		if (!strcmp(f->a[i].param, "rdinit"))
+			return true;
+	return false;
+}
+
 static void check_merge(const char *existing, const char *frag, const char *merged)
 {
 	struct view e, f, m;
@@ -95,7 +116,7 @@ static void check_merge(const char *existing, const char *frag, const char *merg
 		if (!e.a[dashes].value && !strcmp(e.a[dashes].param, "--"))
 			break;
 	for (i = 0; i < dashes; i++) {
-		if (ba_is_tracing(e.a[i].param))
+		if (fragment_owns(&e.a[i], &f))
 			continue;
 		if (j >= m.n || !same_arg(&e.a[i], &m.a[j]))
 			goto bad;

@@ -188,6 +188,15 @@ edit('raw-header-cut.raw', setrec(b'events/header_page', HP[:HP.index(b'commit;'
 # one whose commit is all ones: libtraceevent's kbuffer read past the page
 edit('raw-commit-4096.raw', page_commit(4096))
 edit('raw-commit-ones.raw', page_commit(0xffffffff))
+# dump 2's page: a padding event whose length (0xfffffffc) brings
+# kbuffer's 32-bit sum back to itself: libtraceevent looped for ever
+def padding_wraps(n, head, recs):
+    if n == 2:
+        r = rec(recs, b'per_cpu/cpu0/trace_pipe_raw')
+        r[1] = (r[1][:8] + struct.pack('<III', 16, 29 | 1 << 5, 0xfffffffc) + r[1][20:])
+
+
+edit('raw-padding-wraps.raw', padding_wraps)
 # header_page with no timestamp field: libtracecmd refuses it, and its
 # error path crashed (tracecmd_close of a half-made handle)
 edit('raw-no-timestamp.raw', setrec(b'events/header_page', HP.replace(b'timestamp', b'stamp')))
