@@ -39,7 +39,7 @@ one() {
 	local b=$1 kernel=$2 rc=0
 	nice -n 10 qemu-images/boot mipsel --kernel "$kernel" --initrd "$b/../initrd.gz" --quiet \
 		--append "console=ttyS0 rdinit=/init churn=$churn $(cat "$b/../cmdline")" \
-		--dump "$b/ttyS1.raw" --console-log "$b/console.log" --timeout 300 \
+		--dump "$b/ttyS1.raw" --console-log "$b/console.log" --timeout 300 --oops-wait 300 \
 		2> "$b/boot.err" || rc=$?
 	echo "$rc" > "$b/verdict"
 }

@@ -53,6 +53,9 @@ const char compile_usage[] =
 "  --cmdline-max BYTES   room the fragment may take (default: COMMAND_LINE_SIZE - 512)\n"
 "  --error-limit N       print at most N errors (and N warnings), the first in source order;\n"
 "                        0: all (default 20, as clang's -ferror-limit)\n"
+"  --crash-dump          the kernel prints the trace on the console when it oopses or panics\n"
+"                        (ftrace_dump_on_oops), unless the file says 'crash nodump'\n"
+"                        (qemu-images/run-probes gives it)\n"
 "  --stack-method auto|kernel|perf\n"
 "                        how a kprobe's or event's \"stack\" is taken: the kernel's stacktrace\n"
 "                        (option, trigger, bootconfig action) or the agent's perf callchains\n"
@@ -221,7 +224,7 @@ static int options(int argc, char **argv, struct job *j)
 	enum { OPT_CMDLINE = 256, OPT_PLAN, OPT_EXPLAIN, OPT_ARCH, OPT_KVER,
 	       OPT_VIA, OPT_CMAX, OPT_TARGET, OPT_VMLINUX, OPT_SYSMAP,
 	       OPT_KCONFIG, OPT_MODULES, OPT_SYSROOT, OPT_STACK, OPT_VARS,
-	       OPT_AGENT, OPT_INITRD, OPT_BASE_INITRD, OPT_ERRLIMIT };
+	       OPT_AGENT, OPT_INITRD, OPT_BASE_INITRD, OPT_ERRLIMIT, OPT_CRASH };
 	static const struct option longopts[] = {
 		{ "cmdline", no_argument, NULL, OPT_CMDLINE },
 		{ "plan", required_argument, NULL, OPT_PLAN },
@@ -232,6 +235,7 @@ static int options(int argc, char **argv, struct job *j)
 		{ "cmdline-max", required_argument, NULL, OPT_CMAX },
 		{ "error-limit", required_argument, NULL, OPT_ERRLIMIT },
 		{ "stack-method", required_argument, NULL, OPT_STACK },
+		{ "crash-dump", no_argument, NULL, OPT_CRASH },
 		{ "target", required_argument, NULL, OPT_TARGET },
 		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 		{ "system-map", required_argument, NULL, OPT_SYSMAP },
@@ -282,6 +286,9 @@ static int options(int argc, char **argv, struct job *j)
 			if (arg_int(optarg, 0, INT_MAX, &diag_limit))
 				input_error("--error-limit wants a number from 0 (all) to %d, not '%s'",
 					    INT_MAX, optarg);
+			break;
+		case OPT_CRASH:
+			j->t.crash_dump = true;
 			break;
 		case OPT_STACK:
 			if (!strcmp(optarg, "auto"))

@@ -552,6 +552,40 @@ static void check_option(struct checker *c, const struct name *n)
 			    !strcmp(owner, "function") ? " (add a 'function' line)" : " (add a 'graph' line)");
 }
 
+/*
+ * Options that change the text form of the trace (kernel/trace/
+ * trace_output.c, trace.c print_trace_fmt()): probecc report reads a text
+ * dump's lines in the default form only ("TASK-PID [CPU] FLAGS TIME:
+ * BODY", "FUNC <-PARENT"), and a raw dump whatever they say.
+ */
+static const char *const text_form_options[] = {
+	"latency-format", "raw", "hex", "bin", "nocontext-info",
+	"noprint-parent", "sym-offset", "sym-addr",
+};
+
+/*
+ * A text dump ("dump SINK" without "raw") is read by the report only in
+ * the kernel's default form: a function_graph trace (no task or time on
+ * its lines) and an option that changes the form are refused, so that no
+ * expectation is judged on lines the report cannot read.
+ */
+static void check_text_form(struct checker *c)
+{
+	const struct program *prog = c->prog;
+	const struct name *n;
+	size_t i;
+
+	if (prog->dump_raw)
+		return;
+	if (prog->graph)
+		check_error(c, &prog->graph->pos, "'graph' needs 'dump SINK raw': probecc report reads a function_graph trace from raw dumps only (its text lines have no task or time)");
+	for (n = prog->options; n; n = n->next)
+		for (i = 0; i < sizeof(text_form_options) / sizeof(text_form_options[0]); i++)
+			if (!strcmp(n->s, text_form_options[i]))
+				check_error(c, &n->pos, "option '%s' changes the text form of the trace, which probecc report reads only in the kernel's default form: add 'raw' to the dump line, or leave the option out",
+					    n->s);
+}
+
 /* The rules of the file as a whole, of its options and of its probes' texts. */
 static void check_rules(struct checker *c)
 {
@@ -576,6 +610,7 @@ static void check_rules(struct checker *c)
 		check_error(c, &prog->notrace->pos, "'notrace' without 'function' or 'graph': no function tracer would run");
 	for (n = prog->options; n; n = n->next)
 		check_option(c, n);
+	check_text_form(c);
 	if (prog->clock && !trace_clock_known(t, prog->clock))
 		check_error(c, &prog->clock_pos, "unknown trace clock '%s' (known: local global counter uptime perf mono mono_raw boot tai%s)",
 			    prog->clock, strcmp(t->abi->arch, "x86_64") ? "" : " x86-tsc");

@@ -199,6 +199,8 @@ struct program {
 	bool dump_raw;		/* "dump SINK raw": binary ring-buffer pages (docs/plan.md "Raw dump") */
 	unsigned window_ms;	/* 0: no second dump */
 	bool capture;		/* "capture": the agent writes a target frame */
+	int crash_dump;		/* "crash dump" 1, "crash nodump" -1, unset 0 */
+	unsigned panic_on;	/* "panic on ...": PANIC_ON_* */
 	/*
 	 * "persist off" (true) or "persist SIZE" (persist_size bytes): the
 	 * persistent ring buffer of 6.12+ (place.c persist())
@@ -210,6 +212,14 @@ struct program {
 	struct expectation *expects;
 	bool initcalls;			/* "initcalls": the initcall events from boot */
 	struct pos initcalls_pos;
+};
+
+/* What "panic on" turns into a panic (kernel parameters, place.c). */
+enum {
+	PANIC_ON_OOPS = 1,		/* oops=panic */
+	PANIC_ON_WARN = 2,		/* panic_on_warn=1 */
+	PANIC_ON_SOFTLOCKUP = 4,	/* softlockup_panic=1 */
+	PANIC_ON_HUNG_TASK = 8,		/* hung_task_panic=1 */
 };
 
 /*
@@ -463,6 +473,7 @@ struct target {
 	 */
 	const char *cmdline_max_from;
 	enum stack_method stack_method;
+	bool crash_dump;	/* --crash-dump: ftrace_dump_on_oops unless "crash nodump" */
 	bool arch_default, version_default;
 	/*
 	 * From the target's config (--kconfig, a capture's config.gz, a

@@ -1152,6 +1152,47 @@ static void stmt_persist(struct parser *ps, struct program *prog, const struct p
 	end_statement(ps, "persist");
 }
 
+/* crash dump|nodump: ftrace_dump_on_oops, the ring buffer on the console at an oops or panic */
+static void stmt_crash(struct parser *ps, struct program *prog, const struct pos *start)
+{
+	if (prog->crash_dump)
+		parse_error(ps, start, "'crash' is already set");
+	if (is(ps, "dump"))
+		prog->crash_dump = 1;
+	else if (is(ps, "nodump"))
+		prog->crash_dump = -1;
+	else
+		syntax_error(ps, &ps->tok->pos, "expected 'dump' or 'nodump' after 'crash'");
+	ps->tok = ps->tok->next;
+	end_statement(ps, "crash");
+}
+
+/* panic on oops|warn|softlockup|hung_task...: what makes the kernel panic */
+static void stmt_panic(struct parser *ps, struct program *prog, const struct pos *start)
+{
+	(void)start;
+	if (!is(ps, "on"))
+		syntax_error(ps, &ps->tok->pos, "expected 'on' after 'panic' (panic on oops warn softlockup hung_task)");
+	ps->tok = ps->tok->next;
+	if (ps->tok->kind != TK_WORD)
+		syntax_error(ps, &ps->tok->pos, "expected what makes the kernel panic: oops, warn, softlockup or hung_task");
+	while (ps->tok->kind == TK_WORD) {
+		if (is(ps, "oops"))
+			prog->panic_on |= PANIC_ON_OOPS;
+		else if (is(ps, "warn"))
+			prog->panic_on |= PANIC_ON_WARN;
+		else if (is(ps, "softlockup"))
+			prog->panic_on |= PANIC_ON_SOFTLOCKUP;
+		else if (is(ps, "hung_task"))
+			prog->panic_on |= PANIC_ON_HUNG_TASK;
+		else
+			syntax_error(ps, &ps->tok->pos, "unknown 'panic on' word '%s' (known: oops, warn, softlockup, hung_task)",
+				     ps->tok->text);
+		ps->tok = ps->tok->next;
+	}
+	end_statement(ps, "panic on");
+}
+
 static void stmt_window(struct parser *ps, struct program *prog, const struct pos *start)
 {
 	if (prog->window_ms)
@@ -1198,6 +1239,8 @@ static const struct statement_rule {
 	{ "clock", stmt_clock, false },
 	{ "option", stmt_option, false },
 	{ "dump", stmt_dump, false },
+	{ "crash", stmt_crash, false },
+	{ "panic", stmt_panic, false },
 	{ "window", stmt_window, false },
 	{ "persist", stmt_persist, false },
 	{ "init", stmt_init, false },

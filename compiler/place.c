@@ -321,6 +321,38 @@ static void option(struct ctx *c, const char *opt, const char *why,
 	free(file);
 }
 
+/*
+ * The kernel's own dump of the trace at an oops or a panic, and what
+ * the file makes panic: kernel parameters, always on the command line
+ * (they are read by __setup handlers, not by trace_boot; bootconfig's
+ * "kernel." keys would carry them only with CONFIG_BOOT_CONFIG):
+ * ftrace_dump_on_oops (kernel/trace/trace.c), oops=panic
+ * (kernel/panic.c), panic_on_warn=1, softlockup_panic=1
+ * (kernel/watchdog.c), hung_task_panic=1 (kernel/hung_task.c).
+ */
+static void place_crash(struct ctx *c)
+{
+	const struct program *p = c->prog;
+	static const struct { unsigned bit; const char *param, *value, *what; } panics[] = {
+		{ PANIC_ON_OOPS, "oops=", "panic", "an oops" },
+		{ PANIC_ON_WARN, "panic_on_warn=", "1", "a WARN" },
+		{ PANIC_ON_SOFTLOCKUP, "softlockup_panic=", "1", "a soft lockup" },
+		{ PANIC_ON_HUNG_TASK, "hung_task_panic=", "1", "a hung task" },
+	};
+	size_t i;
+
+	if (p->crash_dump > 0 || (!p->crash_dump && c->t->crash_dump)) {
+		cmdline(c, "ftrace_dump_on_oops", "", NULL, NULL);
+		explain(c, "crash dump: ftrace_dump_on_oops (%s): at an oops or a panic the kernel prints the ring buffer on the console, and probecc report --console reads it; it empties the buffer (a later dump holds only what came after)",
+			p->crash_dump > 0 ? "the file's 'crash dump'" : "--crash-dump");
+	}
+	for (i = 0; i < sizeof(panics) / sizeof(panics[0]); i++)
+		if (p->panic_on & panics[i].bit) {
+			cmdline(c, panics[i].param, panics[i].value, NULL, NULL);
+			explain(c, "panic on %s: %s%s", panics[i].what, panics[i].param, panics[i].value);
+		}
+}
+
 static void settings(struct ctx *c)
 {
 	const struct program *p = c->prog;
@@ -346,6 +378,7 @@ static void settings(struct ctx *c)
 			v, c->bootconfig ? "ftrace.buffer_size" : "trace_buf_size=");
 		free(v);
 	}
+	place_crash(c);
 	if (p->clock) {
 		char *m = xasprintf("[%s]", p->clock);
 

@@ -280,12 +280,13 @@ bool dump_evidence(const struct dump *d)
 
 /*
  * True when the report may pass: evidence, no dump cut short or damaged,
- * no event left undecoded and no trace line whose time could not be read.
+ * no event left undecoded, no trace line whose time could not be read and
+ * none the report cannot read at all.
  */
 bool dump_complete(const struct dump *d)
 {
 	/* an event no format file decodes may be a hit the verdicts miss */
-	return dump_evidence(d) && !d->ncut && !d->raw_unknown && !d->bad_time;
+	return dump_evidence(d) && !d->ncut && !d->raw_unknown && !d->bad_time && !d->unread;
 }
 
 /*
@@ -307,9 +308,12 @@ const char *dump_incomplete_why(const struct dump *d, char *buf, size_t size)
 	else if (d->raw_unknown)
 		snprintf(buf, size, "%ld event(s) of an id no format file names",
 			 d->raw_unknown);
-	else
+	else if (d->bad_time)
 		snprintf(buf, size, "%d trace line(s) whose time is not the kernel's",
 			 d->bad_time);
+	else
+		snprintf(buf, size, "%d trace line(s) of no form the report reads, the first: %s",
+			 d->unread, d->unread_why);
 	return buf;
 }
 
@@ -332,6 +336,35 @@ static char *symbolize(const struct report *r, char *frame)
  * One trace line: "   TASK-PID   [CPU] FLAGS   TIME: BODY".  The task may
  * hold spaces and dashes, so the line is read from the "[CPU]" outwards.
  */
+/*
+ * A trace line the report cannot read: not an event line of the kernel's
+ * default text form ("TASK-PID [CPU] FLAGS TIME: BODY",
+ * kernel/trace/trace_output.c), such as a function_graph line or one of
+ * an option that changes the form (latency-format, nocontext-info, raw,
+ * hex, bin).  A hit may hide in it, so no verdict can pass (a count of 0
+ * would pass "hits == 0").  Blank lines, "#" comments and the kernel's
+ * "CPU:N [LOST N EVENTS]" are not hits.
+ */
+static void unread_line(struct dump *d, const char *line)
+{
+	const char *p = line + strspn(line, " \t");
+
+	if (!*p || *p == '#' || (!strncmp(p, "CPU:", 4) && strstr(p, " [LOST ")))
+		return;
+	if (!d->unread++)
+		snprintf(d->unread_why, sizeof(d->unread_why), "%.150s", p);
+}
+
+/* How many '"' @s holds. */
+static int quotes(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '"';
+	return n;
+}
+
 static void trace_line(struct report *r, char *line)
 {
 	struct dump *d = &r->d;
@@ -349,15 +382,28 @@ static void trace_line(struct report *r, char *line)
 				 symbolize(r, xstrdup(line + 4)));
 		return;
 	}
-	d->in_ustack = false;
-	if (line[0] == '#' || !cpu || !(colon = strstr(cpu, ": ")))
+	/*
+	 * A traced string holding a newline goes on over lines of its own
+	 * (the kernel prints it between quotes, unescaped): they are data of
+	 * the hit before, up to the line that closes the quote.
+	 */
+	if (d->in_string) {
+		d->in_string = quotes(line) % 2 == 0;
 		return;
+	}
+	d->in_ustack = false;
+	if (line[0] == '#' || !cpu || !(colon = strstr(cpu, ": "))) {
+		unread_line(d, line);
+		return;
+	}
 	task = line;
 	while (*task == ' ')
 		task++;
 	sp = strstr(task, " [");
-	if (!sp)
+	if (!sp) {
+		unread_line(d, line);
 		return;
+	}
 	/* TIME: the last word before ": ", as the kernel prints it */
 	body = colon + 2;
 	*colon = '\0';
@@ -410,7 +456,9 @@ static void trace_line(struct report *r, char *line)
 		}
 		h.probe = name;
 		h.args = xstrdup(sp + 2);
+		d->in_string = quotes(h.args) % 2 == 1;
 	} else {
+		unread_line(d, body);
 		free(h.task);
 		return;
 	}
@@ -537,15 +585,19 @@ static void parse_dump(struct report *r, char *dump)
 				sb_addf(&d->items, "%s\n", line + 5);
 			else if (!strncmp(line, "cpu\t", 4))
 				sb_addf(&d->cpus, "%s\n", line + 4);
-			else if (!strncmp(line, "uname\t", 6)) {
+			else if (!strncmp(line, "stage\t", 6)) {
+				free(d->stage);
+				d->stage = xstrdup(line + 6);
+			} else if (!strncmp(line, "cmdline\t", 8)) {
+				free(d->cmdline);
+				d->cmdline = xstrdup(line + 8);
+			} else if (!strncmp(line, "uname\t", 6)) {
 				free(d->uname);
 				d->uname = xstrdup(line + 6);
 			} else if (!strncmp(line, "arch\t", 5)) {
 				free(d->arch);
 				d->arch = xstrdup(line + 5);
 			}
-			else if (!strncmp(line, "cmdline\t", 8))
-				d->cmdline = xstrdup(line + 8);
 			else if (!strncmp(line, "perf\t", 5))
 				perf_line(d, line + 5);
 			else if (!strncmp(line, "module\t", 7))
@@ -910,4 +962,118 @@ void dump_probe_names(struct report *r)
 			add_name(r, n->s, &cap);
 	for (p = r->prog->probes; p; p = p->next)
 		add_name(r, p->name, &cap);
+}
+
+/* One event is the same in two sources: one pid, one probe, one microsecond. */
+static bool same_event(const struct hit *a, const struct hit *b)
+{
+	return task_pid(a->task) == task_pid(b->task) && !strcmp(a->probe, b->probe) &&
+	       (long long)(a->ts * 1e6 + 0.5) == (long long)(b->ts * 1e6 + 0.5);
+}
+
+static int hit_time_cmp(const void *pa, const void *pb)
+{
+	const struct hit *a = pa, *b = pb;
+
+	return a->ts < b->ts ? -1 : a->ts > b->ts;
+}
+
+/*
+ * One line of the kernel's ftrace dump in the latency form ftrace_dump()
+ * prints (kernel/trace/trace_output.c, lat_print_generic() and
+ * lat_print_timestamp(): "COMM-PID  CPU FLAGS  TIMEus : BODY", the comm
+ * cut to 8 bytes, the time in microseconds, with ".NNN" for a clock in
+ * nanoseconds) made into the default form trace_line() reads:
+ * "COMM-PID [CPU] FLAGS SECONDS: BODY".  NULL when it is not one.
+ */
+static char *console_event(const char *t)
+{
+	const char *p = t + strspn(t, " "), *task = p, *cpu, *us, *body;
+	size_t ntask, ncpu;
+	double micro;
+
+	ntask = strcspn(p, " ");
+	p += ntask;
+	p += strspn(p, " ");
+	cpu = p;
+	ncpu = strcspn(p, " ");
+	p += ncpu;
+	p += strspn(p, " ");
+	us = p;
+	body = strstr(p, "us : ");
+	if (!ntask || ncpu < 2 || !body || !decimal(us, false, "u", &micro))
+		return NULL;
+	return xasprintf("%.*s [%03ld] %.*s %.6f: %s", (int)ntask, task,
+			 strtol(cpu, NULL, 10), (int)(ncpu - strspn(cpu, "0123456789")),
+			 cpu + strspn(cpu, "0123456789"), micro / 1e6, body + 5);
+}
+
+/*
+ * dump_console_trace() - the kernel's own ftrace dump in the console log
+ * @text (ftrace_dump_on_oops: kernel/trace/trace.c ftrace_dump() prints
+ * "Dumping ftrace buffer:", a line of dashes, the events, a line of
+ * dashes; or "(ftrace buffer empty)"), read into hits like the agent's
+ * and joined to r->d's (dump_read() first): an event the agent's dump
+ * holds too (one pid, one probe, one microsecond) is counted once.  The
+ * hits end sorted by time.  @text is not changed.
+ */
+void dump_console_trace(struct report *r, const char *text)
+{
+	struct report tmp = *r;
+	struct dump *d = &r->d;
+	char *copy = xstrdup(text), *line, *save = NULL;
+	int state = 0, i, j, nagent = d->nhits;
+
+	memset(&tmp.d, 0, sizeof(tmp.d));
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *t = line, *end, *ev;
+		size_t n = strlen(line);
+
+		while (n && line[n - 1] == '\r')
+			line[--n] = '\0';
+		if (*t == '[' && (end = strchr(t, ']')) && end[1] == ' ')
+			t = end + 2;
+		if (strstr(t, "Dumping ftrace buffer:")) {
+			state = 1;
+			d->console_dumps++;
+			continue;
+		}
+		if (!state)
+			continue;
+		if (!strncmp(t, "---------------------------------", 33)) {
+			state = state == 1 ? 2 : 0;
+			continue;
+		}
+		if (strstr(t, "(ftrace buffer empty)")) {
+			state = 0;
+			continue;
+		}
+		if (state != 2)
+			continue;
+		if (!strncmp(t, " => ", 4)) {
+			trace_line(&tmp, t);
+		} else if (!strncmp(t, "CPU:", 4) && strstr(t, "[LOST ")) {
+			d->console_lost += strtol(strstr(t, "[LOST ") + 6, NULL, 10);
+		} else if ((ev = console_event(t))) {
+			trace_line(&tmp, ev);
+			free(ev);
+		} else if (*t && !tmp.d.in_string) {
+			if (!d->unread++)
+				snprintf(d->unread_why, sizeof(d->unread_why), "console: %.140s", t);
+		}
+	}
+	free(copy);
+	d->console_events = tmp.d.nhits;
+	for (i = 0; i < tmp.d.nhits; i++) {
+		for (j = 0; j < nagent && !same_event(&d->hits[j], &tmp.d.hits[i]); j++)
+			;
+		if (j < nagent)
+			continue;
+		tmp.d.hits[i].console = true;
+		add_hit(d, &tmp.d.hits[i]);
+		d->console_new++;
+	}
+	free(tmp.d.hits);
+	if (d->console_new)
+		qsort(d->hits, d->nhits, sizeof(*d->hits), hit_time_cmp);
 }

@@ -143,6 +143,59 @@ static void json_not_armed(FILE *f, const struct dump *d)
 	}
 }
 
+/* "boot": the verdict, its status, and the death when the console had one. */
+static void json_boot(FILE *f, const struct report *r)
+{
+	const struct boot *b = &r->boot;
+	int i, first;
+
+	fprintf(f, "\"boot\": {\"verdict\": ");
+	json_string(f, boot_rows[b->end].name);
+	fprintf(f, ", \"status\": %d, \"pass\": %s, \"message\": ", boot_rows[b->end].status,
+		b->end == BOOT_CLEAN ? "true" : "false");
+	json_string(f, b->msg);
+	if (b->end == BOOT_INIT_EXITED)
+		fprintf(f, ", \"init_status\": %d", b->init_status);
+	if (b->rc_status >= 0)
+		fprintf(f, ", \"rc_status\": %d", b->rc_status);
+	if (b->time >= 0)
+		fprintf(f, ", \"time\": %.6f", b->time);
+	if (b->task[0]) {
+		fprintf(f, ", \"task\": ");
+		json_string(f, b->task);
+	}
+	if (b->pc[0]) {
+		fprintf(f, ", \"pc\": ");
+		json_string(f, b->pc);
+	}
+	if (b->nstack) {
+		fprintf(f, ", \"stack\": [");
+		for (i = 0; i < b->nstack; i++) {
+			fprintf(f, "%s", i ? ", " : "");
+			json_string(f, b->stack[i]);
+		}
+		fprintf(f, "]");
+	}
+	if (b->end == BOOT_PANIC || b->end == BOOT_OOPS || b->end == BOOT_INIT_EXITED) {
+		fprintf(f, ", \"last_events\": [");
+		for (i = boot_last_events(r, 5), first = 1;
+		     i < r->d.nhits && (b->time < 0 || r->d.hits[i].ts <= b->time); i++, first = 0) {
+			fprintf(f, "%s{\"time\": %.6f, \"task\": ", first ? "" : ", ", r->d.hits[i].ts);
+			json_string(f, r->d.hits[i].task);
+			fprintf(f, ", \"probe\": ");
+			json_string(f, r->d.hits[i].probe);
+			fprintf(f, "}");
+		}
+		fprintf(f, "]");
+	}
+	fprintf(f, ", \"console_tail\": [");
+	for (i = 0; i < b->ntail; i++) {
+		fprintf(f, "%s\n    ", i ? "," : "");
+		json_string(f, b->tail[i]);
+	}
+	fprintf(f, "]}, ");
+}
+
 void json_write(FILE *f, const struct report *r)
 {
 	const struct dump *d = &r->d;
@@ -176,6 +229,11 @@ void json_write(FILE *f, const struct report *r)
 		json_string(f, d->oops_task);
 		fprintf(f, ", \"count\": %d}, ", d->noops);
 	}
+	if (r->boot.known)
+		json_boot(f, r);
+	if (d->console_dumps)
+		fprintf(f, "\"console_trace\": {\"dumps\": %d, \"events\": %d, \"joined\": %d, \"lost\": %ld}, ",
+			d->console_dumps, d->console_events, d->console_new, d->console_lost);
 	if (r->nics || r->nlevels)
 		initcalls_json(f, r);
 	compare_json(f, r);
@@ -191,6 +249,8 @@ void json_write(FILE *f, const struct report *r)
 		json_string(f, h->args);
 		fprintf(f, ", \"fields\": ");
 		json_fields(f, h->args);
+		if (h->console)
+			fprintf(f, ", \"source\": \"console\"");
 		if (h->parent) {
 			fprintf(f, ", \"parent\": ");
 			json_string(f, h->parent);

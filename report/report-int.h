@@ -13,6 +13,8 @@
  *   initcall.c     the initcall events paired per initcall and level
  *   baseline.c     boots against a baseline (--baseline, several DUMPs)
  *   expect.c       one verdict per "expect" line of the probe file
+ *   boot.c         how the boot ended (the console log, the runner's word,
+ *                  the dumps): one verdict and its exit status
  *   text.c         the report for a person (stdout)
  *   json.c, folded.c, svg.c, junit.c, perfetto.c
  *                  one machine output each, written to a FILE *, a row
@@ -47,6 +49,7 @@ struct hit {
 	char **uframes;		/* the <user stack trace>, innermost first */
 	int nuframes, capuframes;
 	bool ustack;		/* a <user stack trace> followed */
+	bool console;		/* from the kernel's ftrace dump on the console only */
 };
 
 /* A "perf" line: one sample of a probe with its kernel callchain. */
@@ -117,6 +120,13 @@ struct dump {
 	char stray_why[256];
 	int bad_time;		/* trace lines whose time is not the kernel's form */
 	char bad_time_why[160];	/* the first of them */
+	int unread;		/* trace lines of no form the report reads */
+	bool in_string;		/* parsing: a traced string goes on over lines */
+	int console_dumps;	/* the kernel's ftrace dumps on the console (--console) */
+	int console_events;	/* the events they held */
+	int console_new;	/* of them, not in the agent's dump: joined */
+	long console_lost;	/* their "CPU:N [LOST N EVENTS]" */
+	char unread_why[160];	/* the first of them */
 	bool unframed;		/* no frames: the file is one dump's body */
 	double init_time;	/* uptime of userspace start; -1: unknown */
 	char init_why[200];	/* why it is unknown, when the dump should have told */
@@ -167,6 +177,49 @@ struct dump {
 	bool raw;		/* raw dumps: hits from their trace.dat (events.c) */
 	long raw_events, raw_unknown;	/* records read, of no known format */
 	char raw_why[1024];	/* the trace.dat could not be read: why */
+	char *stage;		/* the last dump's "stage": init or window */
+};
+
+/* How a boot ended: an index into boot_rows[] (boot.c). */
+enum boot_end {
+	BOOT_CLEAN,
+	BOOT_HANG,
+	BOOT_PANIC,
+	BOOT_QEMU,
+	BOOT_REBOOT,
+	BOOT_NO_DUMP,
+	BOOT_CMDLINE_CUT,
+	BOOT_INIT_EXITED,
+	BOOT_OOPS,
+	BOOT_WINDOW_MISSING,
+	BOOT_RC_FAILED,
+	BOOT_NR
+};
+
+/* A verdict's name, the exit status it gives and what it means. */
+struct boot_row {
+	const char *name;
+	int status;
+	const char *what;
+};
+extern const struct boot_row boot_rows[BOOT_NR];
+
+/* The boot verdict (boot_decide()), when --console or --boot-end was given. */
+struct boot {
+	bool known;
+	enum boot_end end;
+	char msg[640];		/* one line: what ended the boot */
+	int init_status;	/* BOOT_INIT_EXITED: PID 1's exit status; -1 a signal */
+	int rc_status;		/* "probecc-rc: exit N" of rc/run-rc; -1: none */
+	double time;		/* the panic or oops line's printk time; -1 */
+	bool panic, oops, poweroff;	/* what the console showed */
+	char panic_msg[256], oops_msg[256];
+	char task[96];		/* "COMM-PID" of the dying task */
+	char pc[160];		/* its EPC/RIP/pc as the kernel printed it */
+	char **stack;		/* the death's "Call Trace:", innermost first */
+	int nstack, capstack;
+	char **tail;		/* the console's last lines */
+	int ntail, captail;
 };
 
 /*
@@ -210,6 +263,13 @@ struct report {
 	int extract;			/* --extract N; 0: none */
 	bool list;			/* --list */
 	const char *trace_dat;		/* --trace-dat OUT; NULL: none */
+	const char *console;		/* --console LOG: the boot's console log */
+	char *console_text;		/* its text, read whole */
+	const char *boot_end;		/* --boot-end WORD: what the runner saw */
+	const char *append;		/* --append FILE: the command line given */
+	char *append_text;		/* its first line */
+	bool boot_only;			/* --boot-only: the verdict alone */
+	struct boot boot;
 	const char **dumps, **bases;	/* every DUMP, and --baseline's */
 	int ndumps, nbases;
 	bool force;			/* --force: compare boots that are not comparable */
@@ -269,6 +329,7 @@ bool dump_complete(const struct dump *d);
 const char *dump_incomplete_why(const struct dump *d, char *buf, size_t size);
 bool clock_mark(struct dump *d, const char *msg, double ts);
 void dump_read(struct report *r, char *text, size_t len);
+void dump_console_trace(struct report *r, const char *text);
 
 /*
  * The uprobe @name's file and offset: from the "uprobe_events" item the
@@ -303,6 +364,13 @@ char *arg_value(const char *args, const char *field);
 const struct kcount *kprobe_count(const struct dump *d, const char *target);
 int oops_reason(const struct dump *d, char *buf, size_t size);
 void expect_all(struct report *r);
+
+/* boot.c */
+int boot_runner_word(const char *word);
+void boot_decide(struct report *r);
+bool window_missing(const struct report *r);
+void boot_rows_print(FILE *f);
+int boot_last_events(const struct report *r, int n);
 
 /* text.c */
 void text_write(FILE *out, const struct report *r);

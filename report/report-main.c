@@ -23,7 +23,9 @@ const char report_usage[] =
 	"                      [--perfetto OUT] [--baseline BASE...] [--threshold CLASS=VALUE]... [--force]\n"
 	"                      [--system-map FILE] [--target FILE] [--vmlinux FILE] [--modules DIR]\n"
 	"                      [--sysroot DIR] [--hits] [--previous NEXT]\n"
-	"       probecc report --extract N DUMP | --list DUMP | --trace-dat OUT DUMP\n";
+	"                      [--console LOG] [--boot-end WORD] [--append FILE] [--boot-only]\n"
+	"       probecc report --extract N DUMP | --list DUMP | --trace-dat OUT DUMP\n"
+	"       probecc report --boot-verdicts\n";
 
 static const char help[] =
 	"\n"
@@ -68,6 +70,17 @@ static const char help_tail[] =
 	"  --sysroot DIR      the target's root file system: names user stack\n"
 	"                     frames, checks uprobe offsets the kernel refused\n"
 	"  --hits             every hit's arguments (without it, up to 8 a probe)\n"
+	"  --console LOG      the boot's console log: how the boot ended (a panic and\n"
+	"                     its message, task, EPC/RIP and stack; an oops; PID 1's\n"
+	"                     exit) becomes the boot verdict, in every output; the\n"
+	"                     kernel's own ftrace dump there (ftrace_dump_on_oops) is\n"
+	"                     read into the hits, each event counted once\n"
+	"  --boot-end WORD    what the boot runner saw (qemu-images/boot): poweroff,\n"
+	"                     until, timeout, reset, panic, oops, qemu, reboot\n"
+	"  --append FILE      the command line the boot was given: the dump's\n"
+	"                     /proc/cmdline must end with it (else cmdline-cut)\n"
+	"  --boot-only        the boot verdict alone: no expectation is checked\n"
+	"  --boot-verdicts    print the boot verdicts and their exit statuses\n"
 	"  --previous NEXT    the next boot's capture (after a reset that kept RAM):\n"
 	"                     its dump of the persistent ring buffer (stage previous)\n"
 	"                     is DUMP's boot's trace, read in place of DUMP's own\n"
@@ -94,7 +107,9 @@ static const char help_tail[] =
 	"output that cannot be written.  --extract: 0 printed, 1 no dump N, 3 cut short, 4 damaged\n"
 	"(3 and 4 print the checked chunks before the trouble), 2 as above.\n"
 	"--trace-dat: 0 written, 2 not (no raw dump, a big-endian target, trace-cmd\n"
-	"missing or failing).\n";
+	"missing or failing).  With --console, --boot-end or --append, a boot that\n"
+	"did not end clean exits with its verdict's status (--boot-verdicts), before\n"
+	"any expectation's.\n";
 
 /* OUT of output @o in @r: where parse_args() put it. */
 static const char **output_path(struct report *r, const struct report_output *o)
@@ -136,6 +151,11 @@ static const struct option base_options[] = {
 	{ "extract", required_argument, NULL, 'x' },
 	{ "list", no_argument, NULL, 'l' },
 	{ "trace-dat", required_argument, NULL, 'T' },
+	{ "console", required_argument, NULL, 'c' },
+	{ "boot-end", required_argument, NULL, 'b' },
+	{ "append", required_argument, NULL, 'a' },
+	{ "boot-only", no_argument, NULL, 'B' },
+	{ "boot-verdicts", no_argument, NULL, 'V' },
 	{ "threshold", required_argument, NULL, 'R' },
 	{ "force", no_argument, NULL, 'F' },
 	{ "help", no_argument, NULL, 'h' },
@@ -235,6 +255,21 @@ static int parse_args(struct report *r, int argc, char **argv)
 		case 'H': r->all_hits = true; break;
 		case 'l': r->list = true; break;
 		case 'T': r->trace_dat = optarg; break;
+		case 'c': r->console = optarg; break;
+		case 'a': r->append = optarg; break;
+		case 'B': r->boot_only = true; break;
+		case 'V':
+			fputs("exit status and boot verdict (run-probes, probecc report --console):\n", stdout);
+			boot_rows_print(stdout);
+			exit(fflush(stdout) || ferror(stdout) ? 2 : 0);
+		case 'b':
+			if (boot_runner_word(optarg)) {
+				fprintf(stderr, "probecc report: --boot-end %s: not one of poweroff, until, timeout, reset, panic, oops, qemu, reboot\n",
+					optarg);
+				return 2;
+			}
+			r->boot_end = optarg;
+			break;
 		case 'F': r->force = true; break;
 		case 'R':
 			if (compare_threshold(&r->cmp, optarg)) {
@@ -565,6 +600,13 @@ int report_main(int argc, char **argv)
 		rc = load_kernel(&r);
 	if (rc)
 		return rc;
+	if (r.console && !(r.console_text = read_input(r.console, NULL)))
+		return 2;
+	if (r.append) {
+		if (!(r.append_text = read_input(r.append, NULL)))
+			return 2;
+		r.append_text[strcspn(r.append_text, "\n")] = '\0';
+	}
 	text = read_input(r.dumppath, &len);
 	if (!text)
 		return 2;
@@ -572,7 +614,17 @@ int report_main(int argc, char **argv)
 	    !(r.prev_text = read_input(r.previous, &r.prev_len)))
 		return 2;
 	dump_read(&r, text, len);
+	if (r.console_text)
+		dump_console_trace(&r, r.console_text);
 	dump_probe_names(&r);
+	if (r.console || r.boot_end || r.append || r.boot_only)
+		boot_decide(&r);
+	if (r.boot_only) {
+		printf("boot: %s: %s\n", boot_rows[r.boot.end].name, r.boot.msg);
+		if (fflush(stdout) || ferror(stdout))
+			return 2;
+		return boot_rows[r.boot.end].status;
+	}
 	initcalls_pair(&r);
 	expect_all(&r);
 	if (r.ndumps > 1 || r.nbases) {
@@ -597,6 +649,9 @@ int report_main(int argc, char **argv)
 		fprintf(stderr, "probecc report: cannot write the report: %s\n", strerror(errno));
 		return 2;
 	}
+	/* how the boot ended comes first: a panic is no expectation's failure */
+	if (r.boot.known && r.boot.end != BOOT_CLEAN)
+		return boot_rows[r.boot.end].status;
 	/* no verdict without evidence: an incomplete capture is bad input */
 	if (!dump_complete(&r.d) || others_incomplete)
 		return 2;

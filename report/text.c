@@ -189,6 +189,13 @@ void text_write(FILE *out, const struct report *r)
 	if (d->bad_time)
 		fprintf(out, "not read: %d trace line(s) whose time is not the kernel's (digits, or digits.digits), so no verdict can pass; the first: %s\n",
 			d->bad_time, d->bad_time_why);
+	if (d->console_dumps)
+		fprintf(out, "the kernel's ftrace dump on the console (ftrace_dump_on_oops): %d event(s), %d of them not in the agent's dump and joined%s\n",
+			d->console_events, d->console_new,
+			d->console_lost ? ", some lost (CPU:N [LOST N EVENTS])" : "");
+	if (d->unread)
+		fprintf(out, "not read: %d trace line(s) of no form the report reads (a function_graph trace, or an option that changes the text: latency-format, nocontext-info, raw, hex, bin; \"dump SINK raw\" is read whatever the form), so no verdict can pass; the first: %s\n",
+			d->unread, d->unread_why);
 	if (d->raw && d->raw_why[0])
 		fprintf(out, "raw dumps not read: %s\n", d->raw_why);
 	else if (d->raw)
@@ -255,7 +262,32 @@ void text_write(FILE *out, const struct report *r)
 
 void text_summary(FILE *out, const struct report *r)
 {
+	const struct boot *b = &r->boot;
 	char buf[1400];
+	int i;
+
+	if (b->known) {
+		fprintf(out, "boot: %s: %s\n", boot_rows[b->end].name, b->msg);
+		if (b->task[0])
+			fprintf(out, "  task %s%s%s\n", b->task, b->pc[0] ? ", at " : "", b->pc);
+		for (i = 0; i < b->nstack; i++)
+			fprintf(out, "   => %s\n", b->stack[i]);
+		if (b->end == BOOT_PANIC || b->end == BOOT_OOPS || b->end == BOOT_INIT_EXITED) {
+			int from = boot_last_events(r, 5);
+
+			if (from < r->d.nhits)
+				fprintf(out, "  the last events before it:\n");
+			for (i = from; i < r->d.nhits && (b->time < 0 || r->d.hits[i].ts <= b->time); i++)
+				fprintf(out, "    %.6f %s %s%s%s%s\n", r->d.hits[i].ts, r->d.hits[i].task,
+					r->d.hits[i].probe, r->d.hits[i].args[0] ? ": " : "",
+					r->d.hits[i].args, r->d.hits[i].console ? " (console)" : "");
+		}
+		if (b->end != BOOT_CLEAN && b->ntail) {
+			fprintf(out, "  the console's last lines:\n");
+			for (i = 0; i < b->ntail; i++)
+				fprintf(out, "    %s\n", b->tail[i]);
+		}
+	}
 
 	if (r->nexp)
 		fprintf(out, "%d of %d expectation(s) hold\n", r->nexp - r->failed, r->nexp);

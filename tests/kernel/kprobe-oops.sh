@@ -21,7 +21,7 @@ koops_boot() {
 	local o=$od/$1-$2
 	qemu-images/boot mipsel --kernel "$VMLINUX" --initrd "$od/$1.gz" --quiet \
 		--append "console=ttyS0 rdinit=/init churn=150 $(cat "$od/$1.cmdline")" \
-		--dump "$o.raw" --console-log "$o.log" --timeout 240 2> "$o.err"
+		--dump "$o.raw" --console-log "$o.log" --timeout 240 --oops-wait 240 2> "$o.err"
 }
 
 for kind in patched unpatched; do
