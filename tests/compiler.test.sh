@@ -88,6 +88,16 @@ for bin in ./probecc ./probecc-asan; do
 	done
 done
 
+# The hostile ELF files of the bad-vmlinux-* cases are what
+# tests/elf/mkelf.py writes (it makes them from scratch, no toolchain).
+d=$T_OUT/compiler/elf && rm -rf "$d" && mkdir -p "$d"
+if python3 tests/elf/mkelf.py "$d" 2> "$d/err" &&
+   (for f in "$d"/*.vmlinux; do cmp -s "$f" "tests/elf/$(basename "$f")" || exit 1; done); then
+	t_pass "compiler/elf-inputs-from-mkelf"
+else
+	t_fail "compiler/elf-inputs-from-mkelf" "tests/elf/*.vmlinux differ from tests/elf/mkelf.py's" "$d/err"
+fi
+
 # An existing output survives a failed run unchanged.
 d=$T_OUT/compiler/keep && rm -rf "$d" && mkdir -p "$d"
 echo "precious" > "$d/bootconfig"
