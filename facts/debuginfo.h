@@ -77,6 +77,22 @@ bool dw_is_var_tag(int tag);
 
 /* ---- types (DWARF 4, 5.2-5.10) ---- */
 
+/*
+ * The most DW_AT_type links from a type to what it is built on
+ * (typedefs, qualifiers, pointers, arrays, a function pointer's return
+ * type).  What compilers emit for C stays far below; a longer chain is
+ * debug info that refers back to itself (damaged or hostile), and every
+ * walk along one stops here instead of looping.
+ */
+#define DW_TYPE_CHAIN_MAX 64
+/*
+ * dw_type_loops() - true when @type's DW_AT_type chain is longer than
+ * DW_TYPE_CHAIN_MAX (it loops): checked on every type a C name reaches
+ * (a variable's, a member's), so that the walks after it end.
+ * dw_peel() and dw_type_name() stop there too.
+ */
+bool dw_type_loops(Dwarf_Die *type);
+
 /* Through typedefs and qualifiers to the type itself; false: void. */
 bool dw_peel(Dwarf_Die *type, Dwarf_Die *out);
 /* The DW_AT_type of @die; false: none (void). */
