@@ -133,6 +133,18 @@ char *kernel_gunzip(const void *in, size_t n, size_t *outlen)
 	return out;
 }
 
+/* A NUL in a capture or System.map: refused where it is (-EINVAL). */
+static int nul_check(const char *path, const char *text, size_t len,
+		     struct errmsg *e)
+{
+	int line, col;
+
+	if (!text_nul_at(text, len, &line, &col))
+		return 0;
+	return errmsg_set(e, -EINVAL, "%s:%d:%d: a NUL byte: not a text file, or damaged (everything after it would be lost)",
+			  path, line, col);
+}
+
 /*
  * kernel_load_target() - read a target capture (docs/plan.md, "Target").
  * Header lines (probecc-target 1, arch, uname, cmdline...) then sections
@@ -151,6 +163,9 @@ int kernel_load_target(struct kernel *k, const char *path, struct errmsg *e)
 	if (rc)
 		return rc;
 	p = text;
+	rc = nul_check(path, text, len, e);
+	if (rc)
+		goto out;
 	if (strncmp(text, "probecc-target\t1\n", 17)) {
 		rc = errmsg_set(e, -EINVAL, "%s: not a probecc target capture (first line is not \"probecc-target<TAB>1\")",
 				path);
@@ -279,6 +294,9 @@ int kernel_load_system_map(struct kernel *k, const char *path, struct errmsg *e)
 	if (rc)
 		return rc;
 	p = text;
+	rc = nul_check(path, text, len, e);
+	if (rc)
+		goto out;
 	if (strstr(text, "The real System.map is in")) {
 		rc = errmsg_set(e, -EINVAL, "%s is Debian's placeholder (\"%.60s\"): pass --target FILE captured with qemu-images/capture, or the -dbg package's System.map",
 				path, text);
