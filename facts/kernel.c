@@ -133,6 +133,13 @@ char *kernel_gunzip(const void *in, size_t n, size_t *outlen)
 	return out;
 }
 
+/*
+ * The most a target capture or System.map may be: 64 MiB, 13 times
+ * Debian's amd64 6.1 capture (4.7 MB, kallsyms and all); an endless
+ * stream (/dev/zero) stops there.
+ */
+#define KERNEL_TEXT_MAX ((size_t)64 << 20)
+
 /* A NUL in a capture or System.map: refused where it is (-EINVAL). */
 static int nul_check(const char *path, const char *text, size_t len,
 		     struct errmsg *e)
@@ -159,7 +166,7 @@ int kernel_load_target(struct kernel *k, const char *path, struct errmsg *e)
 	int no = 0, bits = 0, rc;
 	unsigned acc = 0;
 
-	rc = file_read(path, &text, &len, e);
+	rc = file_read_max(path, KERNEL_TEXT_MAX, &text, &len, e);
 	if (rc)
 		return rc;
 	p = text;
@@ -290,7 +297,7 @@ int kernel_load_system_map(struct kernel *k, const char *path, struct errmsg *e)
 	char *text, *p, *line;
 	int no = 0, rc;
 
-	rc = file_read(path, &text, &len, e);
+	rc = file_read_max(path, KERNEL_TEXT_MAX, &text, &len, e);
 	if (rc)
 		return rc;
 	p = text;
