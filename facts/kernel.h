@@ -141,4 +141,21 @@ int kconfig_tristate(const struct kernel *k, const char *name);
 void ksym_suggest(const struct kernel *k, const char *name, bool funcs,
 		  struct suggest *sg);
 
+/* ---- the target frame of a console log (logframe.c) ---- */
+
+/* The longest line a console log of a capture may have (bytes). */
+#define LOGFRAME_LINE_MAX 65536
+
+/*
+ * logframe_find() - the target frame of the console log @log (@len
+ * bytes, named @name in messages) into @out: its lines between the
+ * begin and end markers, kernel messages taken out, each ending in '\n'
+ * (@out's text is replaced; the caller frees out->s).  Returns 0, or
+ * -ENODATA (no frame, an empty one, one without an end), -EINVAL (a
+ * frame inside a frame, a second frame, a NUL byte) or -E2BIG (a line
+ * over LOGFRAME_LINE_MAX) with "NAME:LINE: ..." in @e.
+ */
+int logframe_find(const char *log, size_t len, const char *name,
+		  struct strbuf *out, struct errmsg *e);
+
 #endif
