@@ -92,6 +92,26 @@ struct dw_obj *dw_open(const char *path, bool kernel, struct errmsg *e)
 	return o;
 }
 
+void dw_forget(void)
+{
+	while (objs) {
+		struct dw_obj *o = objs;
+
+		objs = o->next;
+		/* .debug_frame's CFI is the Dwarf's; .eh_frame's is ours */
+		if (o->cfi && !strcmp(o->cfi_what, ".eh_frame"))
+			dwarf_cfi_end(o->cfi);
+		if (o->dw)
+			dwarf_end(o->dw);
+		if (o->elf)
+			elf_end(o->elf);
+		if (o->fd >= 0)
+			close(o->fd);
+		free(o->path);
+		free(o);
+	}
+}
+
 /* ---- types ---- */
 
 /* Follow typedefs and qualifiers to the type itself; false: void. */

@@ -52,6 +52,13 @@ struct dw_site {
 struct dw_obj *dw_open(const char *path, bool kernel, struct errmsg *e);
 
 /*
+ * dw_forget() - close every object dw_open() keeps: for a caller that
+ * reads the same path again with other contents (the fuzzer,
+ * tests/fuzz/fuzz-facts.c).
+ */
+void dw_forget(void);
+
+/*
  * dw_find_site() - the function of @o at address @pc (a symbol's value
  * plus the probe's offset), with its scopes innermost first (DWARF 4,
  * 3.3 and 3.4; an inlined call's scopes belong to the inlined function).
