@@ -55,7 +55,9 @@ int capture_main(int argc, char **argv)
 	}
 	if (file_read_max(log, CAPTURE_LOG_MAX, &text, &len, &e))
 		input_error("%s", e.msg);
-	if (logframe_find(text, len, log, &frame, &e))
+	if (logframe_find(text, len, log, &frame, &e) ||
+	    kernel_capture_check(xasprintf("%s's frame", log), frame.s,
+				 frame.len, &len, &e) < 0)
 		fatal("%s; %s not written", e.msg, out);
 	free(text);
 	if (out_stage(out, frame.s, frame.len, &e) || out_commit(&e))

@@ -152,6 +152,38 @@ static int nul_check(const char *path, const char *text, size_t len,
 			  path, line, col);
 }
 
+int kernel_capture_check(const char *name, const char *text, size_t len,
+			 size_t *body, struct errmsg *e)
+{
+	const char *last = text + len;
+	unsigned long long bytes;
+	unsigned int want;
+	uLong crc;
+	int no = 1, n;
+	size_t i;
+
+	*body = len;
+	if (len && text[len - 1] == '\n')
+		last--;
+	while (last > text && last[-1] != '\n')
+		last--;
+	if (strncmp(last, "check\t", 6))
+		return 0;
+	for (i = 0; text + i < last; i++)
+		no += text[i] == '\n';
+	if (sscanf(last, "check\t%llu\t%8x%n", &bytes, &want, &n) != 2 ||
+	    (last[n] != '\n' && last[n]))
+		return errmsg_set(e, -EINVAL, "%s:%d: not a check line (check<TAB>BYTES<TAB>CRC32)",
+				  name, no);
+	crc = crc32(0L, (const Bytef *)text, (uInt)(last - text));
+	if (bytes != (unsigned long long)(last - text) || crc != want)
+		return errmsg_set(e, -EBADMSG, "%s:%d: the capture's check line says %llu bytes of CRC-32 %08x before it, and there are %zu of CRC-32 %08lx: a line was lost or changed on the way (a serial line dropped, a kernel message inside a line); capture again",
+				  name, no, bytes, want, (size_t)(last - text),
+				  (unsigned long)crc);
+	*body = (size_t)(last - text);
+	return 1;
+}
+
 /*
  * kernel_load_target() - read a target capture (docs/plan.md, "Target").
  * Header lines (probecc-target 1, arch, uname, cmdline...) then sections
@@ -160,7 +192,8 @@ static int nul_check(const char *path, const char *text, size_t len,
  */
 int kernel_load_target(struct kernel *k, const char *path, struct errmsg *e)
 {
-	size_t len, nb64 = 0;
+	size_t len, nb64 = 0, body;
+	int checked;
 	char *text, *sect = NULL, *p, *line;
 	unsigned char *b64 = NULL;
 	int no = 0, bits = 0, rc;
@@ -173,6 +206,12 @@ int kernel_load_target(struct kernel *k, const char *path, struct errmsg *e)
 	rc = nul_check(path, text, len, e);
 	if (rc)
 		goto out;
+	rc = kernel_capture_check(path, text, len, &body, e);
+	if (rc < 0)
+		goto out;
+	checked = rc;
+	rc = 0;
+	text[body] = '\0';
 	if (strncmp(text, "probecc-target\t1\n", 17)) {
 		rc = errmsg_set(e, -EINVAL, "%s: not a probecc target capture (first line is not \"probecc-target<TAB>1\")",
 				path);
@@ -278,8 +317,10 @@ int kernel_load_target(struct kernel *k, const char *path, struct errmsg *e)
 	}
 	if (k->events)
 		qsort(k->events, k->nevents, sizeof(char *), cmp_str);
-	sb_addf(&k->sources, "target %s: %s, %zu symbols\n", path,
-		k->release ? k->release : "unknown release", k->nsyms);
+	sb_addf(&k->sources, "target %s: %s, %zu symbols%s\n", path,
+		k->release ? k->release : "unknown release", k->nsyms,
+		checked ? ", check line verified" :
+		" (no check line: a capture of an older agent, not verified)");
 out:
 	free(b64);
 	free(text);

@@ -141,6 +141,19 @@ int kconfig_tristate(const struct kernel *k, const char *name);
 void ksym_suggest(const struct kernel *k, const char *name, bool funcs,
 		  struct suggest *sg);
 
+/*
+ * kernel_capture_check() - the check line that ends a capture of the
+ * agent (initramfs/capture.c, docs/plan.md "Target"): "check<TAB>BYTES
+ * <TAB>CRC32", the number of bytes before it and their CRC-32 (zlib's,
+ * IEEE 802.3, 8 hex digits).  @text is @len bytes named @name.  Returns
+ * 1 with *@body the bytes before the check line when it holds, 0 with
+ * *@body = @len when there is none (an older agent's capture, taken as
+ * it is), or -EBADMSG / -EINVAL ("NAME:LINE: ...") when it does not hold
+ * or is not one.
+ */
+int kernel_capture_check(const char *name, const char *text, size_t len,
+			 size_t *body, struct errmsg *e);
+
 /* ---- the target frame of a console log (logframe.c) ---- */
 
 /* The longest line a console log of a capture may have (bytes). */

