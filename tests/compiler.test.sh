@@ -150,6 +150,18 @@ else
 	t_fail "compiler/initrd" "initramfs/agent-x86_64 is not built (make)"
 fi
 
+# Marker symbols in the wrong order (__start_mcount_loc after
+# __stop_mcount_loc): no ftrace call sites, not a 2^64-byte range ("out
+# of memory" before).
+printf 'kprobe k register_netdevice\n' > "$d/k.probes"
+./probecc "$d/k.probes" --vmlinux tests/elf/mcount-reversed.vmlinux --explain > "$d/mcount.out" 2>&1
+rc=$?
+if [ $rc = 0 ] && grep -q 'mcount-reversed.vmlinux: no linux_banner, x86_64, 3 symbols, 0 ftrace call sites$' "$d/mcount.out"; then
+	t_pass "compiler/vmlinux-mcount-markers-reversed"
+else
+	t_fail "compiler/vmlinux-mcount-markers-reversed" "exit $rc" "$d/mcount.out"
+fi
+
 # An existing output survives a failed run unchanged.
 d=$T_OUT/compiler/keep && rm -rf "$d" && mkdir -p "$d"
 echo "precious" > "$d/bootconfig"

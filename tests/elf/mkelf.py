@@ -12,19 +12,30 @@ entsize0.vmlinux      .symtab sh_entsize 0 (was a SIGFPE)
 truncated.vmlinux     good.vmlinux less its last byte (was "stripped")
 symtab-past.vmlinux   .symtab's sh_offset + sh_size past the end
 shnum-huge.vmlinux    e_shnum 0xffff: the section headers past the end
+mcount-reversed.vmlinux  __start_mcount_loc after __stop_mcount_loc (was
+                      a range of 2^64 - 16 bytes: "out of memory")
 """
 import struct
 import sys
 
 
-def build(entsize=24, symoff_delta=0, shnum=None):
+def build(entsize=24, symoff_delta=0, shnum=None, mcount=False):
     text = b"\xc3" * 16
     strtab = b"\0register_netdevice\0"
+    extra = b""
+    if mcount:
+        # NOTYPE GLOBAL markers in .text, the start after the stop
+        start = len(strtab)
+        strtab += b"__start_mcount_loc\0"
+        stop = len(strtab)
+        strtab += b"__stop_mcount_loc\0"
+        extra = struct.pack("<IBBHQQ", start, 0x10, 0, 1, 0xffffffff81000010, 0)
+        extra += struct.pack("<IBBHQQ", stop, 0x10, 0, 1, 0xffffffff81000000, 0)
     shstr = b"\0.text\0.symtab\0.strtab\0.shstrtab\0"
     sym0 = b"\0" * 24
     # st_name, st_info (GLOBAL FUNC), st_other, st_shndx 1, value, size
     sym1 = struct.pack("<IBBHQQ", 1, 0x12, 0, 1, 0xffffffff81000000, 16)
-    symtab = sym0 + sym1
+    symtab = sym0 + sym1 + extra
     off = 64
     text_off = off
     off += len(text)
@@ -68,6 +79,7 @@ def main():
         "truncated.vmlinux": good[:-1],
         "symtab-past.vmlinux": build(symoff_delta=4096),
         "shnum-huge.vmlinux": build(shnum=0xffff),
+        "mcount-reversed.vmlinux": build(mcount=True),
     }
     for name, data in files.items():
         with open(f"{out}/{name}", "wb") as f:
