@@ -117,8 +117,13 @@ char *kernel_gunzip(const void *in, size_t n, size_t *outlen)
 	z.next_in = (unsigned char *)in;
 	z.avail_in = (unsigned)n;
 	do {
-		if (z.total_out + 1 >= cap)
+		if (z.total_out + 1 >= cap) {
+			if (cap >= KCONFIG_MAX) {	/* a bomb, not a config */
+				rc = Z_BUF_ERROR;
+				break;
+			}
 			out = xrealloc(out, cap *= 2);
+		}
 		z.next_out = (unsigned char *)out + z.total_out;
 		z.avail_out = (unsigned)(cap - z.total_out - 1);
 		rc = inflate(&z, Z_NO_FLUSH);

@@ -123,6 +123,12 @@ int kernel_set_kconfig(struct kernel *k, const char *text, size_t len,
  * *@outlen, or NULL if the data is not a complete gzip stream.
  */
 char *kernel_gunzip(const void *in, size_t n, size_t *outlen);
+/*
+ * The most a kernel config may be, read or inflated: 16 MiB, some 60
+ * times an allyesconfig .config; more is /dev/zero or a gzip bomb, and
+ * kernel_load_kconfig() and kernel_gunzip() stop there.
+ */
+#define KCONFIG_MAX ((size_t)16 << 20)
 /* Symbols and flags once all loaders ran: sort, size, hash, flag. */
 void kernel_index(struct kernel *k);
 /* The first symbol named @name (then ->next filtered by name), or NULL. */

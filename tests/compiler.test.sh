@@ -162,6 +162,17 @@ else
 	t_fail "compiler/vmlinux-mcount-markers-reversed" "exit $rc" "$d/mcount.out"
 fi
 
+# A gzip bomb as --kconfig (17 MB of one byte in 17 KB): refused at
+# KCONFIG_MAX, as /dev/zero is (bad-kconfig-zero).
+head -c 17000000 /dev/zero | tr '\0' a | gzip > "$d/bomb.config.gz"
+./probecc "$d/k.probes" --kconfig "$d/bomb.config.gz" > /dev/null 2> "$d/bomb.err"
+rc=$?
+if [ $rc = 2 ] && grep -q "bomb.config.gz: more than 16777216 bytes, the most a .config may be" "$d/bomb.err"; then
+	t_pass "compiler/kconfig-gzip-bomb"
+else
+	t_fail "compiler/kconfig-gzip-bomb" "exit $rc" "$d/bomb.err"
+fi
+
 # An existing output survives a failed run unchanged.
 d=$T_OUT/compiler/keep && rm -rf "$d" && mkdir -p "$d"
 echo "precious" > "$d/bootconfig"
