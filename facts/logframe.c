@@ -7,6 +7,7 @@
  * stamp ("[   12.345678] ", CONFIG_PRINTK_TIME) is a kernel message and
  * dropped; one with a stamp after some text is the agent's line cut by a
  * message, so the text before the stamp is joined with the next line.
+ * Carriage returns are dropped (a console's CRLF; the agent writes none).
  * The markers are whole lines once that is done: a kernel message that
  * quotes one is not one.
  *
@@ -60,7 +61,7 @@ int logframe_find(const char *log, size_t len, const char *name,
 {
 	struct strbuf held = { 0 }, line = { 0 };
 	size_t pos = 0, begun = 0, frames = 0, first_begin = 0, first_end = 0;
-	size_t body = 0, lineno = 0, held_line = 0;
+	size_t body = 0, lineno = 0, held_line = 0, i, j;
 	int rc = 0;
 
 	out->len = 0;
@@ -84,8 +85,6 @@ int logframe_find(const char *log, size_t len, const char *name,
 					(size_t)((const char *)memchr(s, '\0', n) - s) + 1);
 			goto out;
 		}
-		if (n && s[n - 1] == '\r')
-			n--;
 		/* the agent's line: what a kernel message cut, then this */
 		line.len = 0;
 		if (line.s)
@@ -93,6 +92,12 @@ int logframe_find(const char *log, size_t len, const char *name,
 		if (held.len)
 			sb_addf(&line, "%s", held.s);
 		sb_addf(&line, "%.*s", (int)n, s);
+		/* no CR: a console's CRLF, which the agent never writes */
+		for (i = j = 0; i < line.len; i++)
+			if (line.s[i] != '\r')
+				line.s[j++] = line.s[i];
+		line.s[j] = '\0';
+		line.len = j;
 		if (!held.len)
 			held_line = lineno;
 		held.len = 0;
