@@ -381,9 +381,12 @@ bool dw_find_site(struct dw_obj *o, Dwarf_Addr pc, const char *what,
 			s->sub = i;
 			break;
 		}
-	if (s->sub < 0)
+	if (s->sub < 0) {
+		free(s->scopes);	/* libdw's, malloc'd even with no function */
+		s->scopes = NULL;
 		return site_fail(e, "%s: the DWARF of %s has no function at 0x%llx",
 			    what, o->path, (unsigned long long)pc);
+	}
 	/* scopes inside an inlined call belong to the inlined function */
 	s->first = 0;
 	for (i = s->sub - 1; i >= 0; i--)
