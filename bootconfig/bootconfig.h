@@ -20,7 +20,7 @@ enum bc_err {
 	BC_ERR_KEY,		/* a key word is empty or has a character outside [A-Za-z0-9_-] */
 	BC_ERR_KEY_LEN,		/* a key with its NUL is longer than XBC_KEYLEN_MAX (256) */
 	BC_ERR_VALUE_QUOTES,	/* a value holds both ' and ": the format has no escapes */
-	BC_ERR_VALUE_CHAR,	/* a value holds a byte the kernel's isprint() refuses (below 0x20, 0x7f, 0x80-0x9f) */
+	BC_ERR_VALUE_CHAR,	/* a value holds a byte isprint() refuses in the kernel or tools/bootconfig (below 0x20, 0x7f-0xff) */
 	BC_ERR_VALUE_LEN,	/* a value is longer than XBC_VALUE_MAX (32767) */
 	BC_ERR_NODES,		/* more than XBC_NODE_MAX nodes (8192 in linux-source-6.1 6.1.192) */
 	BC_ERR_SIZE,		/* the text is larger than XBC_DATA_MAX (32767 bytes) */

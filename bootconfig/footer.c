@@ -70,19 +70,31 @@ int bc_footer_find(const unsigned char *img, size_t len, enum bc_order order,
 		   size_t *start, size_t *size)
 {
 	const unsigned char *f;
+	size_t end, i;
 	uint32_t sz;
 
-	if (len < BOOTCONFIG_FOOTER_SIZE ||
-	    memcmp(img + len - BOOTCONFIG_MAGIC_LEN, BOOTCONFIG_MAGIC,
-		   BOOTCONFIG_MAGIC_LEN))
+	/*
+	 * The magic ends the file, or up to 3 bytes before its end: the
+	 * kernel looks there too, "since Grub may align the size of initrd
+	 * to 4" (init/main.c get_boot_config_from_initrd()).
+	 */
+	for (i = 0; i < BOOTCONFIG_ALIGN; i++) {
+		if (len < BOOTCONFIG_FOOTER_SIZE + i)
+			return 0;
+		end = len - i;
+		if (!memcmp(img + end - BOOTCONFIG_MAGIC_LEN, BOOTCONFIG_MAGIC,
+			    BOOTCONFIG_MAGIC_LEN))
+			break;
+	}
+	if (i == BOOTCONFIG_ALIGN)
 		return 0;
-	f = img + len - BOOTCONFIG_FOOTER_SIZE;
+	f = img + end - BOOTCONFIG_FOOTER_SIZE;
 	sz = get32(f, order);
-	if (sz > len - BOOTCONFIG_FOOTER_SIZE || sz > XBC_DATA_MAX + BOOTCONFIG_ALIGN)
+	if (sz > end - BOOTCONFIG_FOOTER_SIZE || sz > XBC_DATA_MAX + BOOTCONFIG_ALIGN)
 		return BC_FOOTER_BAD_SIZE;
 	if (checksum(f - sz, sz) != get32(f + 4, order))
 		return BC_FOOTER_BAD_CSUM;
-	*start = len - BOOTCONFIG_FOOTER_SIZE - sz;
+	*start = end - BOOTCONFIG_FOOTER_SIZE - sz;
 	*size = sz;
 	return 1;
 }

@@ -38,7 +38,9 @@ int bc_footer_order(const char *arch, int kmajor, int kminor);
 
 /*
  * Find a bootconfig at the end of @img (@len bytes), its size and
- * checksum read in @order.  Returns 1 and sets
+ * checksum read in @order: its magic ends the file or, as the kernel
+ * looks, up to 3 bytes before the end (a boot loader's padding to 4;
+ * what follows the footer is not part of it).  Returns 1 and sets
  * *@start (offset of the text) and *@size (text + NUL + padding, bytes),
  * 0 when there is none, or a negative BC_FOOTER_* for a corrupt one.
  */

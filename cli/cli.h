@@ -35,4 +35,8 @@ extern const char elfarch_usage[];
 int didyoumean_main(int argc, char **argv);
 extern const char didyoumean_usage[];
 
+/* probecc capture --from-log LOG -o FILE (capture.c); its usage text. */
+int capture_main(int argc, char **argv);
+extern const char capture_usage[];
+
 #endif

@@ -79,6 +79,12 @@ const char compile_usage[] =
 "  in a source tree: initramfs/agent-ARCH); probecc's version\n"
 "\n";
 
+/*
+ * The most a probe file may be: 16 MiB, 16 times the most plan the agent
+ * reads (PLAN_MAX); more is not a probe file (/dev/zero, a dump).
+ */
+#define PROBE_FILE_MAX ((size_t)16 << 20)
+
 /* Read all of @path; the text is NUL-terminated and owned by the caller. */
 static struct source *read_source(const char *path)
 {
@@ -86,7 +92,7 @@ static struct source *read_source(const char *path)
 	struct errmsg e;
 	char *text;
 
-	if (file_read(path, &text, &src->len, &e))
+	if (file_read_max(path, PROBE_FILE_MAX, &text, &src->len, &e))
 		input_error("%s", e.msg);
 	src->name = path;
 	src->text = text;
@@ -113,11 +119,13 @@ static int agent_path(const char *arch)
 /*
  * write_initrd() - stage --initrd @out: @base (or nothing), the overlay
  * with the agent for @t's arch and @plan, then @bctext's bootconfig
- * (initrd.c), and say on stderr what went in, in which order.
+ * (initrd.c).  Returns what went in, in which order, for stderr once
+ * the outputs are in place (malloc'd, the caller's): nothing is said
+ * of a file that could not be written.
  */
-static void write_initrd(const char *out, const char *base,
-			 const struct target *t, const char *plan,
-			 size_t plan_len, const char *bctext, const char *sink)
+static char *write_initrd(const char *out, const char *base,
+			  const struct target *t, const char *plan,
+			  size_t plan_len, const char *bctext, const char *sink)
 {
 	struct initrd_parts p = { .plan = plan, .plan_len = plan_len,
 				  .bootconfig = bctext, .base_name = base,
@@ -127,29 +135,45 @@ static void write_initrd(const char *out, const char *base,
 	unsigned char *img;
 	size_t len;
 	struct errmsg e;
+	struct strbuf note = { 0 };
+	struct stat so, sb;
 
-	if (agent_find(t->abi->arch, agent, sizeof(agent), &e))
+	/* the output replaces its file only at out_commit(): IN + overlay */
+	if (base && !stat(out, &so) && !stat(base, &sb) &&
+	    so.st_dev == sb.st_dev && so.st_ino == sb.st_ino) {
+		out_abort();
+		input_error("--initrd %s is --base-initrd %s (the same file): it would become itself plus the overlay, and every run would stack one more; write the final initrd to another file",
+			    out, base);
+	}
+	if (base && initrd_read_base(base, &bbin, &p.base_len, &e)) {
+		out_abort();
+		input_error("--base-initrd: %s", e.msg);
+	}
+	if (agent_find(t->abi->arch, agent, sizeof(agent), &e) ||
+	    file_read(agent, &abin, &p.agent_len, &e)) {
+		out_abort();
 		input_error("--initrd: %s", e.msg);
-	if (file_read(agent, &abin, &p.agent_len, &e) ||
-	    (base && file_read(base, &bbin, &p.base_len, &e)))
-		input_error("--initrd: %s", e.msg);
+	}
 	p.agent = abin;
 	p.base = (const unsigned char *)bbin;
-	if (initrd_build(&p, &img, &len, &e))
+	if (initrd_build(&p, &img, &len, &e)) {
+		out_abort();
 		fatal("--initrd: %s; %s not written", e.msg, out);
+	}
 	if (out_stage(out, (const char *)img, len, &e))
 		output_error("%s", e.msg);
-	fprintf(stderr, "probecc: %s: %s%s, then the overlay (%s from %s, /probecc/plan of %zu bytes)%s; boot it with rdinit=%s (in the command line)\n",
+	sb_addf(&note, "probecc: %s: %s%s, then the overlay (%s from %s, /probecc/plan of %zu bytes)%s; boot it with rdinit=%s (in the command line)\n",
 		out, base ? base : "no base initrd", base ? " as it was" : "",
 		OVERLAY_INIT, agent, plan_len,
 		bctext ? ", then the bootconfig, last" : "", OVERLAY_INIT);
 	/* "console" and devices outlive switch_root; a file is the agent's, under its root */
 	if (sink && strcmp(sink, "console") && strncmp(sink, "/dev/", 5))
-		fprintf(stderr, "probecc: warning: dump %s: in overlay mode the agent writes the file under its own root, /.probecc%s, in the initramfs, which the real init frees at switch_root; a device (/dev/ttyS1) or the console outlives it\n",
+		sb_addf(&note, "probecc: warning: dump %s: in overlay mode the agent writes the file under its own root, /.probecc%s, in the initramfs, which the real init frees at switch_root; a device (/dev/ttyS1) or the console outlives it\n",
 			sink, sink);
 	free(img);
 	free(abin);
 	free(bbin);
+	return note.s;
 }
 
 static void parse_version(const char *s, struct target *t)
@@ -479,7 +503,7 @@ static int compile(struct job *j, struct program **progp, struct placement **plp
 static int outputs(struct job *j, struct program *prog, struct placement *pl)
 {
 	struct errmsg e;
-	char *bctext = NULL;
+	char *bctext = NULL, *initrd_note = NULL;
 
 	/* emit: outputs all staged, then all renamed, or none */
 	if (j->bcpath || (j->initrd && pl->bootconfig && pl->bootconfig->head)) {
@@ -511,13 +535,17 @@ static int outputs(struct job *j, struct program *prog, struct placement *pl)
 		if (j->planpath && out_stage(j->planpath, text, len, &e))
 			output_error("%s", e.msg);
 		if (j->initrd)
-			write_initrd(j->initrd, j->base_initrd, &j->t, text, len, bctext,
-				     prog->sink);
+			initrd_note = write_initrd(j->initrd, j->base_initrd, &j->t,
+						   text, len, bctext, prog->sink);
 		free(text);
 	}
 	free(bctext);
 	if (out_commit(&e))
 		output_error("%s", e.msg);
+	if (initrd_note) {
+		fputs(initrd_note, stderr);
+		free(initrd_note);
+	}
 	if (j->want_cmdline) {
 		char *text = emit_cmdline(pl);
 

@@ -5,6 +5,7 @@
  *   probecc FILE [options]          compile (cli/compile.c)
  *   probecc report DUMP [options]   report/report-main.c
  *   probecc bootargs [options]      bootargs/bootargs-main.c
+ *   probecc capture --from-log ...  cli/capture.c (facts/logframe.c)
  */
 #include <string.h>
 
@@ -29,6 +30,8 @@ static const struct command commands[] = {
 	  "the names of stdin close to NAME, by the rule of probecc's own suggestions" },
 	{ "elf-arch", elfarch_main, elfarch_usage,
 	  "whether programs run under --arch (their ELF header, as a uprobe's file is checked)" },
+	{ "capture", capture_main, capture_usage,
+	  "take the target capture out of a serial console log, for --target FILE" },
 };
 
 /* The whole usage, every command's synopsis, to @f. */

@@ -183,9 +183,20 @@ int arg_int(const char *s, int min, int max, int *out);
  * 0, or -errno with "cannot open PATH: REASON" or "cannot read PATH:
  * REASON" in @e.  file_read_stream() reads an open stream to its end
  * (standard input for "-"), returning 0 or -errno, no message.
+ *
+ * Every read has a limit, so that an endless stream (/dev/zero, a pipe
+ * that never ends) is refused instead of filling memory: file_read_max()
+ * and file_read_stream_max() take it in bytes and return -EFBIG ("cannot
+ * read PATH: more than MAX bytes, ...") past it; file_read() and
+ * file_read_stream() use FILE_READ_MAX.  Readers of a kind of input with
+ * a smaller bound (a probe file, a target capture) pass their own.
  */
+#define FILE_READ_MAX ((size_t)1 << 30)		/* 1 GiB */
 int file_read(const char *path, char **text, size_t *len, struct errmsg *e);
+int file_read_max(const char *path, size_t max, char **text, size_t *len,
+		  struct errmsg *e);
 int file_read_stream(FILE *f, char **text, size_t *len);
+int file_read_stream_max(FILE *f, size_t max, char **text, size_t *len);
 
 /* ---- "did you mean" (suggest.c) ---- */
 

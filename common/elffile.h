@@ -23,7 +23,10 @@ struct elf_file {
  * elf_file_open() - open @path read-only as an ELF file (ELF_K_ELF with
  * an ELF header).  Returns 0, or -errno with "cannot open PATH: REASON"
  * or -ENOEXEC with "PATH is not an ELF file" in @e; nothing stays open
- * on failure.  elf_file_close() may be called on a closed file.
+ * on failure.  What is not a regular file is refused (-EINVAL), and so
+ * is an ELF file cut short or damaged (-ENOEXEC, "PATH is truncated:
+ * ..."): every program header, section header and section (but
+ * SHT_NOBITS) within the file, symbol tables of whole Elf_Sym entries.  elf_file_close() may be called on a closed file.
  */
 int elf_file_open(struct elf_file *f, const char *path, struct errmsg *e);
 void elf_file_close(struct elf_file *f);

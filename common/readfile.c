@@ -11,7 +11,7 @@
 
 #include "common.h"
 
-int file_read_stream(FILE *f, char **text, size_t *len)
+int file_read_stream_max(FILE *f, size_t max, char **text, size_t *len)
 {
 	size_t cap = 1 << 16, n = 0, got;
 	char *buf = malloc(cap), *nb;
@@ -20,6 +20,10 @@ int file_read_stream(FILE *f, char **text, size_t *len)
 		return -ENOMEM;
 	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
 		n += got;
+		if (n > max) {
+			free(buf);
+			return -EFBIG;
+		}
 		if (n + 1 == cap) {
 			nb = realloc(buf, cap *= 2);
 			if (!nb) {
@@ -42,16 +46,30 @@ int file_read_stream(FILE *f, char **text, size_t *len)
 	return 0;
 }
 
-int file_read(const char *path, char **text, size_t *len, struct errmsg *e)
+int file_read_stream(FILE *f, char **text, size_t *len)
+{
+	return file_read_stream_max(f, FILE_READ_MAX, text, len);
+}
+
+int file_read_max(const char *path, size_t max, char **text, size_t *len,
+		  struct errmsg *e)
 {
 	FILE *f = fopen(path, "rb");
 	int rc;
 
 	if (!f)
 		return errmsg_set(e, -errno, "cannot open %s: %s", path, strerror(errno));
-	rc = file_read_stream(f, text, len);
+	rc = file_read_stream_max(f, max, text, len);
 	fclose(f);
+	if (rc == -EFBIG)
+		return errmsg_set(e, rc, "cannot read %s: more than %zu bytes, the most this input may be (an endless stream such as /dev/zero, or not the file meant)",
+				  path, max);
 	if (rc)
 		return errmsg_set(e, rc, "cannot read %s: %s", path, strerror(-rc));
 	return 0;
+}
+
+int file_read(const char *path, char **text, size_t *len, struct errmsg *e)
+{
+	return file_read_max(path, FILE_READ_MAX, text, len, e);
 }

@@ -31,4 +31,28 @@ static inline char *text_next_line(char **p)
 	return line;
 }
 
+/*
+ * text_nul_at() - whether the @len bytes at @text hold a NUL byte, which
+ * would end the text for text_next_line() and drop all after it
+ * silently: 1 with its 1-based line and column (in bytes) in *@line and
+ * *@col, else 0.  Readers refuse such a file at that position.
+ */
+static inline int text_nul_at(const char *text, size_t len, int *line,
+			      int *col)
+{
+	const char *nul = memchr(text, '\0', len), *bol = text, *q;
+	int no = 1;
+
+	if (!nul)
+		return 0;
+	for (q = text; q < nul; q++)
+		if (*q == '\n') {
+			no++;
+			bol = q + 1;
+		}
+	*line = no;
+	*col = (int)(nul - bol) + 1;
+	return 1;
+}
+
 #endif

@@ -628,6 +628,17 @@ void emit_explain(const struct placement *pl, const char *checks, FILE *f);
  */
 int agent_find(const char *arch, char *out, size_t size, struct errmsg *e);
 
+/*
+ * initrd_read_base() - all of --base-initrd @path into *@data (malloc'd,
+ * NUL-terminated, *@len bytes not counting it), once its first bytes
+ * (after up to 512 zero bytes) are what the kernel unpacks: a newc cpio
+ * or one of the compressions it knows.  Returns 0, or -EINVAL ("PATH is
+ * not an initramfs: ...", also for /dev/zero), -errno or -EFBIG (over
+ * FILE_READ_MAX) with the reason in @e.
+ */
+int initrd_read_base(const char *path, char **data, size_t *len,
+		     struct errmsg *e);
+
 /* What initrd_build() puts together; all borrowed, none freed. */
 struct initrd_parts {
 	const unsigned char *base;	/* the user's initrd, or NULL */

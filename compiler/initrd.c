@@ -69,6 +69,59 @@ int agent_find(const char *arch, char *out, size_t size, struct errmsg *e)
 			  arch, cand[0], cand[1]);
 }
 
+/*
+ * What an initramfs may start with (init/initramfs.c unpack_to_rootfs():
+ * zero bytes skipped, then a newc cpio, "070701" or "070702" with
+ * checksums, or a compressed one by its first two bytes, as
+ * lib/decompress.c compressed_formats[] knows them).
+ */
+static const struct {
+	unsigned char magic[6];
+	unsigned char len;
+	const char *name;
+} initrd_magic[] = {
+	{ "070701", 6, "newc cpio" },
+	{ "070702", 6, "newc cpio (crc)" },
+	{ { 0x1f, 0x8b }, 2, "gzip" },
+	{ { 0x1f, 0x9e }, 2, "gzip" },
+	{ { 0x42, 0x5a }, 2, "bzip2" },
+	{ { 0x5d, 0x00 }, 2, "lzma" },
+	{ { 0xfd, 0x37 }, 2, "xz" },
+	{ { 0x89, 0x4c }, 2, "lzo" },
+	{ { 0x02, 0x21 }, 2, "lz4" },
+	{ { 0x28, 0xb5 }, 2, "zstd" },
+};
+
+/* The most zero bytes skipped before the first archive (alignment). */
+#define INITRD_LEAD_ZEROS 512
+
+int initrd_read_base(const char *path, char **data, size_t *len,
+		     struct errmsg *e)
+{
+	unsigned char head[INITRD_LEAD_ZEROS + 8];
+	size_t n, z = 0, i;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return errmsg_set(e, -errno, "cannot open %s: %s", path,
+				  strerror(errno));
+	n = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	while (z < n && !head[z])
+		z++;
+	for (i = 0; z < n && i < sizeof(initrd_magic) / sizeof(initrd_magic[0]); i++)
+		if (n - z >= initrd_magic[i].len &&
+		    !memcmp(head + z, initrd_magic[i].magic, initrd_magic[i].len))
+			break;
+	if (z == n || i == sizeof(initrd_magic) / sizeof(initrd_magic[0]))
+		return errmsg_set(e, -EINVAL, "%s is not an initramfs: %s (the kernel takes a newc cpio, \"070701\", plain or compressed with gzip, bzip2, lzma, xz, lzo, lz4 or zstd: init/initramfs.c, lib/decompress.c)",
+				  path, !n ? "it is empty" :
+				  z == n ? "it starts with nothing but zero bytes" :
+				  head[z] == 0x7f && n - z >= 4 && !memcmp(head + z + 1, "ELF", 3) ?
+				  "it is an ELF file" : "its first bytes are none of an archive's");
+	return file_read_max(path, FILE_READ_MAX, data, len, e);
+}
+
 /* One regular file or directory of the overlay: root-owned, mtime 0. */
 static int add_entry(struct archive *ar, const char *name, mode_t mode,
 		     const void *data, size_t len)

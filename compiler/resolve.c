@@ -146,6 +146,15 @@ static bool cname_fail(struct res *r, const struct pos *p, const char *fmt, ...)
 	return false;
 }
 
+/* cname_fail() for a looping type: where it is and why it is refused. */
+static bool loop_fail(struct res *r, const struct pos *p, const char *what,
+		      Dwarf_Die *type)
+{
+	return cname_fail(r, p, "the DWARF type of '%s' (DIE 0x%llx) refers back to itself: more than %d DW_AT_type links, damaged debug info",
+			  what, (unsigned long long)dwarf_dieoffset(type),
+			  DW_TYPE_CHAIN_MAX);
+}
+
 /* ---- locations ---- */
 
 static struct fetcharg *new_fetch(enum fetcharg_kind kind, const struct pos *pos)
@@ -634,6 +643,8 @@ static bool resolve_field(struct res *r, struct field *f)
 			    (unsigned long long)(s->pc - s->entry), dym);
 	}
 	have_type = dw_type_of(&var, &type);
+	if (have_type && dw_type_loops(&type))
+		return loop_fail(r, &v->pos, v->name, &type);
 	tn = dw_type_str(have_type ? &type : NULL);
 	if (argno)
 		sb_addf(&r->why, "%s: parameter %d of %s (%s), ", v->name, argno,
@@ -705,6 +716,8 @@ static bool resolve_field(struct res *r, struct field *f)
 			if (l.v.is_const)
 				l.v.c += (unsigned long long)off;
 			have_type = dw_type_of(&m, &type);
+			if (have_type && dw_type_loops(&type))
+				return loop_fail(r, &a->pos, expr.s, &type);
 			sb_addf(&r->why, "; %s%s at +%lld (%s)", a->kind == A_DOT ? "." : "->",
 				a->member, off, dw_type_str(have_type ? &type : NULL));
 			continue;

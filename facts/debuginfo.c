@@ -81,7 +81,7 @@ struct dw_obj *dw_open(const char *path, bool kernel, struct errmsg *e)
 
 			if (gelf_getshdr(scn, &sh) &&
 			    (n = elf_strptr(o->elf, shstrndx, sh.sh_name)) &&
-			    !strcmp(n, ".eh_frame") && sh.sh_size > 16) {
+			    !strcmp(n, ".eh_frame") && sh.sh_size > 16 && !o->cfi) {
 				o->cfi = dwarf_getcfi_elf(o->elf);
 				o->cfi_what = ".eh_frame";
 			}
@@ -92,6 +92,26 @@ struct dw_obj *dw_open(const char *path, bool kernel, struct errmsg *e)
 	return o;
 }
 
+void dw_forget(void)
+{
+	while (objs) {
+		struct dw_obj *o = objs;
+
+		objs = o->next;
+		/* .debug_frame's CFI is the Dwarf's; .eh_frame's is ours */
+		if (o->cfi && !strcmp(o->cfi_what, ".eh_frame"))
+			dwarf_cfi_end(o->cfi);
+		if (o->dw)
+			dwarf_end(o->dw);
+		if (o->elf)
+			elf_end(o->elf);
+		if (o->fd >= 0)
+			close(o->fd);
+		free(o->path);
+		free(o);
+	}
+}
+
 /* ---- types ---- */
 
 /* Follow typedefs and qualifiers to the type itself; false: void. */
@@ -99,8 +119,9 @@ bool dw_peel(Dwarf_Die *type, Dwarf_Die *out)
 {
 	Dwarf_Attribute a;
 	Dwarf_Die d = *type;
+	int i;
 
-	for (;;) {
+	for (i = 0; i <= DW_TYPE_CHAIN_MAX; i++) {
 		int tag = dwarf_tag(&d);
 
 		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
@@ -113,6 +134,7 @@ bool dw_peel(Dwarf_Die *type, Dwarf_Die *out)
 		    !dwarf_formref_die(&a, &d))
 			return false;
 	}
+	return false;	/* a loop: dw_type_loops() has refused it already */
 }
 
 /* The DW_AT_type of @die; false: none (void). */
@@ -122,6 +144,17 @@ bool dw_type_of(Dwarf_Die *die, Dwarf_Die *out)
 
 	return dwarf_attr_integrate(die, DW_AT_type, &a) &&
 	       dwarf_formref_die(&a, out);
+}
+
+bool dw_type_loops(Dwarf_Die *type)
+{
+	Dwarf_Die d = *type;
+	int i;
+
+	for (i = 0; i <= DW_TYPE_CHAIN_MAX; i++)
+		if (!dw_type_of(&d, &d))
+			return false;
+	return true;
 }
 
 long long dw_type_size(Dwarf_Die *type)
@@ -139,6 +172,10 @@ void dw_type_name(Dwarf_Die *type, struct strbuf *sb)
 	const char *n;
 	bool have = type != NULL;
 
+	if (have && dw_type_loops(type)) {
+		sb_addf(sb, "(a type that refers back to itself)");
+		return;
+	}
 	if (have)
 		d = *type;
 	for (;;) {
@@ -344,9 +381,12 @@ bool dw_find_site(struct dw_obj *o, Dwarf_Addr pc, const char *what,
 			s->sub = i;
 			break;
 		}
-	if (s->sub < 0)
+	if (s->sub < 0) {
+		free(s->scopes);	/* libdw's, malloc'd even with no function */
+		s->scopes = NULL;
 		return site_fail(e, "%s: the DWARF of %s has no function at 0x%llx",
 			    what, o->path, (unsigned long long)pc);
+	}
 	/* scopes inside an inlined call belong to the inlined function */
 	s->first = 0;
 	for (i = s->sub - 1; i >= 0; i--)

@@ -52,6 +52,13 @@ struct dw_site {
 struct dw_obj *dw_open(const char *path, bool kernel, struct errmsg *e);
 
 /*
+ * dw_forget() - close every object dw_open() keeps: for a caller that
+ * reads the same path again with other contents (the fuzzer,
+ * tests/fuzz/fuzz-facts.c).
+ */
+void dw_forget(void);
+
+/*
  * dw_find_site() - the function of @o at address @pc (a symbol's value
  * plus the probe's offset), with its scopes innermost first (DWARF 4,
  * 3.3 and 3.4; an inlined call's scopes belong to the inlined function).
@@ -76,6 +83,22 @@ char *dw_suggest_var(struct dw_site *s, const char *name);
 bool dw_is_var_tag(int tag);
 
 /* ---- types (DWARF 4, 5.2-5.10) ---- */
+
+/*
+ * The most DW_AT_type links from a type to what it is built on
+ * (typedefs, qualifiers, pointers, arrays, a function pointer's return
+ * type).  What compilers emit for C stays far below; a longer chain is
+ * debug info that refers back to itself (damaged or hostile), and every
+ * walk along one stops here instead of looping.
+ */
+#define DW_TYPE_CHAIN_MAX 64
+/*
+ * dw_type_loops() - true when @type's DW_AT_type chain is longer than
+ * DW_TYPE_CHAIN_MAX (it loops): checked on every type a C name reaches
+ * (a variable's, a member's), so that the walks after it end.
+ * dw_peel() and dw_type_name() stop there too.
+ */
+bool dw_type_loops(Dwarf_Die *type);
 
 /* Through typedefs and qualifiers to the type itself; false: void. */
 bool dw_peel(Dwarf_Die *type, Dwarf_Die *out);

@@ -67,6 +67,12 @@ int kernel_load_kconfig(struct kernel *k, const char *path, struct errmsg *e)
 	buf = xmalloc(cap);
 	while ((n = gzread(f, buf + len, (unsigned)(cap - len))) > 0) {
 		len += n;
+		if (len == cap && cap >= KCONFIG_MAX) {
+			gzclose(f);
+			free(buf);
+			return errmsg_set(e, -EFBIG, "cannot read %s: more than %zu bytes, the most a .config may be (an endless stream such as /dev/zero, or not a .config)",
+					  path, (size_t)KCONFIG_MAX);
+		}
 		if (len == cap)
 			buf = xrealloc(buf, cap *= 2);
 	}

@@ -117,8 +117,13 @@ char *kernel_gunzip(const void *in, size_t n, size_t *outlen)
 	z.next_in = (unsigned char *)in;
 	z.avail_in = (unsigned)n;
 	do {
-		if (z.total_out + 1 >= cap)
+		if (z.total_out + 1 >= cap) {
+			if (cap >= KCONFIG_MAX) {	/* a bomb, not a config */
+				rc = Z_BUF_ERROR;
+				break;
+			}
 			out = xrealloc(out, cap *= 2);
+		}
 		z.next_out = (unsigned char *)out + z.total_out;
 		z.avail_out = (unsigned)(cap - z.total_out - 1);
 		rc = inflate(&z, Z_NO_FLUSH);
@@ -134,6 +139,57 @@ char *kernel_gunzip(const void *in, size_t n, size_t *outlen)
 }
 
 /*
+ * The most a target capture or System.map may be: 64 MiB, 13 times
+ * Debian's amd64 6.1 capture (4.7 MB, kallsyms and all); an endless
+ * stream (/dev/zero) stops there.
+ */
+#define KERNEL_TEXT_MAX ((size_t)64 << 20)
+
+/* A NUL in a capture or System.map: refused where it is (-EINVAL). */
+static int nul_check(const char *path, const char *text, size_t len,
+		     struct errmsg *e)
+{
+	int line, col;
+
+	if (!text_nul_at(text, len, &line, &col))
+		return 0;
+	return errmsg_set(e, -EINVAL, "%s:%d:%d: a NUL byte: not a text file, or damaged (everything after it would be lost)",
+			  path, line, col);
+}
+
+int kernel_capture_check(const char *name, const char *text, size_t len,
+			 size_t *body, struct errmsg *e)
+{
+	const char *last = text + len;
+	unsigned long long bytes;
+	unsigned int want;
+	uLong crc;
+	int no = 1, n;
+	size_t i;
+
+	*body = len;
+	if (len && text[len - 1] == '\n')
+		last--;
+	while (last > text && last[-1] != '\n')
+		last--;
+	if (strncmp(last, "check\t", 6))
+		return 0;
+	for (i = 0; text + i < last; i++)
+		no += text[i] == '\n';
+	if (sscanf(last, "check\t%llu\t%8x%n", &bytes, &want, &n) != 2 ||
+	    (last[n] != '\n' && last[n]))
+		return errmsg_set(e, -EINVAL, "%s:%d: not a check line (check<TAB>BYTES<TAB>CRC32)",
+				  name, no);
+	crc = crc32(0L, (const Bytef *)text, (uInt)(last - text));
+	if (bytes != (unsigned long long)(last - text) || crc != want)
+		return errmsg_set(e, -EBADMSG, "%s:%d: the capture's check line says %llu bytes of CRC-32 %08x before it, and there are %zu of CRC-32 %08lx: a line was lost or changed on the way (a serial line dropped, a kernel message inside a line); capture again",
+				  name, no, bytes, want, (size_t)(last - text),
+				  (unsigned long)crc);
+	*body = (size_t)(last - text);
+	return 1;
+}
+
+/*
  * kernel_load_target() - read a target capture (docs/plan.md, "Target").
  * Header lines (probecc-target 1, arch, uname, cmdline...) then sections
  * "--- NAME ---" up to the next one; "missing NAME REASON" says a source
@@ -141,16 +197,26 @@ char *kernel_gunzip(const void *in, size_t n, size_t *outlen)
  */
 int kernel_load_target(struct kernel *k, const char *path, struct errmsg *e)
 {
-	size_t len, nb64 = 0;
+	size_t len, nb64 = 0, body;
+	int checked;
 	char *text, *sect = NULL, *p, *line;
 	unsigned char *b64 = NULL;
 	int no = 0, bits = 0, rc;
 	unsigned acc = 0;
 
-	rc = file_read(path, &text, &len, e);
+	rc = file_read_max(path, KERNEL_TEXT_MAX, &text, &len, e);
 	if (rc)
 		return rc;
 	p = text;
+	rc = nul_check(path, text, len, e);
+	if (rc)
+		goto out;
+	rc = kernel_capture_check(path, text, len, &body, e);
+	if (rc < 0)
+		goto out;
+	checked = rc;
+	rc = 0;
+	text[body] = '\0';
 	if (strncmp(text, "probecc-target\t1\n", 17)) {
 		rc = errmsg_set(e, -EINVAL, "%s: not a probecc target capture (first line is not \"probecc-target<TAB>1\")",
 				path);
@@ -256,8 +322,10 @@ int kernel_load_target(struct kernel *k, const char *path, struct errmsg *e)
 	}
 	if (k->events)
 		qsort(k->events, k->nevents, sizeof(char *), cmp_str);
-	sb_addf(&k->sources, "target %s: %s, %zu symbols\n", path,
-		k->release ? k->release : "unknown release", k->nsyms);
+	sb_addf(&k->sources, "target %s: %s, %zu symbols%s\n", path,
+		k->release ? k->release : "unknown release", k->nsyms,
+		checked ? ", check line verified" :
+		" (no check line: a capture of an older agent, not verified)");
 out:
 	free(b64);
 	free(text);
@@ -275,10 +343,13 @@ int kernel_load_system_map(struct kernel *k, const char *path, struct errmsg *e)
 	char *text, *p, *line;
 	int no = 0, rc;
 
-	rc = file_read(path, &text, &len, e);
+	rc = file_read_max(path, KERNEL_TEXT_MAX, &text, &len, e);
 	if (rc)
 		return rc;
 	p = text;
+	rc = nul_check(path, text, len, e);
+	if (rc)
+		goto out;
 	if (strstr(text, "The real System.map is in")) {
 		rc = errmsg_set(e, -EINVAL, "%s is Debian's placeholder (\"%.60s\"): pass --target FILE captured with qemu-images/capture, or the -dbg package's System.map",
 				path, text);

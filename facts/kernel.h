@@ -123,6 +123,12 @@ int kernel_set_kconfig(struct kernel *k, const char *text, size_t len,
  * *@outlen, or NULL if the data is not a complete gzip stream.
  */
 char *kernel_gunzip(const void *in, size_t n, size_t *outlen);
+/*
+ * The most a kernel config may be, read or inflated: 16 MiB, some 60
+ * times an allyesconfig .config; more is /dev/zero or a gzip bomb, and
+ * kernel_load_kconfig() and kernel_gunzip() stop there.
+ */
+#define KCONFIG_MAX ((size_t)16 << 20)
 /* Symbols and flags once all loaders ran: sort, size, hash, flag. */
 void kernel_index(struct kernel *k);
 /* The first symbol named @name (then ->next filtered by name), or NULL. */
@@ -140,5 +146,35 @@ int kconfig_tristate(const struct kernel *k, const char *name);
  */
 void ksym_suggest(const struct kernel *k, const char *name, bool funcs,
 		  struct suggest *sg);
+
+/*
+ * kernel_capture_check() - the check line that ends a capture of the
+ * agent (initramfs/capture.c, docs/plan.md "Target"): "check<TAB>BYTES
+ * <TAB>CRC32", the number of bytes before it and their CRC-32 (zlib's,
+ * IEEE 802.3, 8 hex digits).  @text is @len bytes named @name.  Returns
+ * 1 with *@body the bytes before the check line when it holds, 0 with
+ * *@body = @len when there is none (an older agent's capture, taken as
+ * it is), or -EBADMSG / -EINVAL ("NAME:LINE: ...") when it does not hold
+ * or is not one.
+ */
+int kernel_capture_check(const char *name, const char *text, size_t len,
+			 size_t *body, struct errmsg *e);
+
+/* ---- the target frame of a console log (logframe.c) ---- */
+
+/* The longest line a console log of a capture may have (bytes). */
+#define LOGFRAME_LINE_MAX 65536
+
+/*
+ * logframe_find() - the target frame of the console log @log (@len
+ * bytes, named @name in messages) into @out: its lines between the
+ * begin and end markers, kernel messages taken out, each ending in '\n'
+ * (@out's text is replaced; the caller frees out->s).  Returns 0, or
+ * -ENODATA (no frame, an empty one, one without an end), -EINVAL (a
+ * frame inside a frame, a second frame, a NUL byte) or -E2BIG (a line
+ * over LOGFRAME_LINE_MAX) with "NAME:LINE: ..." in @e.
+ */
+int logframe_find(const char *log, size_t len, const char *name,
+		  struct strbuf *out, struct errmsg *e);
 
 #endif

@@ -62,9 +62,10 @@ static const unsigned char *vaddr_bytes(struct elf_file *f,
 	while ((scn = elf_nextscn(f->elf, scn))) {
 		Elf_Data *d;
 
+		/* in the section, without a sum that could wrap */
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
 		    !(sh.sh_flags & SHF_ALLOC) || addr < sh.sh_addr ||
-		    addr + len > sh.sh_addr + sh.sh_size)
+		    len > sh.sh_size || addr - sh.sh_addr > sh.sh_size - len)
 			continue;
 		d = elf_getdata(scn, NULL);
 		if (!d || !d->d_buf || addr - sh.sh_addr + len > d->d_size)
@@ -276,7 +277,7 @@ int kernel_load_vmlinux(struct kernel *k, const char *path, struct errmsg *e)
 	}
 	k->syms_known = k->sizes_exact = true;
 
-	if (m.have[0] && m.have[1]) {
+	if (m.have[0] && m.have[1] && m.v[1] >= m.v[0]) {
 		size_t w = f.eh.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
 		size_t cnt = (m.v[1] - m.v[0]) / w;
 		const unsigned char *p = cnt ? vaddr_bytes(&f, m.v[0], cnt * w) : NULL;
@@ -289,7 +290,7 @@ int kernel_load_vmlinux(struct kernel *k, const char *path, struct errmsg *e)
 			k->ftrace_known = true;
 		}
 	}
-	if (m.have[2] && m.have[3]) {
+	if (m.have[2] && m.have[3] && m.v[3] >= m.v[2]) {
 		size_t w = f.eh.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
 		size_t cnt = (m.v[3] - m.v[2]) / w;
 		const unsigned char *p = cnt ? vaddr_bytes(&f, m.v[2], cnt * w) : NULL;

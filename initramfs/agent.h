@@ -147,6 +147,9 @@ struct out {
 	unsigned int dump;	/* the dump's number, framed */
 	unsigned int chunks;	/* chunks written so far */
 	unsigned long long bytes;	/* data bytes in them */
+	int sum;		/* 1: out_write() sums what it is given */
+	unsigned long long sum_bytes;	/* bytes summed */
+	uint32_t sum_crc;	/* their CRC-32 (crc32_update()) */
 	char buf[8192];
 };
 

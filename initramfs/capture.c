@@ -156,12 +156,19 @@ int capture(struct agent *a)
 	frame_begin(a, &o, &u, cmdline, sizeof(cmdline));
 
 	out_printf(&o, "=== probecc target begin ===\n");
+	/* the check line: what a serial line lost or changed is seen */
+	o.sum = 1;
+	o.sum_bytes = 0;
+	o.sum_crc = 0;
 	out_printf(&o, "probecc-target\t1\narch\t%s\nuname\t%s\t%s\n",
 		   a->arch[0] ? a->arch : "-", u.release, u.machine);
 	out_printf(&o, "cmdline_len\t%zu\ncmdline\t%s\n", strlen(cmdline),
 		   cmdline);
 	for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
 		copy_section(a, &o, &sections[i]);
+	o.sum = 0;
+	out_printf(&o, "check\t%llu\t%08x\n", o.sum_bytes,
+		   (unsigned int)o.sum_crc);
 	out_printf(&o, "=== probecc target end ===\n");
 	out_flush(&o);
 	return o.err;

@@ -875,7 +875,8 @@ static void plan_file(struct agent *a);
 /*
  * plan_run() - read the plan at @a->plan_path and act on it line by line
  * (plan_text()).  The file is read whole, up to AGENT_PLAN_MAX bytes
- * (more is reported and ignored).  Nothing here fails the boot.  The
+ * (more is reported and ignored, the line the limit cuts with it: a cut
+ * line is another line).  Nothing here fails the boot.  The
  * time it all took (CLOCK_MONOTONIC, microseconds) goes to @a->plan_us,
  * the manifest's plan_us: what the plan added to the boot; the CPU time
  * of the agent itself in it (CLOCK_THREAD_CPUTIME_ID, in the kernel
@@ -932,9 +933,14 @@ static void plan_file(struct agent *a)
 		agent_note(a, "plan", "%s: %s", a->plan_path, strerror(-got));
 		got = 0;
 	} else if (got > AGENT_PLAN_MAX) {
-		agent_note(a, "plan", "longer than %d bytes, rest ignored",
-			   AGENT_PLAN_MAX);
-		got = AGENT_PLAN_MAX;
+		char *nl = memrchr(buf, '\n', AGENT_PLAN_MAX);
+
+		/* a line the limit cuts is not that line: never acted on */
+		len = nl ? (size_t)(nl - buf) + 1 : 0;
+		agent_note(a, "plan", "longer than %d bytes, rest ignored%s",
+			   AGENT_PLAN_MAX, len < AGENT_PLAN_MAX ?
+			   " (the line the limit cuts too)" : "");
+		got = len;
 	}
 	len = got;
 	close(fd);

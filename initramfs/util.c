@@ -296,6 +296,10 @@ void out_flush(struct out *o)
 
 void out_write(struct out *o, const char *s, size_t n)
 {
+	if (o->sum) {
+		o->sum_crc = crc32_update(o->sum_crc, s, n);
+		o->sum_bytes += n;
+	}
 	if (o->err)
 		return;
 	if (o->len + n > sizeof(o->buf)) {

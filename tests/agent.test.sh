@@ -429,7 +429,26 @@ t_check agent/no-tracefs-note "$d/want" "$d/got"
 
 # ---- the plan's size: AGENT_PLAN_MAX (1 MiB) bytes are read whole ----
 # The buffer is sized by fstat() (plan.c: plan_file()).  A plan of exactly
-# the limit is acted on to its last line; a line past it is not, and noted.
+# the limit is acted on to its last line; a line past it is not, and noted;
+# a line the limit cuts (p11766 cut to p1) is not acted on either.
+d=$A/plan-size-cut
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+{
+	printf 'probecc-plan\t1\nsink\t/dump.out\n'
+	head -c $((1048576 - 27 - 40)) /dev/zero | tr '\0' '\n'
+	printf 'arm\tx\tkprobe_events\tp:kprobes/x foo\n'	# 27 bytes
+	printf 'arm\tp1\tkprobe_events\tp:kprobes/p11766 foo\n'	# cut at p1
+} > "$d/plan"
+run_agent plan-size-cut --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
+grep -a "^note${TAB}plan" "$d/root/dump.out" > "$d/notes"
+printf 'note\tplan\tlonger than 1048576 bytes, rest ignored (the line the limit cuts too)\n' > "$d/want"
+if grep -qx 'p:kprobes/x foo' "$d/tfs/kprobe_events" && ! grep -q 'p:kprobes/p1' "$d/tfs/kprobe_events" &&
+   cmp -s "$d/want" "$d/notes"; then
+	t_pass agent/plan-size-cut-line-not-acted-on
+else
+	t_fail agent/plan-size-cut-line-not-acted-on "the line cut at 1 MiB armed, or not the note" "$d/tfs/kprobe_events" "$d/notes"
+fi
 for over in 0 1; do
 	d=$A/plan-size-$over
 	mk_tracefs "$d/tfs"

@@ -88,6 +88,91 @@ for bin in ./probecc ./probecc-asan; do
 	done
 done
 
+# The hostile ELF files of the bad-vmlinux-* cases are what
+# tests/elf/mkelf.py writes (it makes them from scratch, no toolchain).
+d=$T_OUT/compiler/elf && rm -rf "$d" && mkdir -p "$d"
+if python3 tests/elf/mkelf.py "$d" 2> "$d/err" &&
+   (for f in "$d"/*.vmlinux; do cmp -s "$f" "tests/elf/$(basename "$f")" || exit 1; done); then
+	t_pass "compiler/elf-inputs-from-mkelf"
+else
+	t_fail "compiler/elf-inputs-from-mkelf" "tests/elf/*.vmlinux differ from tests/elf/mkelf.py's" "$d/err"
+fi
+
+# Every input has a limit: /dev/zero as the probe file stops at 16 MiB
+# (--target, --system-map and --base-initrd: the bad-*-zero cases).
+d=$T_OUT/compiler/limits && rm -rf "$d" && mkdir -p "$d"
+./probecc /dev/zero --plan "$d/plan" > /dev/null 2> "$d/err"
+rc=$?
+if [ $rc = 2 ] && [ ! -e "$d/plan" ] &&
+   grep -qx 'probecc: error: cannot read /dev/zero: more than 16777216 bytes, the most this input may be (an endless stream such as /dev/zero, or not the file meant)' "$d/err"; then
+	t_pass "compiler/probe-file-zero"
+else
+	t_fail "compiler/probe-file-zero" "exit $rc" "$d/err"
+fi
+
+# --initrd OUT --base-initrd IN where OUT is IN (the same name, a symbolic
+# or a hard link): refused, IN untouched (it became IN + overlay, and each
+# run stacked one more).  --initrd /dev/full: nothing said of a boot
+# before the write failed.  A base whose bootconfig is 3 bytes before
+# its end keeps it last, padding dropped.
+d=$T_OUT/compiler/initrd && rm -rf "$d" && mkdir -p "$d"
+if [ -x initramfs/agent-x86_64 ]; then
+	cp tests/compiler/cpio.initrd "$d/in.img"
+	ln -s in.img "$d/sym.img"
+	ln "$d/in.img" "$d/hard.img"
+	ok=1
+	for out in "$d/in.img" "$d/sym.img" "$d/hard.img"; do
+		./probecc examples/bond0.probes --arch x86_64 --initrd "$out" --base-initrd "$d/in.img" > /dev/null 2> "$d/err.same"
+		rc=$?
+		if [ $rc != 2 ] || ! cmp -s "$d/in.img" tests/compiler/cpio.initrd ||
+		   ! grep -q "^probecc: error: --initrd $out is --base-initrd $d/in.img (the same file)" "$d/err.same"; then
+			ok=; t_fail "compiler/initrd-out-is-base" "$(basename "$out"): exit $rc" "$d/err.same"
+		fi
+	done
+	[ -n "$ok" ] && t_pass "compiler/initrd-out-is-base"
+	./probecc examples/bond0.probes --arch x86_64 --initrd /dev/full --base-initrd "$d/in.img" > /dev/null 2> "$d/err.full"
+	rc=$?
+	if [ $rc = 2 ] && grep -q 'cannot write /dev/full' "$d/err.full" && ! grep -q 'rdinit=' "$d/err.full"; then
+		t_pass "compiler/initrd-full-says-no-boot"
+	else
+		t_fail "compiler/initrd-full-says-no-boot" "exit $rc" "$d/err.full"
+	fi
+	./probecc examples/bond0.probes --arch x86_64 --initrd "$d/pad3.img" --base-initrd tests/compiler/bootconfig-pad3.initrd > /dev/null 2> "$d/err.pad3"
+	rc=$?
+	if [ $rc = 0 ] && [ "$(tail -c 12 "$d/pad3.img")" = "#BOOTCONFIG" ] &&
+	   bootconfig/probecc-bootconfig "$d/pad3.img" 2>&1 | grep -q 'foo = 1' &&
+	   [ "$(grep -c '#BOOTCONFIG' "$d/pad3.img")" = 1 ] && grep -q 'boot it with rdinit=' "$d/err.pad3"; then
+		t_pass "compiler/initrd-base-bootconfig-pad3-kept-last"
+	else
+		t_fail "compiler/initrd-base-bootconfig-pad3-kept-last" "exit $rc" "$d/err.pad3"
+	fi
+else
+	t_fail "compiler/initrd" "initramfs/agent-x86_64 is not built (make)"
+fi
+
+# Marker symbols in the wrong order (__start_mcount_loc after
+# __stop_mcount_loc): no ftrace call sites, not a 2^64-byte range ("out
+# of memory" before).
+printf 'kprobe k register_netdevice\n' > "$d/k.probes"
+./probecc "$d/k.probes" --vmlinux tests/elf/mcount-reversed.vmlinux --explain > "$d/mcount.out" 2>&1
+rc=$?
+if [ $rc = 0 ] && grep -q 'mcount-reversed.vmlinux: no linux_banner, x86_64, 3 symbols, 0 ftrace call sites$' "$d/mcount.out"; then
+	t_pass "compiler/vmlinux-mcount-markers-reversed"
+else
+	t_fail "compiler/vmlinux-mcount-markers-reversed" "exit $rc" "$d/mcount.out"
+fi
+
+# A gzip bomb as --kconfig (17 MB of one byte in 17 KB): refused at
+# KCONFIG_MAX, as /dev/zero is (bad-kconfig-zero).
+head -c 17000000 /dev/zero | tr '\0' a | gzip > "$d/bomb.config.gz"
+./probecc "$d/k.probes" --kconfig "$d/bomb.config.gz" > /dev/null 2> "$d/bomb.err"
+rc=$?
+if [ $rc = 2 ] && grep -q "bomb.config.gz: more than 16777216 bytes, the most a .config may be" "$d/bomb.err"; then
+	t_pass "compiler/kconfig-gzip-bomb"
+else
+	t_fail "compiler/kconfig-gzip-bomb" "exit $rc" "$d/bomb.err"
+fi
+
 # An existing output survives a failed run unchanged.
 d=$T_OUT/compiler/keep && rm -rf "$d" && mkdir -p "$d"
 echo "precious" > "$d/bootconfig"

@@ -18,6 +18,9 @@
 #               bootconfig of the examples
 #   bootargs    tests/bootargs: each case's existing bootargs and fragment
 #   plan        the plans probecc writes for the compile seeds
+#   facts       tests/elf's vmlinux files, the ELF programs the uelf and
+#               dwarf groups built (tests/out), System.maps, captures
+#   logframe    tests/capture's console logs
 # and, for each, the inputs of tests/fuzz/regress/TARGET-*.
 # Runs from the top of the repository; "plan" and "bootconfig" need
 # ./probecc built.
@@ -96,6 +99,29 @@ plan)
 		done
 	done
 	rm -f "$dir/.plan" ;;
+facts)
+	# byte 0: 0 vmlinux, 1 user ELF, 2 its DWARF, 3 System.map, 4 capture
+	for f in tests/elf/*.vmlinux; do
+		{ printf '\000'; cat "$f"; } | seed "vmlinux-$(basename "$f")"
+	done
+	for f in tests/out/dwarf/sysroot/bin/* tests/out/uelf/*; do
+		[ -f "$f" ] && [ "$(head -c 4 "$f")" = "$(printf '\177ELF')" ] || continue
+		[ "$(stat -c %s "$f")" -le 65536 ] || continue
+		{ printf '\001'; cat "$f"; } | seed "uelf-$(basename "$f")"
+		for fn in main dw_item dw_point dw_loop; do
+			{ printf '\002%s\000' $fn; cat "$f"; } | seed "dwarf-$fn-$(basename "$f")"
+		done
+	done
+	for f in tests/facts/*.map tests/compiler/*.map; do
+		[ ! -f "$f" ] || { printf '\003'; cat "$f"; } | seed "map-$(basename "$f")"
+	done
+	for f in tests/compiler/*.target; do
+		{ printf '\004'; cat "$f"; } | seed "target-$(basename "$f")"
+	done ;;
+logframe)
+	for f in tests/capture/*.log; do
+		seed "$(basename "$f")" < "$f"
+	done ;;
 *)
 	echo "${0##*/}: unknown target '$target'" >&2
 	exit 2 ;;

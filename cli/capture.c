@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probecc capture --from-log LOG -o FILE: the target capture in a board's
+ * serial console log (a probe file with "capture" and "dump console"),
+ * its frame found by facts/logframe.c, written as `probecc --target FILE`
+ * reads it.  qemu-images/capture runs it on the boots it makes.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "kernel.h"
+
+/* The most console log read: 1 GiB, a capture is a few MB. */
+#define CAPTURE_LOG_MAX ((size_t)1 << 30)
+
+const char capture_usage[] =
+"usage: probecc capture --from-log LOG -o FILE\n";
+
+int capture_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "from-log", required_argument, NULL, 'l' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *log = NULL, *out = NULL;
+	struct strbuf frame = { 0 };
+	struct errmsg e;
+	char *text, *uname;
+	size_t len, lines = 0, i;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			log = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			fputs(capture_usage, stdout);
+			return 0;
+		default:
+			fputs(capture_usage, stderr);
+			return 2;
+		}
+	}
+	if (!log || !out || optind != argc) {
+		fputs(capture_usage, stderr);
+		return 2;
+	}
+	if (file_read_max(log, CAPTURE_LOG_MAX, &text, &len, &e))
+		input_error("%s", e.msg);
+	if (logframe_find(text, len, log, &frame, &e) ||
+	    kernel_capture_check(xasprintf("%s's frame", log), frame.s,
+				 frame.len, &len, &e) < 0)
+		fatal("%s; %s not written", e.msg, out);
+	free(text);
+	if (out_stage(out, frame.s, frame.len, &e) || out_commit(&e))
+		output_error("%s", e.msg);
+	for (i = 0; i < frame.len; i++)
+		lines += frame.s[i] == '\n';
+	uname = strstr(frame.s, "\nuname\t");
+	fprintf(stderr, "probecc capture: %s: %zu lines, %.*s\n", out, lines,
+		uname ? (int)strcspn(uname + 7, "\n") : 7,
+		uname ? uname + 7 : "no uname");
+	free(frame.s);
+	return 0;
+}

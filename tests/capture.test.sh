@@ -1,0 +1,127 @@
+# probecc capture --from-log (facts/logframe.c), the frame finder of
+# qemu-images/capture: tests/capture/good-*.log must give the .target
+# beside them, bad-*.log must fail (exit 1) with the .err beside them and
+# write nothing.  The logs are module.target's lines in frames, with
+# kernel messages (a whole one, one cutting a frame line, one quoting the
+# end marker), and the ways a log goes wrong: a frame twice, a frame
+# inside a frame, an empty one, a cut one, none, a NUL byte.  Each case
+# runs with probecc and probecc-asan, and through qemu-images/capture;
+# then a 100 MB line, refused in well under a second (mawk took 281 s).
+# Run alone: bash tests/capture.test.sh (through tests/run-tests.sh).
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+fi
+
+# probecc-asan never frees its arena (chibicc style): leaks are noise
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+C=$T_OUT/capture
+rm -rf "$C" && mkdir -p "$C"
+
+for run in probecc probecc-asan script; do
+	case $run in
+	script) cmd="qemu-images/capture --from-log" ;;
+	*) cmd="./$run capture --from-log" ;;
+	esac
+	for f in tests/capture/good-*.log; do
+		name=capture/$run/$(basename "$f" .log)
+		d=$C/$run/$(basename "$f" .log) && mkdir -p "$d"
+		if $cmd "$f" -o "$d/target" 2> "$d/stderr"; then
+			t_check "$name" "${f%.log}.target" "$d/target"
+		else
+			t_fail "$name" "exit $?" "$d/stderr"
+		fi
+	done
+	for f in tests/capture/bad-*.log; do
+		name=capture/$run/$(basename "$f" .log)
+		d=$C/$run/$(basename "$f" .log) && mkdir -p "$d/out"
+		$cmd "$f" -o "$d/out/target" 2> "$d/stderr.raw"
+		rc=$?
+		sed "s|$d/out/|OUT/|g" "$d/stderr.raw" > "$d/stderr"
+		if [ $rc -ne 1 ]; then
+			t_fail "$name" "exit $rc, expected 1" "$d/stderr"
+		elif [ -n "$(ls -A "$d/out")" ]; then
+			t_fail "$name" "wrote $(ls -A "$d/out")"
+		else
+			t_check "$name" "${f%.log}.err" "$d/stderr"
+		fi
+	done
+done
+
+# One line of 100 MB: refused at LOGFRAME_LINE_MAX, in linear time.
+{ echo '=== probecc target begin ==='; head -c 100000000 /dev/zero | tr '\0' a; echo; } > "$C/long.log"
+start=$(date +%s%N)
+./probecc capture --from-log "$C/long.log" -o "$C/long.target" 2> "$C/long.err"
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+rm -f "$C/long.log"
+if [ $rc = 1 ] && [ ! -e "$C/long.target" ] && [ $ms -lt 5000 ] &&
+   grep -q 'long.log:2: a line of more than 65536 bytes' "$C/long.err"; then
+	t_pass "capture/long-line-refused (${ms} ms)"
+else
+	t_fail "capture/long-line-refused" "exit $rc in $ms ms" "$C/long.err"
+fi
+
+# The check line (initramfs/capture.c, facts/kernel.c
+# kernel_capture_check()): the agent's capture mode (agent-asan in test
+# mode, a fake /proc and tracefs) ends its frame with the bytes and CRC-32
+# of what came before; capture --from-log and --target verify it.  A
+# lost line and a printk stamp inside the command line (cut out as a
+# kernel message, so the line changes) are refused; a capture without a
+# check line (an older agent's, tests/compiler/module.target) is read
+# and --explain says it was not verified.
+AGENT=initramfs/agent-asan
+if [ ! -x "$AGENT" ] || [ -n "$(find initramfs common -name '*.[ch]' -newer "$AGENT")" ]; then
+	make -s "$AGENT" > "$C/make.log" 2>&1 || t_fail capture/agent-build "make $AGENT failed" "$C/make.log"
+fi
+cap_boot() { # cap_boot DIR CMDLINE: the agent's capture into DIR/root/dump.out
+	local d=$1
+	mkdir -p "$d/root/proc" "$d/root/dev" "$d/tfs"
+	echo '3.14 1.00' > "$d/root/proc/uptime"
+	printf '%s\n' "$2" > "$d/root/proc/cmdline"
+	: > "$d/root/dev/console"
+	printf '80200000 T register_netdevice\n80200400 T register_netdev\n' > "$d/root/proc/kallsyms"
+	printf 'register_netdevice\nregister_netdev\n' > "$d/tfs/available_filter_functions"
+	printf 'sched:sched_process_exec\n' > "$d/tfs/available_events"
+	printf 'probecc-plan\t1\narch\tmipsel\nsink\t/dump.out\ncapture\n' > "$d/plan"
+	timeout 30 "$AGENT" --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec 2> "$d/agent.err"
+}
+printf 'kprobe k register_netdev\n' > "$C/k.probes"
+d=$C/check-good
+cap_boot "$d" 'console=ttyS0 rdinit=/init'
+if ./probecc-asan capture --from-log "$d/root/dump.out" -o "$d/target" 2> "$d/err" &&
+   grep -q "^check	[0-9]*	[0-9a-f]\{8\}$" "$d/target" &&
+   ./probecc-asan "$C/k.probes" --target "$d/target" --explain > "$d/explain" 2>> "$d/err" &&
+   grep -q ', 2 symbols, check line verified$' "$d/explain"; then
+	t_pass capture/check-line-agent-to-target
+else
+	t_fail capture/check-line-agent-to-target "" "$d/err" "$d/explain"
+fi
+d=$C/check-lost
+cap_boot "$d" 'console=ttyS0 rdinit=/init'
+grep -v '^80200400 T register_netdev$' "$d/root/dump.out" > "$d/lost.log"
+./probecc-asan capture --from-log "$d/lost.log" -o "$d/target" 2> "$d/err"
+rc=$?
+if [ $rc = 1 ] && [ ! -e "$d/target" ] &&
+   grep -q "lost.log's frame:17: the capture's check line says [0-9]* bytes .* a line was lost or changed on the way" "$d/err"; then
+	t_pass capture/check-line-lost-line-refused
+else
+	t_fail capture/check-line-lost-line-refused "exit $rc" "$d/err"
+fi
+d=$C/check-stamp
+cap_boot "$d" 'console=ttyS0 note=[    1.234567] rdinit=/init'
+./probecc-asan capture --from-log "$d/root/dump.out" -o "$d/target" 2> "$d/err"
+rc=$?
+if [ $rc = 1 ] && [ ! -e "$d/target" ] && grep -q "check line says .* a line was lost or changed" "$d/err"; then
+	t_pass capture/check-line-stamp-in-cmdline-refused
+else
+	t_fail capture/check-line-stamp-in-cmdline-refused "exit $rc" "$d/err"
+fi
+if ./probecc-asan "$C/k.probes" --target tests/capture/checked.target --explain 2> "$C/old.err" | grep -q 'check line verified$' &&
+   ./probecc-asan "$C/k.probes" --target tests/compiler/module.target --explain 2>> "$C/old.err" |
+	grep -q '(no check line: a capture of an older agent, not verified)$'; then
+	t_pass capture/check-line-old-capture-read-and-said
+else
+	t_fail capture/check-line-old-capture-read-and-said "" "$C/old.err"
+fi
