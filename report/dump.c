@@ -710,44 +710,102 @@ static long task_pid(const char *task)
 	return dash ? strtol(dash + 1, NULL, 10) : -1;
 }
 
+/* Give @s's callchain to @h. */
+static void take_sample(struct report *r, struct hit *h, const struct sample *s)
+{
+	int k;
+
+	h->perf = h->stack = true;
+	h->nframes = 0;
+	for (k = 0; k < s->n; k++)
+		push_str(&h->frames, &h->nframes, &h->capframes,
+			 name_addr(r, s->addrs[k]));
+}
+
+static bool same_task(const struct hit *h, const struct sample *s)
+{
+	return !strcmp(h->probe, s->probe) && task_pid(h->task) == s->pid;
+}
+
+static bool same_key(const struct sample *a, const struct sample *b)
+{
+	return !strcmp(a->probe, b->probe) && a->pid == b->pid;
+}
+
 /*
- * Give each perf sample's callchain to the trace hit it belongs to: same
- * probe and task, the nearest time within 100 ms.  The trace and perf
- * both stamp with sched_clock, but each handler reads it on its own
- * (kprobe_dispatcher: trace first, then perf), and a QEMU vCPU on a
- * loaded host can stall between the two: 7 ms measured.  A sample no
- * hit takes is counted (the trace may have dropped or overwritten it).
+ * Pair the samples of @s's probe and task with that task's trace hits of
+ * the probe in order, when there are as many of each: one task's hits of
+ * one probe reach both rings in the order they happen.  Marks what it
+ * paired in @used.
+ */
+static void pair_in_order(struct report *r, const struct sample *s, bool *used)
+{
+	struct dump *d = &r->d;
+	int i, j, ns = 0, nh = 0;
+
+	for (i = 0; i < d->nsamples; i++)
+		ns += same_key(&d->samples[i], s);
+	for (j = 0; j < d->nhits; j++)
+		nh += !d->hits[j].perf && same_task(&d->hits[j], s);
+	if (ns != nh)
+		return;
+	i = 0;
+	for (j = 0; j < d->nhits; j++) {
+		if (d->hits[j].perf || !same_task(&d->hits[j], s))
+			continue;
+		while (!same_key(&d->samples[i], s))
+			i++;
+		take_sample(r, &d->hits[j], &d->samples[i]);
+		used[i++] = true;
+	}
+}
+
+/*
+ * Give each perf sample's callchain to the trace hit it belongs to.  The
+ * trace and perf both stamp with sched_clock, each handler reading it on
+ * its own (kprobe_dispatcher: trace first, then perf): a QEMU vCPU on a
+ * loaded host can stall between the two (7 ms measured), and a loaded
+ * Malta boot stamped a hit 3.21 s in the trace and 1.11 s in perf.  So
+ * order decides first: when a task has as many samples of a probe as
+ * trace hits (nothing lost in either ring), the Nth sample is the Nth
+ * hit's (pair_in_order()).  Otherwise the nearest hit of the same probe
+ * and task within 100 ms takes a sample.  A sample no hit takes is
+ * counted (the trace may have dropped or overwritten it).
  */
 static void join_samples(struct report *r)
 {
 	struct dump *d = &r->d;
-	int i, j, k;
+	bool *used = xcalloc(d->nsamples ? d->nsamples : 1, sizeof(*used));
+	int i, j;
 
+	for (i = 0; i < d->nsamples; i++) {
+		for (j = 0; j < i && !same_key(&d->samples[j], &d->samples[i]); j++)
+			;
+		if (j == i)	/* the first of its probe and task */
+			pair_in_order(r, &d->samples[i], used);
+	}
 	for (i = 0; i < d->nsamples; i++) {
 		struct sample *s = &d->samples[i];
 		struct hit *best = NULL;
 		double bestdt = 0.1;
 
+		if (used[i])
+			continue;
 		for (j = 0; j < d->nhits; j++) {
 			struct hit *h = &d->hits[j];
 			double dt = h->ts > s->ts ? h->ts - s->ts : s->ts - h->ts;
 
-			if (!h->perf && dt <= bestdt && !strcmp(h->probe, s->probe) &&
-			    task_pid(h->task) == s->pid) {
+			if (!h->perf && dt <= bestdt && same_task(h, s)) {
 				best = h;
 				bestdt = dt;
 			}
 		}
-		if (!best) {
+		if (best)
+			take_sample(r, best, s);
+		else
 			d->unmatched++;
-			continue;
-		}
-		best->perf = best->stack = true;
-		best->nframes = 0;
-		for (k = 0; k < s->n; k++)
-			push_str(&best->frames, &best->nframes, &best->capframes,
-				 name_addr(r, s->addrs[k]));
 	}
+	free(used);
 }
 
 /*
