@@ -64,6 +64,7 @@ struct ctx {
 	struct plan_line *enables, **enables_tail;
 	bool bootconfig;
 	bool perf_stacks;		/* stacks of kprobes/events: the agent's perf */
+	bool crash_default;	/* --crash-dump's default may take room */
 	int kprobe_limit;		/* kprobe_event= definitions allowed */
 	size_t *entry_len;		/* NULL, or each kprobe_event= entry's bytes */
 };
@@ -341,7 +342,9 @@ static void place_crash(struct ctx *c)
 	};
 	size_t i;
 
-	if (p->crash_dump > 0 || (!p->crash_dump && c->t->crash_dump)) {
+	if (!p->crash_dump && c->t->crash_dump && !c->crash_default)
+		explain(c, "crash dump: left out: --crash-dump's ftrace_dump_on_oops would push a kprobe off the command line (its hits before /init would be lost); 'crash dump' in the file puts it first");
+	if (p->crash_dump > 0 || (!p->crash_dump && c->t->crash_dump && c->crash_default)) {
 		cmdline(c, "ftrace_dump_on_oops", "", NULL, NULL);
 		explain(c, "crash dump: ftrace_dump_on_oops (%s): at an oops or a panic the kernel prints the ring buffer on the console, and probecc report --console reads it; it empties the buffer (a later dump holds only what came after)",
 			p->crash_dump > 0 ? "the file's 'crash dump'" : "--crash-dump");
@@ -862,11 +865,13 @@ static void finish_cmdline(struct ctx *c)
  * probe) gets the bytes of each one's kprobe_event= entry, in order.
  */
 static struct placement *place_once(const struct program *prog,
-				    const struct target *t, int kprobe_limit,
-				    int *nkprobes, size_t *entry_len)
+				    const struct target *t, bool crash_default,
+				    int kprobe_limit, int *nkprobes,
+				    size_t *entry_len)
 {
 	struct placement *pl = xcalloc(1, sizeof(*pl));
 	struct ctx c = { .prog = prog, .t = t, .pl = pl,
+			 .crash_default = crash_default,
 			 .kprobe_limit = kprobe_limit, .entry_len = entry_len };
 
 	c.cmdline_tail = &pl->cmdline;
@@ -932,7 +937,7 @@ static bool fits(const struct placement *pl, const struct target *t)
  * fails, and place() searches instead.
  */
 static int most_that_fit(const struct program *prog, const struct target *t,
-			 const struct placement *all, int n,
+			 bool cd, const struct placement *all, int n,
 			 const size_t *entry_len)
 {
 	size_t none, sum = 0, c, at;
@@ -940,7 +945,7 @@ static int most_that_fit(const struct program *prog, const struct target *t,
 
 	if (n < 1)
 		return -1;
-	none = cmdline_len(place_once(prog, t, 0, &k, NULL));
+	none = cmdline_len(place_once(prog, t, cd, 0, &k, NULL));
 	for (m = 0; m < n; m++)
 		sum += entry_len[m];
 	if (cmdline_len(all) < none + sum + n - 1)
@@ -954,13 +959,18 @@ static int most_that_fit(const struct program *prog, const struct target *t,
 			break;
 		sum += entry_len[m];
 	}
-	if (m >= n || !fits(place_once(prog, t, m, &k, NULL), t) ||
-	    fits(place_once(prog, t, m + 1, &k, NULL), t))
+	if (m >= n || !fits(place_once(prog, t, cd, m, &k, NULL), t) ||
+	    fits(place_once(prog, t, cd, m + 1, &k, NULL), t))
 		return -1;
 	return m;
 }
 
-struct placement *place(const struct program *prog, const struct target *t)
+/*
+ * The placement with @cd (--crash-dump's default allowed on the command
+ * line) and as many kprobes on the command line as fit; *@nk: how many.
+ */
+static struct placement *place_fit(const struct program *prog,
+				   const struct target *t, bool cd, int *nk)
 {
 	struct placement *pl;
 	struct probe *p;
@@ -974,7 +984,7 @@ struct placement *place(const struct program *prog, const struct target *t)
 	 * Every kprobe on the command line first; while the fragment is
 	 * over budget, hand the last of them to the agent.
 	 */
-	pl = place_once(prog, t, 1 << 30, &n, entry_len);
+	pl = place_once(prog, t, cd, 1 << 30, &n, entry_len);
 	if (!fits(pl, t)) {
 		/*
 		 * The fragment only shrinks as kprobes leave it.  The most
@@ -985,19 +995,39 @@ struct placement *place(const struct program *prog, const struct target *t)
 		 */
 		int lo = 0, hi = n - 1, m;
 
-		limit = most_that_fit(prog, t, pl, n, entry_len);
+		limit = most_that_fit(prog, t, cd, pl, n, entry_len);
 		while (limit < 0 && lo < hi) {
 			m = (lo + hi + 1) / 2;
-			if (fits(place_once(prog, t, m, &n, NULL), t))
+			if (fits(place_once(prog, t, cd, m, &n, NULL), t))
 				lo = m;
 			else
 				hi = m - 1;
 		}
 		if (limit < 0)
 			limit = lo;
-		pl = place_once(prog, t, limit, &n, NULL);
+		pl = place_once(prog, t, cd, limit, &n, NULL);
 	}
 	free(entry_len);
+	*nk = n;
 	/* over the budget even without kprobes: budget_check() says so */
+	return pl;
+}
+
+/*
+ * --crash-dump's default (run-probes') yields to kprobes: on Malta's
+ * 255 bytes its 20 would move a kprobe to the agent, which misses the
+ * kernel's own boot.  The file's own "crash dump" is placed first.
+ */
+struct placement *place(const struct program *prog, const struct target *t)
+{
+	struct placement *pl, *without;
+	int with_n, without_n;
+
+	pl = place_fit(prog, t, true, &with_n);
+	if (prog->crash_dump || !t->crash_dump)
+		return pl;
+	without = place_fit(prog, t, false, &without_n);
+	if (without_n > with_n || (!fits(pl, t) && fits(without, t)))
+		return without;
 	return pl;
 }
