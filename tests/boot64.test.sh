@@ -91,8 +91,9 @@ for t in ${B64_TARGETS:-loongson3 loongson3-o32 malta64el arm64}; do
 	# --- ci: bond0, expectations, the stack of the netdev hit ---
 	if b64_run $t ci examples/ci-bond0.probes --report; then
 		d=$b64_dir/$t-ci
+		# six expectations, "complete dump" and "boot ends clean"
 		t_grep "boot64/$t-ci/expectations-hold" "$d/junit.xml" \
-			'<testsuite name="probecc" tests="6" failures="0">'
+			'<testsuite name="probecc" tests="8" failures="0">'
 		# netdev's callers, innermost first, as probecc report names them
 		sed -n '/^  netdev /,/^  [^ ]/p' "$d/report.txt" |
 			grep -o '[0-9] [^ ]*\( \[[a-z]*\]\)\?$' | cut -d' ' -f2- > "$d/netdev.stack"
@@ -160,7 +161,7 @@ for t in ${B64_TARGETS:-loongson3 loongson3-o32 malta64el arm64}; do
 	if b64_run $t retval tests/boot64/retval64.probes --report; then
 		d=$b64_dir/$t-retval
 		t_grep "boot64/$t-retval/expectations-hold" "$d/junit.xml" \
-			'<testsuite name="probecc" tests="4" failures="0">'
+			'<testsuite name="probecc" tests="6" failures="0">'
 		# the real init's "mount -t devtmpfs dev /dev" (qemu-images/rc/bond0)
 		# returns -EBUSY: the kretprobe hit of the same task says so
 		who=$(sed -n 's/^ *\([^ ]*-[0-9]*\) .* mount_entry: .* dev="dev" type="devtmpfs"$/\1/p' "$d/dump2" | head -1)
@@ -181,7 +182,7 @@ for t in ${B64_TARGETS:-loongson3 loongson3-o32 malta64el arm64}; do
 		--rc tests/boot64/rc-args10 --report; then
 		d=$b64_dir/$t-uprobe
 		t_grep "boot64/$t-uprobe/expectations-hold" "$d/junit.xml" \
-			'<testsuite name="probecc" tests="13" failures="0">'
+			'<testsuite name="probecc" tests="15" failures="0">'
 		case $M_AGENT in
 		mipsel) abi=o32 regs='a4=%r7:x32 a5=\+16\(\$stack\):x32 a6=\+20\(\$stack\):x32 a7=\+24\(\$stack\):x32 a8=\+28\(\$stack\):x32 a9=\+32\(\$stack\):x32 a10=\+36\(\$stack\):s32' ;;
 		mips64el) abi=n64 regs='a4=%r7 a5=%r8 a6=%r9 a7=%r10 a8=%r11 a9=\$stack0 a10=\$stack1:s32' ;;
