@@ -1016,7 +1016,8 @@ static struct placement *place_fit(const struct program *prog,
 /*
  * --crash-dump's default (run-probes') yields to kprobes: on Malta's
  * 255 bytes its 20 would move a kprobe to the agent, which misses the
- * kernel's own boot.  The file's own "crash dump" is placed first.
+ * kernel's own boot; and it is left out of a fragment over the budget
+ * anyway.  The file's own "crash dump" is placed first.
  */
 struct placement *place(const struct program *prog, const struct target *t)
 {
@@ -1027,7 +1028,8 @@ struct placement *place(const struct program *prog, const struct target *t)
 	if (prog->crash_dump || !t->crash_dump)
 		return pl;
 	without = place_fit(prog, t, false, &without_n);
-	if (without_n > with_n || (!fits(pl, t) && fits(without, t)))
+	/* over the budget either way: the error names what the file needs */
+	if (without_n > with_n || !fits(pl, t))
 		return without;
 	return pl;
 }
