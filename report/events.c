@@ -200,26 +200,23 @@ static int read_all(struct report *r, const char *dat, struct walk *w)
  * -EINVAL when libtracecmd cannot open it.
  */
 #define EVENTS_TRY_SECONDS	60
+
+static int read_in_child(void *arg)
+{
+	struct report r = { 0 };
+	struct walk w = { 0 };
+
+	return read_all(&r, arg, &w) ? 3 : 0;
+}
+
 int events_try(const char *dat, struct errmsg *e)
 {
 	char how[96];
-	int status;
-	pid_t pid;
+	int status, rc;
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return errmsg_set(e, -errno, "fork: %s", strerror(errno));
-	if (!pid) {
-		struct report r = { 0 };
-		struct walk w = { 0 };
-
-		alarm(EVENTS_TRY_SECONDS);
-		_exit(read_all(&r, dat, &w) ? 3 : 0);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return errmsg_set(e, -errno, "waitpid: %s", strerror(errno));
+	rc = child_call(read_in_child, (void *)dat, EVENTS_TRY_SECONDS, &status, e);
+	if (rc)
+		return rc;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
 		return errmsg_set(e, -EINVAL, "libtracecmd cannot open the trace.dat made of the raw dumps");
 	if (!WIFEXITED(status) || WEXITSTATUS(status))

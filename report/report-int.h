@@ -307,6 +307,8 @@ struct tracedat_visit {
 int tracedat_check(const char *text, size_t len, bool complete_only,
 		   const struct tracedat_visit *v, struct errmsg *e);
 const char *child_status(int status, char *buf, size_t size);
+int child_call(int (*fn)(void *arg), void *arg, unsigned int seconds,
+	       int *status, struct errmsg *e);
 void tracedat_done(char *dat);
 int tracedat_write(const char *text, size_t len, const char *out,
 		   FILE *info, struct errmsg *e);

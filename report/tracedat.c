@@ -624,6 +624,34 @@ const char *child_status(int status, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * child_call() - @fn(@arg) in a forked child, its return value its exit
+ * status (0..255), ended by SIGALRM after @seconds (0: no limit); *@status
+ * gets the child's wait status.  For the library calls that trust their
+ * input (libtracecmd, libtraceevent): a crash there ends the child, not
+ * the report.  Returns 0, or -errno with @e set when fork() or waitpid()
+ * failed.
+ */
+int child_call(int (*fn)(void *arg), void *arg, unsigned int seconds,
+	       int *status, struct errmsg *e)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return errmsg_set(e, -errno, "fork: %s", strerror(errno));
+	if (!pid) {
+		if (seconds)
+			alarm(seconds);
+		_exit(fn(arg) & 0xff);
+	}
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR)
+			return errmsg_set(e, -errno, "waitpid: %s", strerror(errno));
+	return 0;
+}
+
 /* The last line of trace-cmd's output in DIR/log, for an error message. */
 static void log_tail(const char *dir, char *buf, size_t size)
 {
@@ -761,26 +789,29 @@ static int other_order_head(const char *host, const char *out, const char *dir,
  * is an error naming the signal (as events_try()).  Returns 0, or -EIO
  * with @e set.
  */
+struct head_args {
+	const char *host, *out, *dir, *kallsyms;
+};
+
+static int head_in_child(void *arg)
+{
+	const struct head_args *a = arg;
+	struct errmsg ce = { 0 };
+
+	return other_order_head(a->host, a->out, a->dir, a->kallsyms, &ce) ? 1 : 0;
+}
+
 static int other_order_head_child(const char *host, const char *out,
 				  const char *dir, const char *kallsyms,
 				  struct errmsg *e)
 {
+	struct head_args a = { host, out, dir, kallsyms };
 	char how[96];
-	int status;
-	pid_t pid;
+	int status, rc;
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return errmsg_set(e, -errno, "fork: %s", strerror(errno));
-	if (!pid) {
-		struct errmsg ce = { 0 };
-
-		_exit(other_order_head(host, out, dir, kallsyms, &ce) ? 1 : 0);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return errmsg_set(e, -errno, "waitpid: %s", strerror(errno));
+	rc = child_call(head_in_child, &a, 0, &status, e);
+	if (rc)
+		return rc;
 	if (WIFEXITED(status) && !WEXITSTATUS(status))
 		return 0;
 	return errmsg_set(e, -EIO, "libtracecmd could not write the %s-endian head %s (%s)",
