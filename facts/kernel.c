@@ -145,14 +145,23 @@ char *kernel_gunzip(const void *in, size_t n, size_t *outlen)
  */
 #define KERNEL_TEXT_MAX ((size_t)64 << 20)
 
-/* A NUL in a capture or System.map: refused where it is (-EINVAL). */
-static int nul_check(const char *path, const char *text, size_t len,
+/*
+ * A capture or System.map read whole into *@text (malloc'd, the caller's;
+ * *@len bytes), at most KERNEL_TEXT_MAX; a NUL in it is refused where it
+ * is (-EINVAL).  On an error nothing is left allocated.
+ */
+static int read_text(const char *path, char **text, size_t *len,
 		     struct errmsg *e)
 {
-	int line, col;
+	int rc, line, col;
 
-	if (!text_nul_at(text, len, &line, &col))
+	rc = file_read_max(path, KERNEL_TEXT_MAX, text, len, e);
+	if (rc)
+		return rc;
+	if (!text_nul_at(*text, *len, &line, &col))
 		return 0;
+	free(*text);
+	*text = NULL;
 	return errmsg_set(e, -EINVAL, "%s:%d:%d: a NUL byte: not a text file, or damaged (everything after it would be lost)",
 			  path, line, col);
 }
@@ -204,13 +213,10 @@ int kernel_load_target(struct kernel *k, const char *path, struct errmsg *e)
 	int no = 0, bits = 0, rc;
 	unsigned acc = 0;
 
-	rc = file_read_max(path, KERNEL_TEXT_MAX, &text, &len, e);
+	rc = read_text(path, &text, &len, e);
 	if (rc)
 		return rc;
 	p = text;
-	rc = nul_check(path, text, len, e);
-	if (rc)
-		goto out;
 	rc = kernel_capture_check(path, text, len, &body, e);
 	if (rc < 0)
 		goto out;
@@ -343,13 +349,10 @@ int kernel_load_system_map(struct kernel *k, const char *path, struct errmsg *e)
 	char *text, *p, *line;
 	int no = 0, rc;
 
-	rc = file_read_max(path, KERNEL_TEXT_MAX, &text, &len, e);
+	rc = read_text(path, &text, &len, e);
 	if (rc)
 		return rc;
 	p = text;
-	rc = nul_check(path, text, len, e);
-	if (rc)
-		goto out;
 	if (strstr(text, "The real System.map is in")) {
 		rc = errmsg_set(e, -EINVAL, "%s is Debian's placeholder (\"%.60s\"): pass --target FILE captured with qemu-images/capture, or the -dbg package's System.map",
 				path, text);
