@@ -463,9 +463,12 @@ static bool commit_ok(unsigned long long v, unsigned long dsize)
  * the target's bit order): its commit (the data's length, flags aside)
  * within the page, the lost-event count after it within the page, and
  * every event's words and data within the commit.  NULL when it is one,
- * else what is wrong.
+ * else what is wrong.  @used (NULL, or a bitmap of 65536 bits) gets the
+ * type of every data event: the u16 common_type its payload starts with
+ * (struct trace_entry, include/linux/trace_events.h).
  */
-static const char *page_check(const unsigned char *pg, const struct page_layout *pl)
+static const char *page_check(const unsigned char *pg, const struct page_layout *pl,
+			      unsigned char *used)
 {
 	unsigned long long flags = read_num(pg + pl->commit_off, pl->long_size, pl->big_endian);
 	unsigned long long size = flags & ~(RB_MISSED_EVENTS | RB_MISSED_STORED);
@@ -479,8 +482,8 @@ static const char *page_check(const unsigned char *pg, const struct page_layout 
 	    size + pl->long_size > dsize)
 		return "its count of lost events lies past the page";
 	while (pos < size) {
-		unsigned int w, type_len;
-		unsigned long long len;
+		unsigned int w, type_len, type;
+		unsigned long long len, payload = 0;
 		uint32_t next32;
 
 		if (pos + 8 > dsize)
@@ -503,15 +506,21 @@ static const char *page_check(const unsigned char *pg, const struct page_layout 
 			len = read_num(data + pos + 4, 4, pl->big_endian);
 			if (len < 4)
 				return "an event's length is less than its length word";
+			payload = pos + 8;
 			len = 8 + ((len - 4 + 3) & ~3ULL);
 			if (pos + len > size)
 				return "an event runs past the commit";
 			break;
 		default:
+			payload = pos + 4;
 			len = 4 + type_len * 4;
 			if (pos + len > size)
 				return "an event runs past the commit";
 			break;
+		}
+		if (used && payload && payload + 2 <= pos + len) {
+			type = read_num(data + payload, 2, pl->big_endian);
+			used[type / 8] |= 1 << (type % 8);
 		}
 		pos += len;
 	}
@@ -572,7 +581,7 @@ static int target_layout(struct rawset *rs, struct page_layout *pl,
 			rs->f[i].len -= rs->f[i].len % pl->page_size;
 		}
 		for (off = 0; off < rs->f[i].len; off += pl->page_size)
-			if ((bad = page_check(pg + off, pl))) {
+			if ((bad = page_check(pg + off, pl, NULL))) {
 				snprintf(why, size, "%s: page %zu: %s (commit %llu, data %zu bytes)",
 					 rs->f[i].name, off / pl->page_size, bad,
 					 read_num(pg + off + pl->commit_off, pl->long_size,
@@ -1146,6 +1155,42 @@ int tracedat_check(const char *text, size_t len, bool complete_only,
 }
 
 /*
+ * Whether the format file @f (events/SYS/EVENT/format) can decode no
+ * record in the pages: its "ID: N" line (kernel/trace/trace_events.c,
+ * f_show()) is missing, unreadable or a type not set in @used (*@noid
+ * counts the first two).  The dumps carry the formats of whole systems;
+ * a trace.dat needs those of the events it holds, and each format left
+ * out is a directory and a file less for trace-cmd restore to read.
+ */
+static bool format_unused(const struct rawfile *f, const unsigned char *used,
+			  int *noid)
+{
+	const char *id = NULL, *p = f->data, *end = f->data + f->len;
+	unsigned long long v;
+	size_t n;
+
+	if (strncmp(f->name, "events/", 7) || strlen(f->name) < 14 ||
+	    strcmp(f->name + strlen(f->name) - 7, "/format"))
+		return false;
+	while (p && p < end) {
+		if (end - p > 4 && !memcmp(p, "ID: ", 4)) {
+			id = p + 4;
+			break;
+		}
+		p = memchr(p, '\n', end - p);
+		if (p)
+			p++;
+	}
+	for (n = 0; id && id + n < end && id[n] != '\n'; n++)
+		;
+	if (!id || !dec_num(id, n, 65535, &v)) {
+		(*noid)++;
+		return true;
+	}
+	return !(used[v / 8] & (1 << (v % 8)));
+}
+
+/*
  * tracedat_build() - the trace.dat of the raw dumps framed in @text (@len
  * bytes, a capture as frames_read() takes it), made in a new directory
  * under $TMPDIR (or /tmp): *@dat (malloc'd) is its path, tracedat_done()
@@ -1164,7 +1209,9 @@ int tracedat_build(const char *text, size_t len, bool complete_only,
 	struct page_layout pl;
 	char *argv[8 + MAX_CPUS], *head = NULL, *other = NULL, *dat = NULL, *dir;
 	char *cpufile[MAX_CPUS] = { 0 }, *ks = NULL;
-	int i, ncpu = 0, rc, argc;
+	unsigned char used[65536 / 8] = { 0 };
+	int i, ncpu = 0, rc, argc, noid = 0;
+	size_t off;
 
 	rc = raw_collect(text, len, complete_only, &rs, &pl, info, e);
 	if (rc) {
@@ -1176,10 +1223,16 @@ int tracedat_build(const char *text, size_t len, bool complete_only,
 		rawset_free(&rs);
 		return -EIO;
 	}
+	for (i = 0; i < rs.n; i++)
+		if (is_cpu_data(rs.f[i].name))
+			for (off = 0; off + pl.page_size <= rs.f[i].len; off += pl.page_size)
+				page_check((const unsigned char *)rs.f[i].data + off, &pl, used);
 	for (i = 0; i < rs.n && !rc; i++) {
 		const struct rawfile *f = &rs.f[i];
 		unsigned long long cpu;
 
+		if (format_unused(f, used, &noid))
+			continue;
 		rc = put_file(dir, f->name, f->data, f->len, e);
 		if (rc || !is_cpu_data(f->name))
 			continue;
@@ -1192,6 +1245,8 @@ int tracedat_build(const char *text, size_t len, bool complete_only,
 				cpu, f->len, f->len / pl.page_size, pl.page_size);
 		}
 	}
+	if (noid)
+		say(info, "format files: %d without a readable 'ID: N' line, left out\n", noid);
 	if (!rc && !ncpu)
 		rc = errmsg_set(e, -ENOENT, "the raw dumps hold no ring-buffer pages (per_cpu/cpuN/trace_pipe_raw)");
 	/* a CPU with no data still needs its (empty) file, in order */
