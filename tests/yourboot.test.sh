@@ -21,6 +21,19 @@
 #                tun, the user's --rc, --sysroot for the uprobe offset; the
 #                uprobe's five o32 arguments (the fifth from the stack) and
 #                register_netdevice's "tap%d" hold in the report
+#   board-*      docs/your-board.md as a test: its marked commands
+#                (<!-- test: NAME --> before a block), run as they are
+#                from `make install DESTDIR=... PREFIX=/usr` with only the
+#                installed bin and the system's on PATH, in an empty
+#                directory, on Debian's real Malta U-Boot (u-boot-qemu)
+#                standing in for the board: a Buildroot-style initrd
+#                (tests/yourboot/board-init), the capture boot and its
+#                serial log, the compile, the bootargs, boot.cmd and the
+#                mkimage images, the boot through bootm, the report (2 of
+#                2, JUnit).  The stand-in's own: fw_printenv (the board's
+#                bootargs: console, mem=, rd_start=, rd_size= of the image
+#                booted, as the doc says) and the two tftpboot lines
+#                (QEMU's loader put the images where they point)
 #   boot-*       the real thing: Debian bookworm from debootstrap
 #                (systemd-sysv, udev, initramfs-tools; qemu-images/rootfs),
 #                its own initramfs-tools initrd made by mkinitramfs in the
@@ -208,6 +221,152 @@ if command -v mipsel-linux-gnu-gcc > /dev/null && command -v qemu-system-mipsel 
 	fi
 else
 	t_skip yourboot/workload "needs mipsel-linux-gnu-gcc and qemu-system-mipsel (qemu-images/deps.sh)"
+fi
+
+# --- docs/your-board.md, from an installed tree, on Debian's Malta U-Boot ---
+# yb_block NAME: the fenced block after "<!-- test: NAME -->" in the doc
+yb_block() {
+	awk -v n="<!-- test: $1 -->" '
+		$0 == n { want = 1; next }
+		want == 1 && /^```/ { want = 2; next }
+		want == 2 && /^```/ { exit }
+		want == 2 { print }' docs/your-board.md
+}
+# yb_run STEP SCRIPT INITRD: run the doc's SCRIPT in $bw as a user of the
+# installed tree would (PATH: the installed bin and the system's only;
+# fw_printenv: the board's bootargs for INITRD, if any, which U-Boot's bootm
+# leaves at rd_start=).  Out: $bw/STEP.log.
+yb_run() {
+	local layout=
+	if [ -n "$3" ]; then
+		layout=$(qemu-images/uboot/boot-malta-script --layout --kernel "$VMLINUZ" \
+			--initrd "$bw/$3") || return 1
+	fi
+	(
+		board_args=
+		eval "$layout"
+		eval "fw_printenv() { [ \"\$*\" = '-n bootargs' ] && echo 'console=ttyS0 $board_args'; }"
+		export -f fw_printenv
+		cd "$bw" && env PATH="$inst_bin:/usr/sbin:/usr/bin:/sbin:/bin" \
+			bash -e -o pipefail -c "$2"
+	) > "$bw/$1.log" 2>&1
+}
+# yb_uboot INITRD: the doc's uboot block for INITRD (final.img, or
+# capture.img for the capture boot), its tftpboot lines the stand-in's:
+# where QEMU's loader put the images, and initrd_high (U-Boot leaves the
+# initrd where rd_start= says)
+yb_uboot() {
+	local layout
+	layout=$(qemu-images/uboot/boot-malta-script --layout --kernel "$VMLINUZ" --initrd "$bw/$1") || return 1
+	eval "$layout"
+	set -- "${1%.img}" $bootm_cmd
+	yb_block uboot | sed "s/final\./$1./g
+		s|^tftpboot \${kernel_addr_r} .*|setenv kernel_addr_r $3|
+		s|^tftpboot \${ramdisk_addr_r} .*|setenv ramdisk_addr_r $4; setenv initrd_high 0xffffffff|"
+}
+# yb_malta NAME UIMG [DUMP]: boot boot.scr with UIMG through U-Boot;
+# again on the MIPS kprobe single-step oops (tests/lib.sh)
+yb_malta() {
+	local try
+	for try in $(seq $KPROBE_OOPS_TRIES); do
+		qemu-images/uboot/boot-malta-script --kernel "$VMLINUZ" --scr "$bw/boot.scr" \
+			--uinitrd "$bw/$2" --console "$bw/$1" ${3:+--dump "$bw/$3"} \
+			--timeout 180 2> "$bw/$1.err"
+		kprobe_oops "$bw/$1" "${3:+$bw/$3}" || return 0
+	done
+}
+yb_board() {
+	local b n blocks=
+	bw=$yb/board
+	rm -rf "$bw" && mkdir -p "$bw"
+	for b in install capture from-log compile bootargs uboot report; do
+		[ -n "$(yb_block $b)" ] || blocks="$blocks $b"
+	done
+	if [ -n "$blocks" ]; then
+		t_fail yourboot/board-doc "docs/your-board.md has no block marked <!-- test: NAME --> for:$blocks"
+		return
+	fi
+	# the installed tree
+	if ! make -s install DESTDIR="$yb/board-dest" PREFIX=/usr > "$yb/board-install.log" 2>&1; then
+		t_fail yourboot/board-install "make install failed" "$yb/board-install.log"
+		return
+	fi
+	inst_bin=$yb/board-dest/usr/bin
+	yb_run agent-path "$(yb_block install | grep '^probecc ')" ""
+	if [ "$(cat "$bw/agent-path.log")" = "$(cd "$yb/board-dest/usr/lib/probecc/mipsel" && pwd -P)/agent" ]; then
+		t_pass yourboot/board-agent-path
+	else
+		t_fail yourboot/board-agent-path "not the installed agent" "$bw/agent-path.log"
+	fi
+	# the board's own initrd
+	if ! qemu-images/mkimage mipsel -o "$bw/initrd.img" --agent tests/yourboot/board-init \
+		> "$bw/mkimage.log" 2>&1; then
+		t_fail yourboot/board-initrd "qemu-images/mkimage failed" "$bw/mkimage.log"
+		return
+	fi
+	# 2. the capture: compile, bootargs, boot, the serial log
+	if ! yb_run capture "$(yb_block capture)" initrd.img ||
+	   [ "$(cat "$bw/capture.fragment")" != rdinit=/probecc/init ]; then
+		t_fail yourboot/board-capture "the capture block failed, or its fragment is not rdinit=/probecc/init" "$bw/capture.log"
+		return
+	fi
+	t_pass yourboot/board-capture
+	if ! yb_run capture-bootargs "$(yb_block bootargs | sed 's/--fragment fragment/--fragment capture.fragment/')" capture.img ||
+	   ! yb_run capture-uboot "$(yb_uboot capture.img)" capture.img; then
+		t_fail yourboot/board-capture-uboot "the bootargs or uboot block failed for capture.img" \
+			"$bw/capture-bootargs.log" "$bw/capture-uboot.log"
+		return
+	fi
+	yb_malta serial.log capture.uimg
+	if ! yb_run from-log "$(yb_block from-log)" capture.img || ! [ -s "$bw/board.target" ]; then
+		t_fail yourboot/board-from-log "the from-log block failed" "$bw/from-log.log" "$bw/serial.log.err"
+		return
+	fi
+	t_pass yourboot/board-from-log
+	# 3.-4. compile, bootargs, boot.cmd, the images
+	if ! yb_run compile "$(yb_block compile)" initrd.img; then
+		t_fail yourboot/board-compile "the compile block failed" "$bw/compile.log"
+		return
+	fi
+	t_pass yourboot/board-compile
+	if ! yb_run bootargs "$(yb_block bootargs)" final.img ||
+	   ! yb_run uboot "$(yb_uboot final.img)" final.img; then
+		t_fail yourboot/board-uboot "the bootargs or uboot block failed" "$bw/bootargs.log" "$bw/uboot.log"
+		return
+	fi
+	n=$(stat -c %s "$bw/final.img")
+	if grep -q "^setenv bootargs '.* rd_size=$n rdinit=/probecc/init trace_event=" "$bw/boot.cmd"; then
+		t_pass yourboot/board-bootargs
+	else
+		t_fail yourboot/board-bootargs "boot.cmd has no bootargs with rd_size=$n and the fragment" "$bw/boot.cmd"
+	fi
+	yb_malta console.log final.uimg ttyS1.log
+	if grep -q '## Booting kernel from Legacy Image' "$bw/console.log" &&
+	   grep -q '^board: /run/probecc.done: window 30' "$bw/console.log"; then
+		t_pass yourboot/board-boot
+	else
+		t_fail yourboot/board-boot "U-Boot's bootm, or the board's init, did not say so" "$bw/console.log.err" "$bw/console.log"
+	fi
+	# 5. the report
+	yb_run report "$(yb_block report)" final.img
+	n=$?
+	if [ $n = 0 ] && grep -q '^2 of 2 expectation(s) hold$' "$bw/report.log" &&
+	   grep -q 'insmod-[0-9]*: (register_netdevice+0x0/0x[0-9a-f]*) name="bond%d"' "$bw/report.log" &&
+	   grep -q 'failures="0"' "$bw/junit.xml"; then
+		t_pass yourboot/board-report
+	else
+		t_fail yourboot/board-report "exit $n" "$bw/report.log"
+	fi
+}
+if [ "$T_HOST" = 1 ]; then
+	t_host_skip yourboot/board
+elif ! command -v qemu-system-mipsel > /dev/null || ! command -v mkimage > /dev/null ||
+     ! [ -r /usr/lib/u-boot/maltael/u-boot.bin ] || ! [ -f initramfs/agent-mipsel ]; then
+	t_skip yourboot/board "needs qemu-system-mips, u-boot-qemu, u-boot-tools and initramfs/agent-mipsel (qemu-images/deps.sh)"
+elif ! eval "$(qemu-images/fetch mipsel 2> "$yb/fetch.err")" || [ -z "${VMLINUZ:-}" ]; then
+	t_fail yourboot/board "qemu-images/fetch mipsel failed" "$yb/fetch.err"
+else
+	yb_board
 fi
 
 # --- the real boot: tests/yourboot/boot.sh (x86_64 here; mipsel in
