@@ -62,6 +62,35 @@ else
 fi
 
 
+# Expected failures before the boot get the one sentence of the step that
+# failed and no ERR trap line (run-probes: line N: exit ...; the trap is
+# for what nobody foresaw): a file to --add that is not there, an --out
+# that cannot be made, and an offline cache that has no kernel (fetch's
+# reason, not an "unbound variable" from the eval of its empty output).
+d=$fj_dir/one-sentence && mkdir -p "$d" "$d/empty-cache"
+qemu-images/run-probes --arch mipsel --out "$d/add" --add "$d/nonexist:/bin/x" \
+	examples/bond0.probes > /dev/null 2> "$d/add.err"
+rc1=$?
+qemu-images/run-probes --arch mipsel --out /proc/probecc-out examples/bond0.probes \
+	> /dev/null 2> "$d/out.err"
+rc2=$?
+PROBECC_CACHE=$d/empty-cache PROBECC_OFFLINE=1 qemu-images/run-probes --arch mipsel \
+	--out "$d/fetch" examples/bond0.probes > /dev/null 2> "$d/fetch.err"
+rc3=$?
+PROBECC_CACHE=$d/empty-cache PROBECC_OFFLINE=1 qemu-images/run-probes --arch mipsel \
+	--out "$d/runs" --runs 2 --report examples/bond0.probes > /dev/null 2> "$d/runs.err"
+rc4=$?
+ok=1
+[ $rc1 = 1 ] && grep -q "^mkinitramfs: --add $d/nonexist:/bin/x: no such file $d/nonexist\$" "$d/add.err" || ok=0
+[ $rc2 = 1 ] && [ "$(wc -l < "$d/out.err")" = 1 ] && grep -q "^mkdir: cannot create directory" "$d/out.err" || ok=0
+[ $rc3 = 1 ] && [ "$(cat "$d/fetch.err")" = "fetch: offline and no usable $d/empty-cache/fetch/mipsel.env" ] || ok=0
+[ $rc4 = 1 ] && [ "$(cat "$d/runs.err")" = "fetch: offline and no usable $d/empty-cache/fetch/mipsel.env" ] || ok=0
+if [ $ok = 1 ] && ! grep -q -E ': line [0-9]+: exit |unbound variable' "$d"/*.err; then
+	t_pass firstjob/one-sentence
+else
+	t_fail firstjob/one-sentence "exit $rc1/$rc2/$rc3/$rc4" "$d/add.err" "$d/out.err" "$d/fetch.err" "$d/runs.err"
+fi
+
 # --add of a program of another arch stops the job before the boot, with
 # the file and both sides named (probecc elf-arch).
 d=$fj_dir/wrong-arch && mkdir -p "$d"
