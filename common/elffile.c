@@ -2,11 +2,17 @@
 /* The one ELF opener: a file descriptor and a libelf handle. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <archive.h>
+
 #include "elffile.h"
+
+/* The largest ELF file unpacked from xz: the biggest module is ~20 MB. */
+#define ELF_XZ_MAX	(256u << 20)
 
 /* @off + @n * @each bytes, or UINT64_MAX when that wraps. */
 static uint64_t table_end(uint64_t off, uint64_t n, uint64_t each)
@@ -111,6 +117,66 @@ static int elf_file_check(struct elf_file *f, uint64_t fsize, struct errmsg *e)
 	return 0;
 }
 
+/* Whether @fd's file starts with the xz magic (FD '7zXZ' 00; xz-file-format.txt). */
+static bool is_xz(int fd)
+{
+	static const unsigned char magic[6] = { 0xfd, '7', 'z', 'X', 'Z', 0 };
+	unsigned char b[6];
+
+	return pread(fd, b, sizeof(b), 0) == (ssize_t)sizeof(b) &&
+	       !memcmp(b, magic, sizeof(b));
+}
+
+/*
+ * read_xz() - unpack @f's xz file (a module of MODULE_COMPRESS_XZ, as
+ * Debian's 6.12 has them: NAME.ko.xz) into f->mem, f->mem_len, through
+ * libarchive's raw format and xz filter.  At most ELF_XZ_MAX bytes.
+ * Returns 0, or -ENOEXEC / -EFBIG with the reason in @e.
+ */
+static int read_xz(struct elf_file *f, struct errmsg *e)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *ent;
+	size_t cap = 1u << 20;
+	la_ssize_t n;
+	int rc = 0;
+
+	if (!a)
+		return errmsg_set(e, -ENOMEM, "%s: libarchive: out of memory", f->path);
+	archive_read_support_filter_xz(a);
+	archive_read_support_format_raw(a);
+	if (archive_read_open_fd(a, f->fd, 64 << 10) != ARCHIVE_OK ||
+	    archive_read_next_header(a, &ent) != ARCHIVE_OK) {
+		rc = errmsg_set(e, -ENOEXEC, "%s: cannot unpack its xz: %s",
+				f->path, archive_error_string(a));
+		goto out;
+	}
+	f->mem = xmalloc(cap);
+	for (;;) {
+		if (f->mem_len == cap) {
+			if (cap >= ELF_XZ_MAX) {
+				rc = errmsg_set(e, -EFBIG, "%s: more than %u bytes once unpacked",
+						f->path, ELF_XZ_MAX);
+				goto out;
+			}
+			cap *= 2;
+			f->mem = xrealloc(f->mem, cap);
+		}
+		n = archive_read_data(a, f->mem + f->mem_len, cap - f->mem_len);
+		if (n < 0) {
+			rc = errmsg_set(e, -ENOEXEC, "%s: cannot unpack its xz: %s",
+					f->path, archive_error_string(a));
+			goto out;
+		}
+		if (!n)
+			break;
+		f->mem_len += (size_t)n;
+	}
+out:
+	archive_read_free(a);
+	return rc;
+}
+
 int elf_file_open(struct elf_file *f, const char *path, struct errmsg *e)
 {
 	struct stat st;
@@ -129,13 +195,23 @@ int elf_file_open(struct elf_file *f, const char *path, struct errmsg *e)
 		elf_file_close(f);
 		return errmsg_set(e, -EINVAL, "%s is not a regular file", path);
 	}
-	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (is_xz(f->fd)) {
+		rc = read_xz(f, e);
+		if (rc) {
+			elf_file_close(f);
+			return rc;
+		}
+		f->elf = elf_memory(f->mem, f->mem_len);
+	} else {
+		f->mem_len = (size_t)st.st_size;
+		f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	}
 	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF ||
 	    !gelf_getehdr(f->elf, &f->eh)) {
 		elf_file_close(f);
 		return errmsg_set(e, -ENOEXEC, "%s is not an ELF file", path);
 	}
-	rc = elf_file_check(f, (uint64_t)st.st_size, e);
+	rc = elf_file_check(f, (uint64_t)f->mem_len, e);
 	if (rc)
 		elf_file_close(f);
 	return rc;
@@ -147,6 +223,9 @@ void elf_file_close(struct elf_file *f)
 		elf_end(f->elf);
 	if (f->fd >= 0)
 		close(f->fd);
+	free(f->mem);
+	f->mem = NULL;
+	f->mem_len = 0;
 	f->elf = NULL;
 	f->fd = -1;
 }

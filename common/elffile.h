@@ -17,6 +17,8 @@ struct elf_file {
 	int fd;			/* -1 when closed */
 	Elf *elf;
 	GElf_Ehdr eh;
+	char *mem;		/* an xz file's unpacked bytes (malloc'd), or NULL */
+	size_t mem_len;		/* the ELF file's size in bytes */
 };
 
 /*
@@ -26,7 +28,10 @@ struct elf_file {
  * on failure.  What is not a regular file is refused (-EINVAL), and so
  * is an ELF file cut short or damaged (-ENOEXEC, "PATH is truncated:
  * ..."): every program header, section header and section (but
- * SHT_NOBITS) within the file, symbol tables of whole Elf_Sym entries.  elf_file_close() may be called on a closed file.
+ * SHT_NOBITS) within the file, symbol tables of whole Elf_Sym entries.
+ * An xz file (a module NAME.ko.xz of MODULE_COMPRESS_XZ) is unpacked in
+ * memory first (libarchive; at most 256 MB, else -EFBIG; a damaged one
+ * -ENOEXEC).  elf_file_close() may be called on a closed file.
  */
 int elf_file_open(struct elf_file *f, const char *path, struct errmsg *e);
 void elf_file_close(struct elf_file *f);

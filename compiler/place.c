@@ -23,11 +23,12 @@
  *   refuses them (trace_boot.c; measured on 6.1).
  * - The global "stacktrace" option gives a stack on every event, not on
  *   the function tracer's entries (seed 001); event triggers have no
- *   command-line parameter before 6.2 (trace_trigger=), and bootconfig's
- *   "actions" need CONFIG_HIST_TRIGGERS (trace_boot.c), so per-probe
- *   stacks are bootconfig actions when the config has it (proven on the
- *   x86_64 test kernel: stacks from the first hit), else triggers
- *   written by the agent.
+ *   command-line parameter before 6.2 (trace_trigger=, static events
+ *   only), and bootconfig's "actions" need CONFIG_HIST_TRIGGERS
+ *   (trace_boot.c), so per-probe stacks are bootconfig actions when the
+ *   config has it (proven on the x86_64 test kernel: stacks from the
+ *   first hit), a static event's a trace_trigger= entry on 6.2+ (proven
+ *   on Debian's arm64 6.12), else triggers written by the agent.
  * - Uprobes, event filters and triggers have no command-line form: agent.
  */
 #include <stdarg.h>
@@ -53,6 +54,9 @@ struct ctx {
 	struct cmdline_use *events_uses, **events_uses_tail;
 	struct strbuf kprobes;		/* kprobe_event= values */
 	struct cmdline_use *kprobes_uses, **kprobes_uses_tail;
+	struct strbuf triggers;		/* trace_trigger= values */
+	struct cmdline_use *triggers_uses, **triggers_uses_tail;
+	int ntriggers;			/* entries of trace_trigger= */
 	struct plan_line *expects, **expects_tail;	/* plan: expect lines */
 	struct plan_line *arms, **arms_tail;		/* plan: arm and perf lines */
 	/*
@@ -650,6 +654,28 @@ static void event(struct ctx *c, const struct probe *p)
 	free(who);
 }
 
+/*
+ * trace_trigger=EVENT.TRIGGER,... (6.2+, kernel/trace/trace_events.c
+ * setup_trace_triggers()): at most MAX_BOOT_TRIGGERS (32) entries, each
+ * matched by the event's name alone against the events whose files are
+ * made at early boot (__trace_early_add_new_event()): built-in static
+ * events, never a kprobe (kprobe_event= defines it later).
+ */
+#define BOOT_TRIGGERS_MAX	32
+
+/*
+ * Whether @p's stack is a trace_trigger= entry: a static event on 6.2+,
+ * placed on the command line (bootconfig has its own actions), with the
+ * kernel's stacks (not the agent's perf), and a free entry.
+ */
+static bool stack_in_trace_trigger(const struct ctx *c, const struct probe *p,
+				   bool global_stack)
+{
+	return p->kind == P_EVENT && p->stack && !global_stack &&
+	       !c->bootconfig && !c->perf_stacks &&
+	       kernel_at_least(c->t, 6, 2) && c->ntriggers < BOOT_TRIGGERS_MAX;
+}
+
 /* Filters and stacks of kprobes, uprobes and events. */
 static void filter_and_stack(struct ctx *c, const struct probe *p,
 			     bool global_stack)
@@ -684,6 +710,20 @@ static void filter_and_stack(struct ctx *c, const struct probe *p,
 		explain(c, "%s stack: bootconfig %s = stacktrace (CONFIG_HIST_TRIGGERS is set): stacks from the first hit",
 			who, key);
 		free(key);
+	} else if (stack_in_trace_trigger(c, p, global_stack)) {
+		char *entry = xasprintf("%s.stacktrace", p->name);
+
+		use(&c->triggers_uses_tail, &p->pos,
+		    strlen(entry) + (c->triggers.len ? 1 : 0));
+		add_list(&c->triggers, entry);
+		c->ntriggers++;
+		file = xasprintf("%s/trigger", dir);
+		/* the kernel lists it "stacktrace:unlimited" (event_trigger_print()) */
+		expect(c, who, file, "stacktrace:unlimited", "stacktrace");
+		explain(c, "%s stack: trace_trigger=%s (6.2+; a static event's trigger from the command line, so the first hit has its stack); the kernel matches the name %s in every system, and only on events built into the kernel (a module's event gets none: the agent adds it to %s when the check finds it missing)",
+			who, entry, p->name, file);
+		free(entry);
+		free(file);
 	} else if (p->stack && p->kind != P_UPROBE && p->kind != P_URETPROBE &&
 		   c->perf_stacks) {
 		char *ev = xasprintf("%s/%s", p->group, p->name);
@@ -696,8 +736,11 @@ static void filter_and_stack(struct ctx *c, const struct probe *p,
 		   !global_stack) {
 		file = xasprintf("%s/trigger", dir);
 		arm(c, who, file, "stacktrace");
-		explain(c, "%s stack: agent writes a stacktrace trigger to %s (no command-line form before 6.2; bootconfig actions need CONFIG_HIST_TRIGGERS); hits before the agent ran have no stack",
-			who, file);
+		explain(c, "%s stack: agent writes a stacktrace trigger to %s (%s; bootconfig actions need CONFIG_HIST_TRIGGERS); hits before the agent ran have no stack",
+			who, file,
+			p->kind != P_EVENT ? "trace_trigger= takes static events only" :
+			!kernel_at_least(c->t, 6, 2) ? "no command-line form before 6.2" :
+			"trace_trigger= holds 32 at most");
 		free(file);
 	}
 	free(who);
@@ -846,6 +889,8 @@ static void finish_cmdline(struct ctx *c)
 		cmdline(c, "trace_event=", c->events.s, c->events_uses, NULL);
 	if (c->kprobes.len)
 		cmdline(c, "kprobe_event=", c->kprobes.s, c->kprobes_uses, NULL);
+	if (c->triggers.len)
+		cmdline(c, "trace_trigger=", c->triggers.s, c->triggers_uses, NULL);
 	if (c->bootconfig) {
 		for (n = c->opts_bc; n; n = n->next)
 			bc(c, "ftrace.options", n->s);
@@ -882,6 +927,7 @@ static struct placement *place_once(const struct program *prog,
 	c.opts_uses_tail = &c.opts_uses;
 	c.events_uses_tail = &c.events_uses;
 	c.kprobes_uses_tail = &c.kprobes_uses;
+	c.triggers_uses_tail = &c.triggers_uses;
 
 	c.bootconfig = t->via == VIA_BOOTCONFIG;
 	if (c.bootconfig) {

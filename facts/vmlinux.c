@@ -330,10 +330,26 @@ int kernel_load_vmlinux(struct kernel *k, const char *path, struct errmsg *e)
 static struct kernel *modules_k;
 static size_t modules_n;
 
+/*
+ * The length of the module name in the file name @base: NAME.ko, or
+ * NAME.ko.xz (MODULE_COMPRESS_XZ: Debian's 6.12 modules; elf_file_open()
+ * unpacks it); 0 for any other file.
+ */
+static size_t ko_name_len(const char *base)
+{
+	size_t n = strlen(base);
+
+	if (n > 3 && !strcmp(base + n - 3, ".ko"))
+		return n - 3;
+	if (n > 6 && !strcmp(base + n - 6, ".ko.xz"))
+		return n - 6;
+	return 0;
+}
+
 static int load_ko(const char *path, const struct stat *st, int flag,
 		   struct FTW *ftw)
 {
-	size_t len = strlen(path), i, n;
+	size_t i, n, len = ko_name_len(path + ftw->base);
 	const char *base = path + ftw->base;
 	struct elf_file f;
 	char *mod;
@@ -342,10 +358,9 @@ static int load_ko(const char *path, const struct stat *st, int flag,
 	Elf_Data *d;
 
 	(void)st;
-	if (flag != FTW_F || len < 3 || strcmp(path + len - 3, ".ko") ||
-	    elf_open(&f, path, NULL))
+	if (flag != FTW_F || !len || elf_open(&f, path, NULL))
 		return 0;
-	mod = xstrndup(base, strlen(base) - 3);
+	mod = xstrndup(base, len);
 	for (i = 0; mod[i]; i++)	/* the kernel's module names use _ */
 		if (mod[i] == '-')
 			mod[i] = '_';
@@ -375,8 +390,8 @@ static int load_ko(const char *path, const struct stat *st, int flag,
 
 /*
  * kernel_load_modules() - the FUNC symbols of every *.ko below @dir
- * (/lib/modules/RELEASE of the image package).  Compressed modules
- * (.ko.xz, .ko.zst) are not read.  A function found only here is probed
+ * (/lib/modules/RELEASE of the image package), and of every *.ko.xz
+ * (unpacked in memory: Debian's 6.12); .ko.zst and .ko.gz are not read.  A function found only here is probed
  * by module name once the module loads (Documentation/trace/
  * kprobetrace.rst, "MOD:SYM").
  */
@@ -403,13 +418,12 @@ static int ko_match(const char *path, const struct stat *st, int flag,
 		    struct FTW *ftw)
 {
 	const char *base = path + ftw->base;
-	size_t n = strlen(base), i;
+	size_t n = ko_name_len(base), i;
 
 	(void)st;
-	if (flag != FTW_F || n < 4 || strcmp(base + n - 3, ".ko") ||
-	    strlen(ko_want) != n - 3)
+	if (flag != FTW_F || !n || strlen(ko_want) != n)
 		return 0;
-	for (i = 0; i < n - 3; i++)	/* bonding-foo.ko is module bonding_foo */
+	for (i = 0; i < n; i++)	/* bonding-foo.ko is module bonding_foo */
 		if ((base[i] == '-' ? '_' : base[i]) != ko_want[i])
 			return 0;
 	ko_found = xstrdup(path);

@@ -88,6 +88,24 @@ for bin in ./probecc ./probecc-asan; do
 	done
 done
 
+# One probe file for 6.1 and 6.12: good-trace-trigger-6.1 and -6.12 are
+# the same file but their "# args:" line, and what differs between the
+# two kernels, per statement, is their --explain's diff
+# (tests/compiler/trace-trigger.diff: the static events' stacks).
+d=$T_OUT/compiler/trace-trigger && rm -rf "$d" && mkdir -p "$d"
+for v in 6.1 6.12; do
+	f=tests/compiler/good-trace-trigger-$v.probes
+	sed 1d "$f" > "$d/body-$v"
+	./probecc $(case_args "$f") "$f" --explain > "$d/explain-$v" 2>&1
+done
+if ! cmp -s "$d/body-6.1" "$d/body-6.12"; then
+	t_fail "compiler/trace-trigger-same-file" "good-trace-trigger-6.1 and -6.12 differ past their first line"
+else
+	t_pass "compiler/trace-trigger-same-file"
+	diff "$d/explain-6.1" "$d/explain-6.12" > "$d/diff"
+	t_check "compiler/trace-trigger-6.1-vs-6.12" tests/compiler/trace-trigger.diff "$d/diff"
+fi
+
 # The hostile ELF files of the bad-vmlinux-* cases are what
 # tests/elf/mkelf.py writes (it makes them from scratch, no toolchain).
 d=$T_OUT/compiler/elf && rm -rf "$d" && mkdir -p "$d"

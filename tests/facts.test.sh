@@ -104,3 +104,28 @@ if target_setup mipsel MIPSEL && target_setup x86_64 X86_64; then
 else
 	t_skip "facts/*" "no target capture: $(tail -2 "$T_OUT"/facts/*.capture.log)"
 fi
+
+# Modules compressed with xz (MODULE_COMPRESS_XZ: Debian's 6.12 ships
+# NAME.ko.xz): the same functions as the plain .ko, the module named
+# without ".ko.xz"; an xz cut short and an xz of what is no ELF file are
+# no module (common/elffile.c unpacks them in memory and refuses them).
+d=$T_OUT/facts/ko-xz && rm -rf "$d" && mkdir -p "$d/plain" "$d/xz"
+ko=tests/report/mipsel-6.1/modules/kernel/drivers/net/bonding/bonding.ko
+cp "$ko" "$d/plain/"
+xz -c "$ko" > "$d/xz/bonding.ko.xz"
+head -c 1000 "$d/xz/bonding.ko.xz" > "$d/xz/cut.ko.xz"
+printf 'not an ELF file' | xz > "$d/xz/junk.ko.xz"
+printf 'kprobe bc bond_create\n' > "$d/bc.probes"
+# a kernel without bond_create: the module's is found, by its name
+printf '80100000 T _stext\n80100010 T register_netdevice\n' > "$d/System.map"
+for m in plain xz; do
+	./probecc --arch mipsel "$d/bc.probes" --modules "$d/$m" \
+		--system-map "$d/System.map" --explain > "$d/$m.out" 2>&1
+done
+if grep -qx "modules $d/xz: 1 modules, 3 functions" "$d/xz.out" &&
+   grep -qx "modules $d/plain: 1 modules, 3 functions" "$d/plain.out" &&
+   grep -q 'bc: bond_create is in module bonding: defined as bonding:bond_create' "$d/xz.out"; then
+	t_pass "facts/modules-ko-xz"
+else
+	t_fail "facts/modules-ko-xz" "not the plain .ko's functions, or a damaged .ko.xz counted" "$d/xz.out" "$d/plain.out"
+fi
