@@ -313,6 +313,9 @@ void tracedat_done(char *dat);
 int tracedat_write(const char *text, size_t len, const char *out,
 		   FILE *info, struct errmsg *e);
 
+/* printfmt.c */
+int printfmt_check(const char *args, size_t len, char *why, size_t size);
+
 /* events.c */
 int events_read(struct report *r, const char *text, size_t len,
 		struct errmsg *e);

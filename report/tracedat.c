@@ -1024,9 +1024,32 @@ static int texts_fit(const struct rawset *rs, struct errmsg *e)
 }
 
 /*
+ * The "print fmt:" line of the format file @f (its last, f_show() in
+ * kernel/trace/trace_events.c), that libtraceevent can parse and print
+ * it without dividing by zero (printfmt_check()).
+ */
+static int printfmt_fit(const struct rawfile *f, struct errmsg *e)
+{
+	static const char key[] = "print fmt: ";
+	const char *p = f->data, *end = f->data + f->len, *nl;
+	char why[160];
+
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', end - p);
+		if (!nl)
+			nl = end;
+		if ((size_t)(nl - p) >= strlen(key) && !memcmp(p, key, strlen(key)) &&
+		    printfmt_check(p + strlen(key), nl - p - strlen(key), why, sizeof(why)))
+			return errmsg_set(e, -EINVAL, "%s: %s", f->name, why);
+	}
+	return 0;
+}
+
+/*
  * Every field of every event's format file (events/SYS/EVENT/format)
  * inside a page's data: libtraceevent reads a record's fields at the
  * offsets the format file gives, without looking at the record's size.
+ * And its print fmt without a division by zero (printfmt_fit()).
  */
 static int formats_fit(const struct rawset *rs, const struct page_layout *pl,
 		       struct errmsg *e)
@@ -1059,6 +1082,8 @@ static int formats_fit(const struct rawset *rs, const struct page_layout *pl,
 						  rs->f[i].name, dsize,
 						  (int)(nl - line > 120 ? 120 : nl - line), line);
 		}
+		if (printfmt_fit(&rs->f[i], e))
+			return -EINVAL;
 	}
 	return 0;
 }
@@ -1122,11 +1147,15 @@ static int raw_collect(const char *text, size_t len, bool complete_only,
 	return formats_fit(rs, pl, e);
 }
 
+static bool format_unused(const struct rawfile *f, const unsigned char *used,
+			  int *noid);
+
 /*
  * tracedat_check() - raw_collect() alone, no file written: 0 when the raw
  * dumps of @text (@len bytes) would be given to trace-cmd, else -errno
  * with @e set.  Then, when @v is not NULL, v->layout() is told the page
- * layout, v->file() is given every file but the CPU data (@data
+ * layout, v->file() is given every file tracedat_build() writes but the
+ * CPU data (the format files of the events the pages hold; @data
  * NUL-terminated after its @len bytes), and v->page() each page of CPU
  * data, in the order trace-cmd reads them.  For the fuzz harness
  * (tests/fuzz/fuzz-raw.c), which gives them to libtraceevent.
@@ -1137,19 +1166,26 @@ int tracedat_check(const char *text, size_t len, bool complete_only,
 	struct rawset rs = { 0 };
 	struct page_layout pl;
 	int rc = raw_collect(text, len, complete_only, &rs, &pl, NULL, e);
+	unsigned char *used = xcalloc(65536 / 8, 1);
 	size_t off;
-	int i;
+	int i, noid = 0;
 
 	if (!rc && v) {
 		v->layout(pl.page_size, pl.long_size, pl.big_endian, v->arg);
 		for (i = 0; i < rs.n; i++)
-			if (!is_cpu_data(rs.f[i].name))
+			if (is_cpu_data(rs.f[i].name))
+				for (off = 0; off + pl.page_size <= rs.f[i].len; off += pl.page_size)
+					page_check((const unsigned char *)rs.f[i].data + off, &pl, used);
+		/* the files tracedat_build() writes: the formats the pages use */
+		for (i = 0; i < rs.n; i++)
+			if (!is_cpu_data(rs.f[i].name) && !format_unused(&rs.f[i], used, &noid))
 				v->file(rs.f[i].name, rs.f[i].data, rs.f[i].len, v->arg);
 		for (i = 0; i < rs.n; i++)
 			if (is_cpu_data(rs.f[i].name))
 				for (off = 0; off + pl.page_size <= rs.f[i].len; off += pl.page_size)
 					v->page((const unsigned char *)rs.f[i].data + off, v->arg);
 	}
+	free(used);
 	rawset_free(&rs);
 	return rc;
 }

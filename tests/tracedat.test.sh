@@ -135,6 +135,17 @@ for f in tests/report/derived/raw-*.raw; do
 	fi
 done
 
+# a print fmt libtraceevent would divide by zero in (SIGFPE in
+# tep_parse_event(), trace-cmd restore's and the report's child's): refused
+# before, naming the format file and the divisor
+b=raw-print-fmt-mod-zero
+if grep -q "^probecc report: tests/report/derived/$b.raw: events/kprobes/netdev/format: print fmt divides by 'name', which libtraceevent reads as 0" "$hd/$b.log" &&
+   grep -q "^raw dumps not read: events/kprobes/netdev/format: print fmt divides by 'name'" "$hd/$b.log"; then
+	t_pass tracedat/print-fmt-divides
+else
+	t_fail tracedat/print-fmt-divides "the format file and divisor not named" "$hd/$b.log"
+fi
+
 # trace-cmd restore ended by a signal: the error names it, and the
 # directory is removed (a trace-cmd that kills itself stands in for a
 # crash: no input is known to crash restore once tracedat.c checked it)

@@ -210,3 +210,13 @@ edit('raw-file-is-dir.raw', lambda n, h, r: r.insert(0, [b'events', b'x\n']))
 # dump 2 cut (no end line): its page holds the only netdev hit, and the
 # report reads the last complete dump (dump 1), as for text dumps
 edit('raw-dump2-no-end.raw', lambda n, h, r: None, end2=False)
+# netdev's print fmt "__get_str(name)" mutated to "__get_str%name)" (a
+# fuzz-raw find): libtraceevent folds the two atoms, each strtoull() 0,
+# and tep_parse_event() ended by SIGFPE (trace-cmd restore's, the
+# report's child's)
+def print_fmt_mod_zero(n, head, recs):
+    r = rec(recs, b'events/kprobes/netdev/format')
+    r[1] = r[1].replace(b'__get_str(name)', b'__get_str%name)')
+
+
+edit('raw-print-fmt-mod-zero.raw', print_fmt_mod_zero)
