@@ -3,6 +3,7 @@
 # golden tests, from a real one (README.md, "Raw dumps"):
 #
 #   python3 tests/report/derive-raw.py trim BOOT.raw   # -> mipsel-raw/ttyS1.raw
+#   python3 tests/report/derive-raw.py trim BOOT.raw OUT.raw
 #   python3 tests/report/derive-raw.py                 # -> derived/raw-*.raw
 #
 # Each dump's body (`probecc report --extract N`) is read as its records
@@ -135,9 +136,11 @@ if len(sys.argv) == 3 and sys.argv[1] == 'bomb':
             f.write(frame(n, no, unrecords(head, recs) + (z if n == 2 else b'')))
     sys.exit(0)
 
-if len(sys.argv) == 3 and sys.argv[1] == 'trim':
+if len(sys.argv) in (3, 4) and sys.argv[1] == 'trim':
     # kallsyms cut to the lines of the functions the trace names (and
-    # the symbol after each, which ends it): 1.1 MB -> a few hundred bytes
+    # the symbol after each, which ends it): 1.1 MB -> a few hundred
+    # bytes; into mipsel-raw/ttyS1.raw, or the path given after BOOT.raw
+    out_path = sys.argv[3] if len(sys.argv) == 4 else BASE
     no, ds = dumps(sys.argv[2])
     keep = (b'_stext', b'register_netdevice', b'do_mkdirat', b'bond_create')
     for head, recs in ds:
@@ -151,8 +154,8 @@ if len(sys.argv) == 3 and sys.argv[1] == 'trim':
         recs[:] = [r for r in recs if r[0] != b'kallsyms']
         if out:
             recs.append([b'kallsyms', b'\n'.join(out) + b'\n'])
-    os.makedirs(os.path.dirname(BASE), exist_ok=True)
-    with open(BASE, 'wb') as f:
+    os.makedirs(os.path.dirname(out_path), exist_ok=True)
+    with open(out_path, 'wb') as f:
         for n, (head, recs) in enumerate(ds, 1):
             f.write(frame(n, no, unrecords(head, recs)))
     sys.exit(0)
