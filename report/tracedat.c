@@ -56,11 +56,14 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#ifndef PROBECC_NO_LIBTRACECMD
 #include <trace-cmd/trace-cmd.h>
+#endif
 
 #include "report-int.h"
 #include "strmap.h"
 
+#ifndef PROBECC_NO_LIBTRACECMD
 /*
  * libtracecmd's trace.dat writer.  Debian's libtracecmd1 3.1.6 exports
  * these functions (trace-cmd restore and record are built on them) but
@@ -83,6 +86,7 @@ int tracecmd_output_write_headers(struct tracecmd_output *handle,
 				  struct tracecmd_event_list *list);
 int tracecmd_write_cmdlines(struct tracecmd_output *handle);
 void tracecmd_output_close(struct tracecmd_output *handle);
+#endif
 
 #ifndef __BYTE_ORDER__
 #error "the host's byte order is needed (__BYTE_ORDER__)"
@@ -764,6 +768,18 @@ static int patch_header(const char *path, bool big_endian, unsigned int long_siz
  * CPU count, the buffer offsets) in the host's order, version 6 converts
  * every number.  Returns 0, or -EIO with @e set.
  */
+#ifdef PROBECC_NO_LIBTRACECMD
+/* make TRACEDAT=no: no libtracecmd to write the head with. */
+static int other_order_head(const char *host, const char *out, const char *dir,
+			    const char *kallsyms, struct errmsg *e)
+{
+	(void)host;
+	(void)dir;
+	(void)kallsyms;
+	return errmsg_set(e, -EIO, "the %s-endian head %s needs libtracecmd, which this probecc was built without (make TRACEDAT=no)",
+			  HOST_BIG_ENDIAN ? "little" : "big", out);
+}
+#else
 static int other_order_head(const char *host, const char *out, const char *dir,
 			    const char *kallsyms, struct errmsg *e)
 {
@@ -791,6 +807,7 @@ static int other_order_head(const char *host, const char *out, const char *dir,
 	tracecmd_close(in);
 	return rc;
 }
+#endif
 
 /*
  * other_order_head() in a child process: libtracecmd parses the head's
