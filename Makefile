@@ -3,10 +3,12 @@
 # the headers they include, as the compiler lists them (-MMD -MP, *.d).
 
 CC       ?= gcc
+# CPPFLAGS and LDFLAGS too, as distributions and build systems pass them
+# (dpkg-buildflags, Buildroot's HOST_CONFIGURE_OPTS, Yocto's BUILD_*)
 CFLAGS   ?= -O2 -g
 WARNINGS  = -Wall -Wextra -Werror
 INCLUDES  = -Icommon -Ibootconfig -Ifacts -Icompiler -Ireport -Ibootargs -Icli
-ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(INCLUDES)
+ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(INCLUDES) $(CPPFLAGS)
 SANITIZE  = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # Kernels, packages and images are cached outside the clone, keyed by
@@ -37,7 +39,7 @@ include tests/fuzz/Makefile.fuzz
 
 -include $(DEPFILES)
 
-.PHONY: all clean check check-host check-deps check-kernel check-kernel-x86 check-regress check-rootfs check-hang demo install uninstall
+.PHONY: all clean check check-host check-deps check-kernel check-kernel-x86 check-regress check-rootfs check-hang demo install uninstall check-package
 clean:
 	rm -f $(CLEAN_FILES)
 
@@ -75,8 +77,10 @@ MAN5 = docs/man/probecc.probes.5
 # finds probecc and the agents from there, machines.sh and deps.sh the
 # arch table in PKGLIBDIR/common); build-kernel is not among them: it
 # needs the source tree (kernel-patches/).
-QEMU_HELPERS = fetch machines.sh paths.sh mkimage boot run-probes capture target \
+QEMU_HELPERS = fetch mkimage boot run-probes capture target \
 	       extract-dump rootfs deps.sh
+# sourced by the helpers, not run: installed without the x bits
+QEMU_SOURCED = machines.sh paths.sh
 # PREFIX/bin names for the helpers a user calls
 QEMU_LINKS = run-probes capture extract-dump
 
@@ -92,6 +96,7 @@ install: all
 	done
 	$(INSTALL) -d $(PKGLIBDIR)/qemu-images/rc $(PKGLIBDIR)/initramfs $(PKGLIBDIR)/common
 	$(INSTALL) -m 755 $(addprefix qemu-images/,$(QEMU_HELPERS)) $(PKGLIBDIR)/qemu-images/
+	$(INSTALL) -m 644 $(addprefix qemu-images/,$(QEMU_SOURCED)) $(PKGLIBDIR)/qemu-images/
 	$(INSTALL) -m 755 common/arch-rows $(PKGLIBDIR)/common/
 	$(INSTALL) -m 644 common/arch.def $(PKGLIBDIR)/common/
 	$(INSTALL) -m 755 qemu-images/rc/* $(PKGLIBDIR)/qemu-images/rc/

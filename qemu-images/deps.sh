@@ -1,12 +1,16 @@
 #!/bin/sh
 # deps.sh: install the Debian packages probecc needs, when missing.
 #
-# usage: deps.sh [build] [boot] [kernel] [all]      (default: all)
+# usage: deps.sh [build] [boot] [kernel] [package] [all]      (default: all)
 #
-#   build  compilers and libraries for probecc and the agents
-#   boot   QEMU, U-Boot, and the mipsel, mips64el and arm64 foreign
-#          architectures in dpkg so that qemu-images/fetch can download
-#          busybox-static and the kernels of those arches
+#   build    compilers and libraries for probecc and the agents
+#   boot     QEMU, U-Boot, and the mipsel, mips64el and arm64 foreign
+#            architectures in dpkg so that qemu-images/fetch can download
+#            busybox-static and the kernels of those arches
+#   kernel   what build-kernel needs
+#   package  the Debian packaging tools make check-package runs
+#            (dpkg-buildpackage, debhelper, lintian, autopkgtest) and what
+#            Buildroot's utils/check-package (python3-magic, flake8) and rsync need; not in all
 # A no-op (dpkg-query only) when everything is there.  As root it runs
 # apt-get; as another user it prints the command to run and exits 1.
 # Prints nothing on stdout: everything, apt's output included, goes to
@@ -25,6 +29,7 @@ libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd pkg-config librsvg2-b
 clang libclang-rt-14-dev llvm"
 boot_pkgs="qemu-system-mips qemu-system-x86 qemu-system-arm u-boot-tools u-boot-qemu libubootenv-tool debootstrap qemu-user-static"
 kernel_pkgs="flex bison bc libssl-dev patch"
+package_pkgs="dpkg-dev debhelper fakeroot lintian autopkgtest python3-magic python3-flake8 rsync"
 
 groups=${*:-all}
 want= foreign=0
@@ -33,8 +38,9 @@ for g in $groups; do
 	build) want="$want $build_pkgs" ;;
 	boot) want="$want $boot_pkgs"; foreign=1 ;;
 	kernel) want="$want $kernel_pkgs" ;;
+	package) want="$want $package_pkgs" ;;
 	all) want="$want $build_pkgs $boot_pkgs"; foreign=1 ;;
-	*) echo "usage: $prog [build] [boot] [kernel] [all]" >&2; exit 2 ;;
+	*) echo "usage: $prog [build] [boot] [kernel] [package] [all]" >&2; exit 2 ;;
 	esac
 done
 
