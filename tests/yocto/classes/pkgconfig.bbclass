@@ -1,0 +1,1 @@
+# tests/yocto.sh: stand-in (the recipe inherits it; nothing of it is checked)
