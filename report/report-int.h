@@ -394,7 +394,8 @@ void text_summary(FILE *out, const struct report *r);
 /* escape.c */
 int utf8_len(const unsigned char *s);
 
-/* ustack.c */
+/* ustack.c; a user frame that says why the stack is cut or missing starts with USTACK_MARK */
+#define USTACK_MARK	"[user stack "
 void ustack_frames(const struct sample *s, const char *sysroot,
 		   const char *path, unsigned long long off,
 		   char ***frames, int *n, int *cap);

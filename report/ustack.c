@@ -703,8 +703,9 @@ static void push_frame(char ***v, int *n, int *cap, char *s)
  * (innermost first, strings owned by the caller): "func+0xOFF [path]"
  * then "(pc)", "(cfi)" (the frame's caller was found with CFI) or
  * "(fp)" (libdwfl's frame-pointer fallback where its callee had no
- * CFI); a last "[...]" frame when the unwind stopped before the
- * outermost frame (the function of the ELF entry point), saying why.  Never fails: what cannot be done is
+ * CFI); a last frame "[user stack cut: WHY]" when the unwind stopped
+ * before the outermost frame (the function of the ELF entry point),
+ * "[user stack not unwound: WHY]" without the file (USTACK_MARK).  Never fails: what cannot be done is
  * said in the frames.
  */
 void ustack_frames(const struct sample *s, const char *sysroot,
@@ -722,12 +723,12 @@ void ustack_frames(const struct sample *s, const char *sysroot,
 	spbit = s->machine == EM_X86_64 ? 7 : s->machine == EM_AARCH64 ? 31 : 29;
 	perf_reg(s, s->machine == EM_AARCH64 ? 32 : s->machine == EM_X86_64 ? 8 : 0, &pc);
 	if (!s->uregs || !perf_reg(s, spbit, &u.sp)) {
-		push_frame(frames, n, cap, xasprintf("[no user registers in the sample: the task had none (a kernel thread)]"));
+		push_frame(frames, n, cap, xasprintf(USTACK_MARK "absent: the sample has no user registers (a kernel thread)]"));
 		return;
 	}
 	if (!sysroot) {
 		push_frame(frames, n, cap, xasprintf("0x%llx", pc));
-		push_frame(frames, n, cap, xasprintf("[user stack not unwound: --sysroot DIR gives the program's CFI]"));
+		push_frame(frames, n, cap, xasprintf(USTACK_MARK "not unwound: --sysroot DIR gives the program's CFI]"));
 		return;
 	}
 	file = xasprintf("%s%s", sysroot, path);
@@ -735,7 +736,7 @@ void ustack_frames(const struct sample *s, const char *sysroot,
 	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) < 0 ||
 	    !(elf = elf_begin(fd, ELF_C_READ, NULL)) || !gelf_getehdr(elf, &eh)) {
 		push_frame(frames, n, cap, xasprintf("0x%llx", pc));
-		push_frame(frames, n, cap, xasprintf("[user stack not unwound: cannot read %s]", file));
+		push_frame(frames, n, cap, xasprintf(USTACK_MARK "not unwound: cannot read %s]", file));
 		goto out;
 	}
 	u.msb = eh.e_ident[EI_DATA] == ELFDATA2MSB;
@@ -792,7 +793,7 @@ void ustack_frames(const struct sample *s, const char *sysroot,
 			u.stop = NULL;
 	}
 	if (u.stop)
-		push_frame(frames, n, cap, xasprintf("[unwind stopped: %s]", u.stop));
+		push_frame(frames, n, cap, xasprintf(USTACK_MARK "cut: %s]", u.stop));
 out:
 	if (elf)
 		elf_end(elf);

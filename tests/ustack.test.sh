@@ -46,7 +46,7 @@ for arch in mipsel x86_64; do
 		t_fail ustack/$arch/exact-chain "$(tr '\n' '|' < "$d/chain")" "$log"
 	fi
 	# the walk reaches the entry point's function: nothing cut short
-	if grep -q 'unwind stopped' "$log" || ! grep -Eq ' _?_start\+0x[0-9a-f]+ \[/bin/chain\] \(cfi\)$' "$log"; then
+	if grep -q '\[user stack cut' "$log" || ! grep -Eq ' _?_start\+0x[0-9a-f]+ \[/bin/chain\] \(cfi\)$' "$log"; then
 		t_fail ustack/$arch/to-start "the unwind stops before _start" "$log"
 	else
 		t_pass ustack/$arch/to-start
