@@ -2,12 +2,22 @@
 /*
  * What the compiler (compiler/emit.c writes the plan) and the agent
  * (initramfs/plan.c reads it) agree on about the plan: one number, so
- * that the two cannot drift apart.  docs/plan.md has the format.
+ * that the two cannot drift apart (numbers, so far).  docs/plan.md has the format.
  */
 #ifndef PROBECC_PLAN_H
 #define PROBECC_PLAN_H
 
 /* The most plan the agent reads, in bytes: a longer plan is refused by probecc. */
 #define PLAN_MAX	(1024 * 1024)
+
+/*
+ * A "perf" line's user stack copy, in bytes: at most PLAN_USTACK_MAX
+ * (a perf record's size is a u16: include/uapi/linux/perf_event.h,
+ * perf_sample_ustack_size() in kernel/events/core.c trims to it), a
+ * multiple of 8 (perf_copy_attr()).  The default is perf record's own
+ * for --call-graph dwarf (tools/perf/util/callchain.c, 8192).
+ */
+#define PLAN_USTACK_MAX		32768
+#define PLAN_USTACK_DEFAULT	8192
 
 #endif

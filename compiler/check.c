@@ -661,27 +661,37 @@ static const struct probe *probe_named(const struct program *prog,
 	return NULL;
 }
 
-/* "stack" on a uprobe, and "stack has" on one, where no user stack is kept. */
+/*
+ * "stack" on a uprobe, and "stack has" on one, where the kernel cannot
+ * sample a user stack: the agent's perf sample needs
+ * HAVE_PERF_USER_STACK_DUMP (selected by x86, arm64, MIPS, riscv...:
+ * arch/ARCH/Kconfig) and PERF_EVENTS.  Without a config, Debian's
+ * kernels have both.
+ */
 static void check_user_stacks(struct checker *c)
 {
 	const struct program *prog = c->prog;
 	const struct expectation *e;
 	const struct probe *p;
-	const char *why = c->k->config ?
-		"its config has no CONFIG_USER_STACKTRACE_SUPPORT" :
-		"USER_STACKTRACE_SUPPORT is x86's and loongarch's only";
+	const char *why;
 
-	if (user_stacks_kept(c->k, c->t))
+	if (!c->k->config)
+		return;
+	if (!kconfig_get(c->k, "CONFIG_PERF_EVENTS"))
+		why = "its config has no CONFIG_PERF_EVENTS";
+	else if (!kconfig_get(c->k, "CONFIG_HAVE_PERF_USER_STACK_DUMP"))
+		why = "its config has no CONFIG_HAVE_PERF_USER_STACK_DUMP";
+	else
 		return;
 	for (p = prog->probes; p; p = p->next)
 		if (is_uprobe(p) && p->stack)
-			diag_add(c->warn, &p->pos, "'stack' on uprobe '%s' records nothing: a %s kernel keeps no user stack (%s); its hits will have none",
-				 p->name, c->t->abi->arch, why);
+			diag_add(c->warn, &p->pos, "'stack' on uprobe '%s' records nothing: the agent samples user stacks with perf and %s; its hits will have none",
+				 p->name, why);
 	for (e = prog->expects; e; e = e->next)
 		if (e->kind == E_STACK && (p = probe_named(prog, e->target)) &&
 		    is_uprobe(p))
-			check_error(c, &e->pos, "'%s' is a uprobe and a %s kernel keeps no user stack (%s): 'stack has' could only fail",
-				    e->target, c->t->abi->arch, why);
+			check_error(c, &e->pos, "'%s' is a uprobe and the kernel cannot sample a user stack (%s): 'stack has' could only fail",
+				    e->target, why);
 }
 
 /* A GCC clone of @name ("name.isra.0", "name.constprop.0", "name.part.0"). */

@@ -136,6 +136,7 @@ struct probe {
 	struct pos target_pos, usym_pos;
 	struct field *fields;
 	bool stack;
+	unsigned int ustack;	/* uprobe "stack BYTES": user stack copied; 0: default */
 	char *filter;		/* NULL if none */
 	struct pos pos, filter_pos;
 	struct probe *next;

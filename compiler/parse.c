@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "compiler.h"
+#include "plan.h"
 #include "strmap.h"
 
 /*
@@ -613,7 +614,12 @@ static const char *const reserved[] = {
 	"common_tgid", "__probe_ip", "__probe_ret_ip", "__probe_func", NULL,
 };
 
-/* item = NAME "=" fetch [ ":" TYPE ] | "stack" | "filter" STRING */
+/*
+ * item = NAME "=" fetch [ ":" TYPE ] | "stack" [NUMBER] | "filter" STRING
+ * The NUMBER of a uprobe's "stack" is the bytes of user stack the agent
+ * copies per hit: perf_copy_attr() (kernel/events/core.c) takes a
+ * multiple of 8, and the sample must fit a record's u16 size.
+ */
 static void item(struct parser *ps, struct probe *p, struct field ***tail, int *nfields)
 {
 	struct field *f, *g;
@@ -622,6 +628,18 @@ static void item(struct parser *ps, struct probe *p, struct field ***tail, int *
 	if (is(ps, "stack")) {
 		p->stack = true;
 		ps->tok = ps->tok->next;
+		if (ps->tok->kind == TK_NUM) {
+			struct pos at = ps->tok->pos;
+			unsigned long long n = number(ps, "the bytes of user stack");
+
+			if (p->kind != P_UPROBE && p->kind != P_URETPROBE)
+				syntax_error(ps, &at, "a stack size is a uprobe's (the bytes of user stack the agent copies); '%s' takes 'stack' alone",
+					     p->name);
+			if (n < 8 || n > PLAN_USTACK_MAX || n % 8)
+				syntax_error(ps, &at, "user stack size %llu: a multiple of 8 from 8 to %u bytes (perf's sample_stack_user)",
+					     n, PLAN_USTACK_MAX);
+			p->ustack = n;
+		}
 		return;
 	}
 	if (is(ps, "filter")) {

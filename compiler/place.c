@@ -37,6 +37,7 @@
 
 #include "bootconfig.h"
 #include "compiler.h"
+#include "plan.h"
 
 /* The state placement builds up, in the order emit.c writes it. */
 struct ctx {
@@ -618,6 +619,9 @@ static void kprobe(struct ctx *c, const struct probe *p, int *order,
 	free(event);
 }
 
+/* The group of the uprobes perf samples user stacks at (filter_and_stack()). */
+#define USTACK_GROUP	"probecc_ustack"
+
 static void uprobe(struct ctx *c, const struct probe *p)
 {
 	char *body = probe_body(p, c->t, "");
@@ -732,6 +736,28 @@ static void filter_and_stack(struct ctx *c, const struct probe *p,
 		free(ev);
 		explain(c, "%s stack: the agent records perf callchains of %s (from the probe's pt_regs); hits before the agent ran have no stack",
 			who, dir);
+	} else if (p->stack && (p->kind == P_UPROBE || p->kind == P_URETPROBE)) {
+		/*
+		 * A uprobe event is either traced or perf's, never both:
+		 * probe_event_enable() (kernel/trace/trace_uprobe.c) returns
+		 * -EINTR when the other has it.  So perf gets a twin of the
+		 * uprobe, without fetchargs, in a group of its own.
+		 */
+		char *body = probe_body(p, c->t, "");
+		char *def = xasprintf("%c:" USTACK_GROUP "/%s %.*s", is_return(p) ? 'r' : 'p',
+				      p->name, (int)strcspn(body, " "), body);
+		char *ev = xasprintf(USTACK_GROUP "/%s", p->name);
+		char size[16];
+
+		snprintf(size, sizeof(size), "%u",
+			 p->ustack ? p->ustack : PLAN_USTACK_DEFAULT);
+		arm(c, who, "uprobe_events", def);
+		plan_line(&c->arms_tail, "perf", 3, who, ev, size);
+		explain(c, "%s stack: the agent samples the user registers and %s bytes of user stack at %s with perf (PERF_SAMPLE_REGS_USER, PERF_SAMPLE_STACK_USER; a twin uprobe, as one event cannot be both traced and perf's); the report unwinds them with the program's CFI under --sysroot",
+			who, size, ev);
+		free(body);
+		free(def);
+		free(ev);
 	} else if (p->stack && p->kind != P_UPROBE && p->kind != P_URETPROBE &&
 		   !global_stack) {
 		file = xasprintf("%s/trigger", dir);

@@ -46,9 +46,12 @@ struct perf_ring {
 	size_t size;		/* bytes of data, a power of two */
 };
 
-/* A "perf PROBE GROUP/EVENT" plan line: its rings and counts. */
+#define PERF_USTACK_MAX		PLAN_USTACK_MAX	/* bytes of user stack per sample */
+
+/* A "perf PROBE GROUP/EVENT [USTACK]" plan line: its rings and counts. */
 struct perf_probe {
 	char *probe;
+	unsigned long ustack;	/* bytes of user stack per sample; 0: kernel callchain */
 	struct perf_ring *rings;
 	size_t nrings;
 	unsigned long long samples, lost, throttled, bad;
@@ -195,7 +198,8 @@ void errlog_detail(const char *tracefs, char *mark, size_t msize, int err,
 int capture(struct agent *a);
 
 /* perf.c */
-void perf_open(struct agent *a, const char *probe, const char *event);
+void perf_open(struct agent *a, const char *probe, const char *event,
+	       unsigned long ustack);
 void perf_drain(struct agent *a);
 void perf_wait(struct agent *a, const struct timespec *until);
 void perf_dump(struct agent *a, struct out *o);

@@ -14,6 +14,13 @@
  * include/uapi/linux/perf_event.h), reads the rings while it waits, and
  * writes each sample into the dump as a "perf" line.  Only hits after
  * the agent started are seen: earlier ones need the kernel's own stacks.
+ *
+ * A "perf" line with a user stack size (a uprobe's "stack") samples the
+ * user registers and that many bytes of user stack from the stack
+ * pointer up (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER, as
+ * "perf record --call-graph dwarf" does) instead of a callchain: MIPS
+ * and arm64 kernels keep no user callchain without frame pointers, and
+ * the host unwinds the copy with the program's CFI (report/ustack.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -37,6 +44,25 @@
 
 static const uint64_t sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 				    PERF_SAMPLE_CPU | PERF_SAMPLE_CALLCHAIN;
+static const uint64_t sample_type_user = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+					 PERF_SAMPLE_CPU | PERF_SAMPLE_REGS_USER |
+					 PERF_SAMPLE_STACK_USER;
+
+/*
+ * The user registers a sample keeps: every register of the arch's
+ * arch/ARCH/include/uapi/asm/perf_regs.h the kernel's
+ * perf_reg_validate() accepts (x86_64 refuses DS, ES, FS, GS: bits
+ * 12-15).  The host reads the bit numbers in the same header's order.
+ */
+#if defined(__x86_64__)
+#define USER_REGS_MASK	(((1ULL << 24) - 1) & ~(0xfULL << 12))
+#elif defined(__aarch64__)
+#define USER_REGS_MASK	((1ULL << 33) - 1)	/* x0-x30, sp, pc */
+#elif defined(__mips__)
+#define USER_REGS_MASK	((1ULL << 32) - 1)	/* pc, r1-r31 */
+#else
+#define USER_REGS_MASK	0	/* unknown: the open fails, said in the item */
+#endif
 
 static long page_size(void)
 {
@@ -112,6 +138,72 @@ static void sample(struct agent *a, struct perf_probe *p, const char *rec,
 	p->samples++;
 }
 
+/*
+ * One PERF_RECORD_SAMPLE of sample_type_user: u32 pid, tid; u64 time;
+ * u32 cpu, res; u64 abi; u64 regs[weight(USER_REGS_MASK)] (when abi is
+ * not PERF_SAMPLE_REGS_ABI_NONE); u64 size; u8 data[size]; u64 dyn_size
+ * (when size is not 0) (include/uapi/linux/perf_event.h).  Becomes
+ * "perf-user PROBE TIME_NS CPU PID TID ABI MASK REGS DYN_SIZE STACK":
+ * REGS the registers in hex separated by spaces, STACK the dyn_size
+ * bytes copied from the stack pointer up, in hex ("-" when none).
+ */
+static void sample_user(struct agent *a, struct perf_probe *p,
+			const char *rec, size_t len)
+{
+	static char line[256 + 64 * 17 + 2 * PERF_USTACK_MAX];
+	static const char hex[] = "0123456789abcdef";
+	uint64_t time, abi, v, size = 0, dyn = 0, i, nregs = 0;
+	uint32_t pid, tid, cpu;
+	const unsigned char *stack = NULL;
+	size_t n, at;
+
+	if (len < 32)
+		return;
+	memcpy(&pid, rec, 4);
+	memcpy(&tid, rec + 4, 4);
+	memcpy(&time, rec + 8, 8);
+	memcpy(&cpu, rec + 16, 4);
+	memcpy(&abi, rec + 24, 8);
+	at = 32;
+	if (abi)
+		nregs = __builtin_popcountll(USER_REGS_MASK);
+	if (nregs * 8 > len - at) {
+		p->bad++;
+		return;
+	}
+	n = snprintf(line, sizeof(line), "perf-user\t%s\t%llu\t%u\t%u\t%u\t%llu\t%llx\t",
+		     p->probe, (unsigned long long)time, cpu, pid, tid,
+		     (unsigned long long)abi, (unsigned long long)USER_REGS_MASK);
+	for (i = 0; i < nregs; i++) {
+		memcpy(&v, rec + at + 8 * i, 8);
+		n += snprintf(line + n, sizeof(line) - n, "%s%llx", i ? " " : "",
+			      (unsigned long long)v);
+	}
+	if (!nregs)
+		line[n++] = '-';
+	at += 8 * nregs;
+	if (len - at >= 8) {
+		memcpy(&size, rec + at, 8);
+		at += 8;
+	}
+	if (size && size <= len - at && len - at - size >= 8) {
+		stack = (const unsigned char *)rec + at;
+		memcpy(&dyn, rec + at + size, 8);
+		if (dyn > size)
+			dyn = size;
+	}
+	n += snprintf(line + n, sizeof(line) - n, "\t%llu\t", (unsigned long long)dyn);
+	for (i = 0; i < dyn && n + 4 < sizeof(line); i++) {
+		line[n++] = hex[stack[i] >> 4];
+		line[n++] = hex[stack[i] & 15];
+	}
+	if (!dyn)
+		line[n++] = '-';
+	line[n++] = '\n';
+	text_add(a, line, n);
+	p->samples++;
+}
+
 /* Copy @len bytes at ring offset @off (wrapping) to @dst. */
 static void ring_copy(const struct perf_ring *r, uint64_t off, char *dst,
 		      size_t len)
@@ -150,7 +242,9 @@ static void ring_drain(struct agent *a, struct perf_probe *p,
 			break;
 		}
 		ring_copy(r, tail, rec, h.size);
-		if (h.type == PERF_RECORD_SAMPLE) {
+		if (h.type == PERF_RECORD_SAMPLE && p->ustack) {
+			sample_user(a, p, rec + sizeof(h), h.size - sizeof(h));
+		} else if (h.type == PERF_RECORD_SAMPLE) {
 			sample(a, p, rec + sizeof(h), h.size - sizeof(h));
 		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
 			uint64_t lost;
@@ -203,15 +297,18 @@ static long long event_id(const struct agent *a, const char *event,
 }
 
 /*
- * perf_open() - plan line "perf PROBE GROUP/EVENT": sample the trace
- * event on every CPU with its kernel callchain.  One item per line:
+ * perf_open() - plan line "perf PROBE GROUP/EVENT [USTACK]": sample the
+ * trace event on every CPU with its kernel callchain, or, when @ustack
+ * (bytes, a multiple of 8 up to PERF_USTACK_MAX) is not 0, with the user
+ * registers and @ustack bytes of user stack.  One item per line:
  * "armed" with "perf: N cpus, id ID", or "failed" with the reason
  * (no tracefs, no such event, perf_event_open's errno: ENOENT without
  * CONFIG_PERF_EVENTS, EACCES under perf_event_paranoid for non-root).
  * The events' fds are close-on-exec: the window child, which inherits
  * them, is what keeps sampling after the real init starts.
  */
-void perf_open(struct agent *a, const char *probe, const char *event)
+void perf_open(struct agent *a, const char *probe, const char *event,
+	       unsigned long ustack)
 {
 	struct perf_event_attr attr;
 	char path[AGENT_PATH_MAX], detail[128];
@@ -235,6 +332,7 @@ void perf_open(struct agent *a, const char *probe, const char *event)
 	p = &a->perf[a->n_perf];
 	memset(p, 0, sizeof(*p));
 	p->probe = xstrdup(probe);
+	p->ustack = ustack;
 	p->rings = calloc(ncpu, sizeof(*p->rings));
 	if (!p->rings) {
 		agent_item(a, probe, "failed", "perf", strerror(ENOMEM));
@@ -247,6 +345,11 @@ void perf_open(struct agent *a, const char *probe, const char *event)
 	attr.sample_period = 1;
 	attr.sample_type = sample_type;
 	attr.exclude_callchain_user = 1;	/* kernel stacks (MIPS records no user ones) */
+	if (ustack) {
+		attr.sample_type = sample_type_user;
+		attr.sample_regs_user = USER_REGS_MASK;
+		attr.sample_stack_user = ustack;
+	}
 	attr.watermark = 1;	/* wake the poll at half a ring */
 	attr.wakeup_watermark = PERF_DATA_PAGES * psz / 2;
 	for (cpu = 0; cpu < ncpu; cpu++) {
@@ -280,8 +383,9 @@ void perf_open(struct agent *a, const char *probe, const char *event)
 		free(p->rings);
 		return;
 	}
-	snprintf(detail, sizeof(detail), "perf: %zu cpus, id %lld%s%s",
-		 p->nrings, id, err ? ", some cpus failed: " : "",
+	snprintf(detail, sizeof(detail), "perf: %zu cpus, id %lld%s%s%s",
+		 p->nrings, id, ustack ? ", user stack" : "",
+		 err ? ", some cpus failed: " : "",
 		 err ? strerror(err) : "");
 	agent_item(a, probe, "armed", "perf", detail);
 	a->n_perf++;

@@ -781,9 +781,19 @@ static void verb_window(struct agent *a, int no, char **f, int nf)
 
 static void verb_perf(struct agent *a, int no, char **f, int nf)
 {
-	(void)no;
-	(void)nf;
-	perf_open(a, f[1], f[2]);
+	unsigned long ustack = 0;
+	char *end = NULL;
+
+	if (nf > 3) {
+		ustack = strtoul(f[3], &end, 10);
+		/* perf_copy_attr(): a multiple of 8 below 64 KiB (a u16 record) */
+		if (*end || !isdigit((unsigned char)f[3][0]) || !ustack ||
+		    ustack % 8 || ustack > PERF_USTACK_MAX) {
+			agent_note(a, "plan", "line %d: bad user stack size \"%s\"", no, f[3]);
+			ustack = 0;
+		}
+	}
+	perf_open(a, f[1], f[2], ustack);
 }
 
 static void verb_dump(struct agent *a, int no, char **f, int nf)
@@ -839,7 +849,7 @@ static const struct plan_verb {
 	{ "kernel", 2, 2, verb_kernel },
 	{ "sink", 2, 2, verb_sink },
 	{ "window", 2, 2, verb_window },
-	{ "perf", 3, 3, verb_perf },
+	{ "perf", 3, 4, verb_perf },
 	{ "dump", 2, 2, verb_dump },
 	{ "capture", 1, 1, verb_capture },
 	{ "persist", 2, 2, verb_persist },

@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gelf.h>
+
 #include "report-int.h"
 #include "uelf.h"
 
@@ -503,6 +505,61 @@ static void perf_line(struct dump *d, char *line)
 	}
 }
 
+/* @c a hex digit's value, or -1. */
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/*
+ * "PROBE TIME_NS CPU PID TID ABI MASK REGS DYN_SIZE STACK" (docs/plan.md
+ * "perf-user"): REGS hex words separated by spaces, STACK DYN_SIZE bytes
+ * in hex; "-" for none.  A line whose counts disagree keeps no stack
+ * (its hit then says the sample had no user registers).
+ */
+static void perf_user_line(struct dump *d, char *line)
+{
+	char *f[10], *save = NULL, *a;
+	unsigned long long dyn;
+	struct sample *s;
+	size_t i, len;
+	int cap = 0;
+
+	if (!tab_fields(line, f, 10))
+		return;
+	ALLOC_GROW(d->samples, d->nsamples + 1, d->capsamples);
+	s = &d->samples[d->nsamples++];
+	memset(s, 0, sizeof(*s));
+	s->user = true;
+	s->probe = xstrdup(f[0]);
+	s->ts = strtoull(f[1], NULL, 10) / 1e9;
+	s->pid = strtol(f[3], NULL, 10);
+	s->umask = strtoull(f[6], NULL, 16);
+	if (strtoull(f[5], NULL, 10) && strcmp(f[7], "-"))
+		for (a = strtok_r(f[7], " ", &save); a; a = strtok_r(NULL, " ", &save)) {
+			ALLOC_GROW(s->uregs, s->nuregs + 1, cap);
+			s->uregs[s->nuregs++] = strtoull(a, NULL, 16);
+		}
+	if (s->nuregs != __builtin_popcountll(s->umask)) {
+		free(s->uregs);
+		s->uregs = NULL;
+		s->nuregs = 0;
+	}
+	dyn = strtoull(f[8], NULL, 10);
+	len = strlen(f[9]);
+	if (dyn && len == 2 * dyn) {
+		s->ustack = xmalloc(dyn);
+		for (i = 0; i < dyn; i++) {
+			int hi = hexval(f[9][2 * i]), lo = hexval(f[9][2 * i + 1]);
+
+			if (hi < 0 || lo < 0)
+				break;
+			s->ustack[i] = hi << 4 | lo;
+		}
+		s->nustack = i;
+	}
+}
+
 /* "NAME BASE SIZE SEC=ADDR,SEC=ADDR" (docs/plan.md "module"). */
 static void module_line(struct dump *d, char *line)
 {
@@ -600,6 +657,8 @@ static void parse_dump(struct report *r, char *dump)
 			}
 			else if (!strncmp(line, "perf\t", 5))
 				perf_line(d, line + 5);
+			else if (!strncmp(line, "perf-user\t", 10))
+				perf_user_line(d, line + 10);
 			else if (!strncmp(line, "module\t", 7))
 				module_line(d, line + 7);
 			else if (!strncmp(line, "stext\t", 6))
@@ -710,11 +769,43 @@ static long task_pid(const char *task)
 	return dash ? strtol(dash + 1, NULL, 10) : -1;
 }
 
-/* Give @s's callchain to @h. */
-static void take_sample(struct report *r, struct hit *h, const struct sample *s)
+/* The ELF machine of the dump's "arch" line (mipsel, x86_64, arm64...). */
+static int dump_machine(const struct dump *d)
+{
+	if (!d->arch)
+		return EM_NONE;
+	if (!strncmp(d->arch, "mips", 4))
+		return EM_MIPS;
+	if (!strncmp(d->arch, "x86_64", 6))
+		return EM_X86_64;
+	if (!strncmp(d->arch, "arm64", 5) || !strncmp(d->arch, "aarch64", 7))
+		return EM_AARCH64;
+	return EM_NONE;
+}
+
+/*
+ * Give @s's callchain to @h; a "perf-user" sample's user stack, unwound
+ * (ustack.c), becomes its user frames.
+ */
+static void take_sample(struct report *r, struct hit *h, struct sample *s)
 {
 	int k;
 
+	if (s->user) {
+		unsigned long long off = 0;
+		char *path = NULL;
+
+		h->perf = h->ustack = true;
+		for (k = 0; k < h->nuframes; k++)
+			free(h->uframes[k]);
+		h->nuframes = 0;
+		s->machine = dump_machine(&r->d);
+		uprobe_def(r, h->probe, &path, &off);
+		ustack_frames(s, r->sysroot, path ? path : "?", off, &h->uframes,
+			      &h->nuframes, &h->capuframes);
+		free(path);
+		return;
+	}
 	h->perf = h->stack = true;
 	h->nframes = 0;
 	for (k = 0; k < s->n; k++)

@@ -9,7 +9,10 @@
  * the "/0xSIZE" of a kernel stack, or the " [module]" tag, so that the
  * same caller seen by the kernel's stack trace and by the agent's perf
  * callchain merges into one frame.  flamegraph.pl splits frames at ';':
- * one in a name becomes ':'.
+ * one in a name becomes ':'.  A uprobe hit's user frames come first
+ * (outermost), below its kernel frames, as perf script prints them; a
+ * user stack whose unwind stopped or was not done starts with
+ * "[incomplete]".
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,10 @@ static void add_frame(struct strbuf *sb, const char *s)
 {
 	size_t n = strcspn(s, "+/ ");
 
+	if (!strncmp(s, USTACK_MARK, strlen(USTACK_MARK))) {
+		sb_addf(sb, "[incomplete];");
+		return;
+	}
 	for (; n && *s; s++, n--)
 		sb_addf(sb, "%c", *s == ';' ? ':' : *s);
 	sb_addf(sb, ";");
@@ -44,6 +51,8 @@ void folded_write(FILE *f, const struct report *r)
 		const struct hit *h = &d->hits[i];
 		struct strbuf sb = { 0 };
 
+		for (j = h->nuframes - 1; j >= 0; j--)
+			add_frame(&sb, h->uframes[j]);
 		for (j = h->nframes - 1; j >= 0; j--)
 			add_frame(&sb, h->frames[j]);
 		if (!h->nframes && h->parent)

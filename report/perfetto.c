@@ -29,11 +29,16 @@ struct frame_ids {
 	long n;
 };
 
-/* The id of frame @name called from @parent (0: outermost), added once. */
-static long frame_id(struct frame_ids *fr, long parent, const char *name)
+/*
+ * The id of frame @name called from @parent (0: outermost), added once,
+ * of category "user" when @user, else "kernel".
+ */
+static long frame_id(struct frame_ids *fr, long parent, const char *name,
+		     bool user)
 {
-	size_t len = strcspn(name, "+/ ");
-	char *key = xasprintf("%ld;%.*s", parent, (int)len, name);
+	size_t len = !strncmp(name, USTACK_MARK, strlen(USTACK_MARK)) ? strlen(name) :
+		     strcspn(name, "+/ ");
+	char *key = xasprintf("%ld;%c%.*s", parent, user ? 'u' : 'k', (int)len, name);
 	void *v = strmap_get(&fr->ids, key, strlen(key));
 	char *bare;
 	FILE *m;
@@ -52,7 +57,7 @@ static long frame_id(struct frame_ids *fr, long parent, const char *name)
 	json_string(m, bare);
 	if (parent)
 		fprintf(m, ", \"parent\": \"%ld\"", parent);
-	fprintf(m, ", \"category\": \"kernel\"}");
+	fprintf(m, ", \"category\": \"%s\"}", user ? "user" : "kernel");
 	fclose(m);
 	sb_addf(&fr->out, "%s", mb);
 	free(mb);
@@ -88,11 +93,13 @@ void perfetto_write(FILE *f, const struct report *r)
 			json_string(f, h->task);
 			fprintf(f, "}}");
 		}
-		/* outermost first: each frame's parent is its caller */
+		/* outermost first: each frame's parent is its caller; user frames below kernel ones */
+		for (j = h->nuframes - 1; j >= 0; j--)
+			sf = frame_id(&fr, sf, h->uframes[j], true);
 		for (j = h->nframes - 1; j >= 0; j--)
-			sf = frame_id(&fr, sf, h->frames[j]);
+			sf = frame_id(&fr, sf, h->frames[j], false);
 		if (!h->nframes && h->parent)
-			sf = frame_id(&fr, sf, h->parent);
+			sf = frame_id(&fr, sf, h->parent, false);
 		fprintf(f, ",\n  {\"ph\": \"i\", \"s\": \"t\", \"cat\": \"probecc\", \"name\": ");
 		json_string(f, h->probe);
 		fprintf(f, ", \"ts\": %.3f, \"pid\": 1, \"tid\": %ld, \"args\": ", h->ts * 1e6, tid);

@@ -52,13 +52,23 @@ struct hit {
 	bool console;		/* from the kernel's ftrace dump on the console only */
 };
 
-/* A "perf" line: one sample of a probe with its kernel callchain. */
+/*
+ * A "perf" line: one sample of a probe with its kernel callchain; or a
+ * "perf-user" line: one with the user registers (the bits of umask in
+ * order, arch/ARCH/include/uapi/asm/perf_regs.h) and stack copy.
+ */
 struct sample {
 	char *probe;
 	double ts;		/* seconds, perf's clock (local_clock) */
 	long pid;
 	unsigned long long *addrs;
 	int n;
+	bool user;		/* a "perf-user" line */
+	int machine;		/* ELF e_machine of the dump's arch (EM_NONE: unknown) */
+	unsigned long long umask, *uregs;
+	int nuregs;
+	unsigned char *ustack;	/* the bytes from the user stack pointer up */
+	size_t nustack;
 };
 
 /* A "module" line: where a module's core and code sections were. */
@@ -383,6 +393,12 @@ void text_summary(FILE *out, const struct report *r);
 
 /* escape.c */
 int utf8_len(const unsigned char *s);
+
+/* ustack.c; a user frame that says why the stack is cut or missing starts with USTACK_MARK */
+#define USTACK_MARK	"[user stack "
+void ustack_frames(const struct sample *s, const char *sysroot,
+		   const char *path, unsigned long long off,
+		   char ***frames, int *n, int *cap);
 void json_string(FILE *f, const char *s);
 void xml_escaped(FILE *f, const char *s);
 

@@ -44,10 +44,10 @@ fi
 # then the explanation); the module typo stops the job at the image,
 # after both compiles, before any boot.
 d=$fj_dir/warn-once && mkdir -p "$d"
-qemu-images/run-probes --arch mipsel --out "$d/out" --module bondng \
-	tests/firstjob/warn-stack.probes > "$d/stdout" 2> "$d/stderr"
+qemu-images/run-probes --arch mipsel --out "$d/out" --report --module bondng \
+	tests/firstjob/warn-init.probes > "$d/stdout" 2> "$d/stderr"
 rc=$?
-n=$(grep -c "warning: 'stack' on uprobe 'u' records nothing" "$d/stderr")
+n=$(grep -c "warning: 'start_kernel' is __init" "$d/stderr")
 if [ $rc -ne 0 ] && [ ! -e "$d/out/console.log" ] && [ "$n" = 1 ]; then
 	t_pass firstjob/warn-once
 else
@@ -215,8 +215,7 @@ fi
 # "stack has" (the agent's perf callchain on MIPS), on mipsel: green the
 # first time; then red, before any boot, with a one-line reason, for a
 # misspelt function, a program of the wrong arch and a module typo.
-# (A uprobe's own "stack has" cannot hold on MIPS, whose kernel keeps no
-# user stack: probecc refuses it, tests/compiler.)
+# (A uprobe's own "stack has" on MIPS: tests/ustack.test.sh.)
 d=$fj_dir/first-job && mkdir -p "$d/sysroot/bin" "$d/x86/bin"
 if ! mipsel-linux-gnu-gcc -static -g -O2 -o "$d/sysroot/bin/hello" tests/firstjob/hello.c 2> "$d/cc.err" ||
    ! gcc -static -g -O2 -o "$d/x86/bin/hello" tests/firstjob/hello.c 2>> "$d/cc.err"; then

@@ -1,0 +1,803 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User call stacks from the agent's "perf-user" samples (docs/plan.md):
+ * the user registers and a copy of the user stack from the stack pointer
+ * up, taken at a uprobe hit (initramfs/perf.c), unwound on the host with
+ * the probed program's CFI (.eh_frame, .debug_frame) under --sysroot, as
+ * "perf report" does for "perf record --call-graph dwarf".
+ *
+ * What Debian bookworm's elfutils 0.188 gives, from its source
+ * (libebl/eblopenbackend.c, backends/, libdwfl/dwfl_frame.c, libdw/cfi.c):
+ *  - x86_64 and aarch64 have a backend with frame_nregs (17, 97),
+ *    abi_cfi and a fallback unwinder (frame pointer): libdwfl unwinds
+ *    from registers set through dwfl_thread_state_registers() and a
+ *    memory_read callback over the stack copy (dwfl_attach_state(),
+ *    dwfl_getthread_frames()).
+ *  - MIPS has no backend at all in 0.188 (no mips_init: EM_MIPS gets the
+ *    default one, frame_nregs 0), so dwfl_thread_getframes() fails with
+ *    DWFL_E_NO_UNWIND, and libdw's own dwarf_cfi_addrframe() fails for
+ *    every MIPS address: cie_cache_initial_state() returns
+ *    DWARF_E_UNKNOWN_ERROR when the backend has no abi_cfi.  Only its
+ *    entry parser, dwarf_next_cfi(), is arch-free.  So on MIPS this file
+ *    runs the CFA programs itself (DWARF 5 section 6.4.2; GCC's MIPS CIE
+ *    says "CFA = $sp + 0, return address in $31"): registers no rule
+ *    names keep their value, as GCC's MIPS code assumes of $16-$23,
+ *    $28-$30 (the o32 and n64 ABIs' callee-saved registers).
+ *  - Other arches: no unwinder, and the stack says so.
+ * The first frame is the sample's pc; at a function's first instruction
+ * the caller comes from the CFI's return-address column, which is the
+ * ABI's return-address register ($31, x30) or the slot at the stack
+ * pointer (x86_64): the direct caller is never lost.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report-int.h"
+#include "uelf.h"
+
+#define USTACK_DEPTH	64	/* frames at most */
+#define MIPS_NREGS	32	/* DWARF columns 0-31: $0-$31 */
+#define CFI_COLS	72	/* columns kept: GPRs, FPRs, hi, lo */
+
+/* One sample being unwound. */
+struct uw {
+	const struct sample *s;
+	unsigned long long sp;	/* where the stack copy starts */
+	bool msb;		/* big-endian target */
+	int wsize;		/* bytes of a word: 4 (o32) or 8 */
+	const char *stop;	/* why the unwind stopped early, or NULL */
+	char stopbuf[160];
+};
+
+/* The value of the sample's register of perf bit @bit, or false. */
+static bool perf_reg(const struct sample *s, int bit, unsigned long long *v)
+{
+	int i, k = 0;
+
+	if (!s->uregs || !(s->umask >> bit & 1))
+		return false;
+	for (i = 0; i < bit; i++)
+		k += s->umask >> i & 1;
+	if (k >= s->nuregs)
+		return false;
+	*v = s->uregs[k];
+	return true;
+}
+
+/* A word of the stack copy at @addr, or false outside it. */
+static bool stack_word(const struct uw *u, unsigned long long addr, int size,
+		       unsigned long long *v)
+{
+	const unsigned char *p;
+	int i;
+
+	if (addr < u->sp || addr - u->sp > u->s->nustack ||
+	    u->s->nustack - (addr - u->sp) < (size_t)size)
+		return false;
+	p = u->s->ustack + (addr - u->sp);
+	*v = 0;
+	for (i = 0; i < size; i++)
+		*v |= (unsigned long long)p[u->msb ? i : size - 1 - i] << (8 * (size - 1 - i));
+	return true;
+}
+
+/* ---- libdwfl: x86_64 and aarch64 ---- */
+
+/*
+ * DWARF register numbers of the perf bits (arch/ARCH/include/uapi/asm/
+ * perf_regs.h against the psABIs' DWARF tables): x86_64's AX BX CX DX
+ * SI DI BP SP IP are bits 0-8, R8-R15 bits 16-23; DWARF has rax rdx rcx
+ * rbx rsi rdi rbp rsp r8-r15 rip (System V AMD64 psABI, fig. 3.36).
+ */
+static const signed char x86_64_dwarf[24] = {
+	0, 3, 2, 1, 4, 5, 6, 7, 16, -1, -1, -1, -1, -1, -1, -1,
+	8, 9, 10, 11, 12, 13, 14, 15,
+};
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct uw *u = arg;
+
+	(void)dwfl;
+	if (*thread_argp)
+		return 0;
+	*thread_argp = u;
+	return u->s->pid > 0 ? u->s->pid : 1;
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
+			void *arg)
+{
+	unsigned long long v;
+	struct uw *u = arg;
+
+	(void)dwfl;
+	if (!stack_word(u, addr, u->wsize, &v)) {
+		snprintf(u->stopbuf, sizeof(u->stopbuf),
+			 "the unwind reads 0x%llx, outside the %zu bytes of stack copied (a bigger 'stack BYTES' reaches further)",
+			 (unsigned long long)addr, u->s->nustack);
+		u->stop = u->stopbuf;
+		return false;
+	}
+	*result = v;
+	return true;
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct uw *u = arg;
+	Dwarf_Word regs[33];
+	unsigned long long v, pc = 0;
+	int bit, n;
+
+	if (u->s->machine == EM_X86_64) {
+		n = 17;
+		for (bit = 0; bit < 24; bit++)
+			if (x86_64_dwarf[bit] >= 0) {
+				if (!perf_reg(u->s, bit, &v))
+					return false;
+				regs[x86_64_dwarf[bit]] = v;
+			}
+		pc = regs[16];
+	} else {
+		n = 32;	/* x0-x30, sp: DWARF 0-31 (AAPCS64 DWARF) */
+		for (bit = 0; bit < 32; bit++)
+			if (!perf_reg(u->s, bit, &v))
+				return false;
+			else
+				regs[bit] = v;
+		if (!perf_reg(u->s, 32, &pc))
+			return false;
+	}
+	if (!dwfl_thread_state_registers(thread, 0, n, regs))
+		return false;
+	dwfl_thread_state_register_pc(thread, pc);
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = next_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+struct uframes {
+	unsigned long long pc[USTACK_DEPTH];
+	bool cfi[USTACK_DEPTH];		/* this frame's caller came from CFI */
+	int n;
+};
+
+/* Has @pc CFI in its module (.eh_frame or .debug_frame)? */
+static bool has_cfi(Dwfl *dwfl, Dwarf_Addr pc)
+{
+	Dwfl_Module *m = dwfl_addrmodule(dwfl, pc);
+	Dwarf_Addr bias;
+	Dwarf_CFI *cfi;
+	Dwarf_Frame *f;
+	int i;
+
+	for (i = 0; m && i < 2; i++) {
+		cfi = i ? dwfl_module_dwarf_cfi(m, &bias) : dwfl_module_eh_cfi(m, &bias);
+		if (cfi && !dwarf_cfi_addrframe(cfi, pc - bias, &f)) {
+			free(f);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int frame_cb(Dwfl_Frame *state, void *arg)
+{
+	struct uframes *fr = arg;
+	Dwarf_Addr pc;
+	bool activation;
+
+	if (fr->n == USTACK_DEPTH || !dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	fr->pc[fr->n++] = pc;
+	return DWARF_CB_OK;
+}
+
+/* Unwind with libdwfl; the pcs into @fr.  Reason of an early stop in u->stop. */
+static void unwind_dwfl(struct uw *u, const char *file, unsigned long long bias,
+			struct uframes *fr)
+{
+	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
+	int i;
+
+	if (!dwfl || (dwfl_report_begin(dwfl),
+		      !dwfl_report_elf(dwfl, "prog", file, -1, bias, false)) ||
+	    dwfl_report_end(dwfl, NULL, NULL)) {
+		snprintf(u->stopbuf, sizeof(u->stopbuf), "libdwfl cannot read %s: %s",
+			 file, dwfl_errmsg(-1));
+		u->stop = u->stopbuf;
+		dwfl_end(dwfl);
+		return;
+	}
+	if (!dwfl_attach_state(dwfl, NULL, u->s->pid > 0 ? u->s->pid : 1,
+			       &thread_callbacks, u) ||
+	    (dwfl_getthread_frames(dwfl, u->s->pid > 0 ? u->s->pid : 1, frame_cb, fr) &&
+	     !fr->n)) {
+		snprintf(u->stopbuf, sizeof(u->stopbuf), "libdwfl: %s", dwfl_errmsg(-1));
+		u->stop = u->stopbuf;
+	}
+	/* a caller came from CFI when its callee's pc has some */
+	for (i = 0; i + 1 < fr->n; i++)
+		fr->cfi[i] = has_cfi(dwfl, i ? fr->pc[i] - 1 : fr->pc[i]);
+	dwfl_end(dwfl);
+}
+
+/* ---- MIPS: CFA programs run here (libdw 0.188 refuses MIPS CFI) ---- */
+
+enum rule_kind { R_SAME, R_UNDEF, R_OFFSET, R_VAL_OFFSET, R_REG, R_EXPR };
+struct rule {
+	enum rule_kind kind;
+	long long n;		/* offset from the CFA, or a register */
+};
+struct cfa_row {
+	int cfa_reg;		/* -1: a DW_CFA_def_cfa_expression */
+	long long cfa_off;
+	struct rule r[CFI_COLS];
+};
+
+/* One CFI section of the file. */
+struct cfi_sec {
+	Elf_Data *data;
+	unsigned long long addr;	/* its sh_addr (for pc-relative pointers) */
+	bool eh;
+};
+
+/* Read a pointer of DW_EH_PE encoding @enc at *@p (up to @end); false on anything else. */
+static bool read_ptr(const struct cfi_sec *sec, const struct uw *u, int enc,
+		     const unsigned char **p, const unsigned char *end,
+		     unsigned long long *v)
+{
+	const unsigned char *at = *p;
+	unsigned long long x = 0;
+	int size, i, shift = 0;
+	bool sign = false;
+
+	if (enc == DW_EH_PE_omit)
+		return false;
+	switch (enc & 0x0f) {
+	case DW_EH_PE_absptr: size = u->wsize; break;
+	case DW_EH_PE_udata2: size = 2; break;
+	case DW_EH_PE_sdata2: size = 2; sign = true; break;
+	case DW_EH_PE_udata4: size = 4; break;
+	case DW_EH_PE_sdata4: size = 4; sign = true; break;
+	case DW_EH_PE_udata8: case DW_EH_PE_sdata8: size = 8; break;
+	case DW_EH_PE_uleb128: case DW_EH_PE_sleb128:
+		do {
+			if (at >= end || shift > 63)
+				return false;
+			x |= (unsigned long long)(*at & 0x7f) << shift;
+			shift += 7;
+		} while (*at++ & 0x80);
+		if ((enc & 0x0f) == DW_EH_PE_sleb128 && shift < 64 && (at[-1] & 0x40))
+			x |= ~0ULL << shift;
+		size = 0;
+		break;
+	default:
+		return false;
+	}
+	if (size) {
+		if (end - at < size)
+			return false;
+		for (i = 0; i < size; i++)
+			x |= (unsigned long long)at[u->msb ? i : size - 1 - i] << (8 * (size - 1 - i));
+		if (sign && size < 8 && (x >> (8 * size - 1) & 1))
+			x |= ~0ULL << (8 * size);
+		at += size;
+	}
+	if ((enc & 0x70) == DW_EH_PE_pcrel)
+		x += sec->addr + (*p - (const unsigned char *)sec->data->d_buf);
+	else if ((enc & 0x70) != DW_EH_PE_absptr)
+		return false;	/* textrel, datarel, funcrel: not in Linux programs */
+	if (u->wsize == 4)
+		x &= 0xffffffffULL;
+	*p = at;
+	*v = x;
+	return true;
+}
+
+static bool uleb(const unsigned char **p, const unsigned char *end,
+		 unsigned long long *v)
+{
+	const struct cfi_sec none = { 0 };
+	struct uw u = { .wsize = 8 };
+
+	return read_ptr(&none, &u, DW_EH_PE_uleb128, p, end, v);
+}
+
+static bool sleb(const unsigned char **p, const unsigned char *end, long long *v)
+{
+	const struct cfi_sec none = { 0 };
+	struct uw u = { .wsize = 8 };
+	unsigned long long x;
+
+	if (!read_ptr(&none, &u, DW_EH_PE_sleb128, p, end, &x))
+		return false;
+	*v = (long long)x;
+	return true;
+}
+
+/* The FDE pointer encoding of a CIE (its 'R' augmentation), absptr without. */
+static int fde_encoding(const struct cfi_sec *sec, const struct uw *u,
+			const Dwarf_CIE *cie)
+{
+	const unsigned char *p = cie->augmentation_data;
+	const unsigned char *end = p + cie->augmentation_data_size;
+	const char *a;
+	unsigned long long skip;
+
+	if (cie->augmentation[0] != 'z')
+		return DW_EH_PE_absptr;
+	for (a = cie->augmentation + 1; *a && p < end; a++) {
+		if (*a == 'R')
+			return *p;
+		if (*a == 'L')
+			p++;
+		else if (*a == 'P') {
+			int enc = *p++;
+
+			/* the personality's pointer, read only to be skipped */
+			if (!read_ptr(sec, u, enc & ~0x70, &p, end, &skip))
+				return -1;
+		} else if (*a != 'S') {
+			return -1;
+		}
+	}
+	return DW_EH_PE_absptr;
+}
+
+/*
+ * Run CFA instructions [@p, @end) from @loc while the location stays at
+ * or below @pc; @init is the CIE's row (DW_CFA_restore).  False on an
+ * instruction this does not read (said in u->stop).
+ */
+static bool run_cfa(struct uw *u, const struct cfi_sec *sec, const Dwarf_CIE *cie,
+		    int enc, const unsigned char *p, const unsigned char *end,
+		    unsigned long long loc, unsigned long long pc,
+		    struct cfa_row *row, const struct cfa_row *init)
+{
+	struct cfa_row stack[8];
+	int depth = 0;
+
+	while (p < end) {
+		unsigned char op = *p++;
+		unsigned long long reg = op & 0x3f, a = 0, adv = 0;
+		long long s = 0;
+		bool ok = true;
+
+		switch (op & 0xc0 ? op & 0xc0 : op) {
+		case DW_CFA_advance_loc:
+			adv = (op & 0x3f) * cie->code_alignment_factor;
+			break;
+		case DW_CFA_offset:
+			ok = uleb(&p, end, &a);
+			s = (long long)a * cie->data_alignment_factor;
+			if (ok && reg < CFI_COLS)
+				row->r[reg] = (struct rule){ R_OFFSET, s };
+			break;
+		case DW_CFA_restore:
+			if (reg < CFI_COLS)
+				row->r[reg] = init->r[reg];
+			break;
+		case DW_CFA_nop:
+			break;
+		case DW_CFA_set_loc:
+			ok = read_ptr(sec, u, enc, &p, end, &a);
+			if (ok && a > pc)
+				return true;
+			loc = a;
+			break;
+		case DW_CFA_advance_loc1:
+			ok = p < end;
+			adv = ok ? *p++ * cie->code_alignment_factor : 0;
+			break;
+		case DW_CFA_advance_loc2:
+			ok = read_ptr(sec, u, DW_EH_PE_udata2, &p, end, &a);
+			adv = a * cie->code_alignment_factor;
+			break;
+		case DW_CFA_advance_loc4:
+			ok = read_ptr(sec, u, DW_EH_PE_udata4, &p, end, &a);
+			adv = a * cie->code_alignment_factor;
+			break;
+		case DW_CFA_offset_extended:
+		case DW_CFA_val_offset:
+			ok = uleb(&p, end, &reg) && uleb(&p, end, &a);
+			if (ok && reg < CFI_COLS)
+				row->r[reg] = (struct rule){ op == DW_CFA_val_offset ? R_VAL_OFFSET : R_OFFSET,
+							     (long long)a * cie->data_alignment_factor };
+			break;
+		case DW_CFA_offset_extended_sf:
+		case DW_CFA_val_offset_sf:
+			ok = uleb(&p, end, &reg) && sleb(&p, end, &s);
+			if (ok && reg < CFI_COLS)
+				row->r[reg] = (struct rule){ op == DW_CFA_val_offset_sf ? R_VAL_OFFSET : R_OFFSET,
+							     s * cie->data_alignment_factor };
+			break;
+		case DW_CFA_GNU_negative_offset_extended:
+			ok = uleb(&p, end, &reg) && uleb(&p, end, &a);
+			if (ok && reg < CFI_COLS)
+				row->r[reg] = (struct rule){ R_OFFSET, -(long long)a * cie->data_alignment_factor };
+			break;
+		case DW_CFA_restore_extended:
+		case DW_CFA_undefined:
+		case DW_CFA_same_value:
+			ok = uleb(&p, end, &reg);
+			if (ok && reg < CFI_COLS)
+				row->r[reg] = op == DW_CFA_restore_extended ? init->r[reg] :
+					(struct rule){ op == DW_CFA_undefined ? R_UNDEF : R_SAME, 0 };
+			break;
+		case DW_CFA_register:
+			ok = uleb(&p, end, &reg) && uleb(&p, end, &a);
+			if (ok && reg < CFI_COLS)
+				row->r[reg] = (struct rule){ R_REG, (long long)a };
+			break;
+		case DW_CFA_remember_state:
+			ok = depth < 8;
+			if (ok)
+				stack[depth++] = *row;
+			break;
+		case DW_CFA_restore_state:
+			ok = depth > 0;
+			if (ok)
+				*row = stack[--depth];
+			break;
+		case DW_CFA_def_cfa:
+			ok = uleb(&p, end, &reg) && uleb(&p, end, &a);
+			row->cfa_reg = reg;
+			row->cfa_off = a;
+			break;
+		case DW_CFA_def_cfa_sf:
+			ok = uleb(&p, end, &reg) && sleb(&p, end, &s);
+			row->cfa_reg = reg;
+			row->cfa_off = s * cie->data_alignment_factor;
+			break;
+		case DW_CFA_def_cfa_register:
+			ok = uleb(&p, end, &reg);
+			row->cfa_reg = reg;
+			break;
+		case DW_CFA_def_cfa_offset:
+			ok = uleb(&p, end, &a);
+			row->cfa_off = a;
+			break;
+		case DW_CFA_def_cfa_offset_sf:
+			ok = sleb(&p, end, &s);
+			row->cfa_off = s * cie->data_alignment_factor;
+			break;
+		case DW_CFA_GNU_args_size:
+			ok = uleb(&p, end, &a);
+			break;
+		case DW_CFA_def_cfa_expression:
+		case DW_CFA_expression:
+		case DW_CFA_val_expression:
+			if (op != DW_CFA_def_cfa_expression)
+				ok = uleb(&p, end, &reg);
+			ok = ok && uleb(&p, end, &a) && a <= (unsigned long long)(end - p);
+			if (!ok)
+				break;
+			p += a;
+			if (op == DW_CFA_def_cfa_expression)
+				row->cfa_reg = -1;
+			else if (reg < CFI_COLS)
+				row->r[reg] = (struct rule){ R_EXPR, 0 };
+			break;
+		default:
+			snprintf(u->stopbuf, sizeof(u->stopbuf),
+				 "CFA instruction 0x%02x not read", op);
+			u->stop = u->stopbuf;
+			return false;
+		}
+		if (!ok) {
+			snprintf(u->stopbuf, sizeof(u->stopbuf),
+				 "CFA instruction 0x%02x cut short", op);
+			u->stop = u->stopbuf;
+			return false;
+		}
+		if (adv) {
+			if (loc + adv > pc)
+				return true;
+			loc += adv;
+		}
+	}
+	return true;
+}
+
+/* The row of the FDE of @sec holding @pc into @row; false when none holds it. */
+static bool cfi_row(struct uw *u, const struct cfi_sec *sec,
+		    const unsigned char *ident, unsigned long long pc,
+		    struct cfa_row *row, int *ra)
+{
+	Dwarf_Off off = 0, next;
+	Dwarf_CFI_Entry e, c;
+
+	for (; dwarf_next_cfi(ident, sec->data, sec->eh, off, &next, &e) == 0; off = next) {
+		const unsigned char *p, *end;
+		unsigned long long start, len, alen;
+		struct cfa_row init;
+		Dwarf_Off cnext;
+		int enc, i;
+
+		if (dwarf_cfi_cie_p(&e))
+			continue;
+		if (dwarf_next_cfi(ident, sec->data, sec->eh, e.fde.CIE_pointer,
+				   &cnext, &c) != 0 || !dwarf_cfi_cie_p(&c))
+			continue;
+		enc = fde_encoding(sec, u, &c.cie);
+		p = e.fde.start;
+		end = e.fde.end;
+		if (enc < 0 || !read_ptr(sec, u, enc, &p, end, &start) ||
+		    !read_ptr(sec, u, enc & 0x0f, &p, end, &len) ||
+		    pc < start || pc - start >= len)
+			continue;
+		if (c.cie.augmentation[0] == 'z' &&
+		    (!uleb(&p, end, &alen) || alen > (unsigned long long)(end - p)))
+			continue;
+		if (c.cie.augmentation[0] == 'z')
+			p += alen;
+		memset(&init, 0, sizeof(init));
+		init.cfa_reg = -2;	/* none yet */
+		for (i = 0; i < CFI_COLS; i++)
+			init.r[i].kind = R_SAME;
+		if (!run_cfa(u, sec, &c.cie, enc, c.cie.initial_instructions,
+			     c.cie.initial_instructions_end, start, ~0ULL, &init, &init))
+			return false;
+		*row = init;
+		if (!run_cfa(u, sec, &c.cie, enc, p, end, start, pc, row, &init))
+			return false;
+		*ra = c.cie.return_address_register;
+		return true;
+	}
+	return false;
+}
+
+/* One CFI step on MIPS: @regs (valid in @have) of the callee -> the caller's. */
+static bool mips_step(struct uw *u, struct cfi_sec *secs, int nsecs,
+		      const unsigned char *ident, unsigned long long *pc,
+		      unsigned long long *regs, bool *have, bool caller)
+{
+	unsigned long long nregs[MIPS_NREGS], cfa, v;
+	bool nhave[MIPS_NREGS];
+	struct cfa_row row;
+	int i, ra = -1;
+
+	for (i = 0; i < nsecs; i++)
+		if (cfi_row(u, &secs[i], ident, caller ? *pc - 1 : *pc, &row, &ra))
+			break;
+	if (u->stop)
+		return false;
+	if (i == nsecs) {
+		snprintf(u->stopbuf, sizeof(u->stopbuf),
+			 "no CFI holds 0x%llx (.eh_frame, .debug_frame of the program; a separate debug file is not read)",
+			 *pc);
+		u->stop = u->stopbuf;
+		return false;
+	}
+	if (row.cfa_reg < 0 || row.cfa_reg >= MIPS_NREGS || !have[row.cfa_reg] ||
+	    ra < 0 || ra >= MIPS_NREGS) {
+		snprintf(u->stopbuf, sizeof(u->stopbuf),
+			 "the CFA at 0x%llx is not a register plus an offset", *pc);
+		u->stop = u->stopbuf;
+		return false;
+	}
+	cfa = regs[row.cfa_reg] + row.cfa_off;
+	if (u->wsize == 4)
+		cfa &= 0xffffffffULL;
+	for (i = 0; i < MIPS_NREGS; i++) {
+		const struct rule *r = &row.r[i];
+
+		nhave[i] = false;
+		switch (r->kind) {
+		case R_SAME:
+			nhave[i] = have[i];
+			nregs[i] = regs[i];
+			break;
+		case R_OFFSET:
+			if (stack_word(u, cfa + r->n, u->wsize, &v)) {
+				nregs[i] = v;
+				nhave[i] = true;
+			} else if (i == ra) {
+				snprintf(u->stopbuf, sizeof(u->stopbuf),
+					 "the return address at 0x%llx is outside the %zu bytes of stack copied (a bigger 'stack BYTES' reaches further)",
+					 cfa + r->n, u->s->nustack);
+				u->stop = u->stopbuf;
+				return false;
+			}
+			break;
+		case R_VAL_OFFSET:
+			nregs[i] = cfa + r->n;
+			nhave[i] = true;
+			break;
+		case R_REG:
+			if (r->n < MIPS_NREGS && have[r->n]) {
+				nregs[i] = regs[r->n];
+				nhave[i] = true;
+			}
+			break;
+		case R_UNDEF:
+		case R_EXPR:
+			break;
+		}
+	}
+	if (!nhave[ra] || !nregs[ra])
+		return false;	/* the outermost frame (__start: $31 undefined) */
+	if (cfa <= regs[29] && caller) {
+		snprintf(u->stopbuf, sizeof(u->stopbuf),
+			 "the CFA 0x%llx does not move up the stack", cfa);
+		u->stop = u->stopbuf;
+		return false;
+	}
+	*pc = nregs[ra];
+	memcpy(regs, nregs, sizeof(nregs));
+	memcpy(have, nhave, sizeof(nhave));
+	regs[29] = cfa;	/* the caller's $sp is the CFA (GCC's MIPS CIE) */
+	have[29] = true;
+	return true;
+}
+
+static void unwind_mips(struct uw *u, Elf *elf, struct uframes *fr)
+{
+	unsigned long long regs[MIPS_NREGS], pc;
+	bool have[MIPS_NREGS];
+	struct cfi_sec secs[2];
+	const unsigned char *ident = (const unsigned char *)elf_getident(elf, NULL);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	int i, nsecs = 0;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn)) && nsecs < 2) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		if (!strcmp(name, ".debug_frame") || !strcmp(name, ".eh_frame")) {
+			secs[nsecs].data = elf_getdata(scn, NULL);
+			secs[nsecs].addr = sh.sh_addr;
+			secs[nsecs].eh = name[1] == 'e';
+			nsecs += secs[nsecs].data != NULL;
+		}
+	}
+	for (i = 0; i < MIPS_NREGS; i++)
+		have[i] = i && perf_reg(u->s, i, &regs[i]);	/* bit i: $i; bit 0: pc */
+	regs[0] = 0;
+	have[0] = true;
+	if (!perf_reg(u->s, 0, &pc))
+		return;
+	fr->pc[fr->n++] = pc;
+	while (fr->n < USTACK_DEPTH &&
+	       mips_step(u, secs, nsecs, ident, &pc, regs, have, fr->n > 1)) {
+		fr->cfi[fr->n - 1] = true;
+		fr->pc[fr->n++] = pc;
+	}
+}
+
+/* ---- the samples ---- */
+
+static void push_frame(char ***v, int *n, int *cap, char *s)
+{
+	ALLOC_GROW(*v, *n + 1, *cap);
+	(*v)[(*n)++] = s;
+}
+
+/*
+ * ustack_frames() - the user call stack of a "perf-user" sample @s of
+ * the uprobe at file offset @off of @path (in the target), from the file
+ * under @sysroot (NULL: the frames stay addresses), into @frames
+ * (innermost first, strings owned by the caller): "func+0xOFF [path]"
+ * then "(pc)", "(cfi)" (the frame's caller was found with CFI) or
+ * "(fp)" (libdwfl's frame-pointer fallback where its callee had no
+ * CFI); a last frame "[user stack cut: WHY]" when the unwind stopped
+ * before the outermost frame (the function of the ELF entry point),
+ * "[user stack not unwound: WHY]" without the file (USTACK_MARK).  Never fails: what cannot be done is
+ * said in the frames.
+ */
+void ustack_frames(const struct sample *s, const char *sysroot,
+		   const char *path, unsigned long long off,
+		   char ***frames, int *n, int *cap)
+{
+	struct uw u = { .s = s };
+	struct uframes fr = { .n = 0 };
+	unsigned long long pc = 0, bias = 0;
+	char *file = NULL, buf[320];
+	Elf *elf = NULL;
+	GElf_Ehdr eh;
+	int fd = -1, i, spbit;
+
+	spbit = s->machine == EM_X86_64 ? 7 : s->machine == EM_AARCH64 ? 31 : 29;
+	perf_reg(s, s->machine == EM_AARCH64 ? 32 : s->machine == EM_X86_64 ? 8 : 0, &pc);
+	if (!s->uregs || !perf_reg(s, spbit, &u.sp)) {
+		push_frame(frames, n, cap, xasprintf(USTACK_MARK "absent: the sample has no user registers (a kernel thread)]"));
+		return;
+	}
+	if (!sysroot) {
+		push_frame(frames, n, cap, xasprintf("0x%llx", pc));
+		push_frame(frames, n, cap, xasprintf(USTACK_MARK "not unwound: --sysroot DIR gives the program's CFI]"));
+		return;
+	}
+	file = xasprintf("%s%s", sysroot, path);
+	elf_version(EV_CURRENT);
+	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) < 0 ||
+	    !(elf = elf_begin(fd, ELF_C_READ, NULL)) || !gelf_getehdr(elf, &eh)) {
+		push_frame(frames, n, cap, xasprintf("0x%llx", pc));
+		push_frame(frames, n, cap, xasprintf(USTACK_MARK "not unwound: cannot read %s]", file));
+		goto out;
+	}
+	u.msb = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	u.wsize = eh.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
+	if (eh.e_type == ET_DYN) {
+		/* the load bias: the sample's pc against the probe's address */
+		GElf_Phdr ph;
+		size_t k, np;
+
+		if (!elf_getphdrnum(elf, &np))
+			for (k = 0; k < np; k++)
+				if (gelf_getphdr(elf, k, &ph) && ph.p_type == PT_LOAD &&
+				    off >= ph.p_offset && off - ph.p_offset < ph.p_filesz)
+					bias = pc - (ph.p_vaddr + off - ph.p_offset);
+	}
+	if (eh.e_machine == EM_X86_64 || eh.e_machine == EM_AARCH64) {
+		if (eh.e_machine != s->machine)
+			u.stop = "the program's arch is not the sample's";
+		else
+			unwind_dwfl(&u, file, bias, &fr);
+	} else if (eh.e_machine == EM_MIPS) {
+		unwind_mips(&u, elf, &fr);
+	} else {
+		snprintf(u.stopbuf, sizeof(u.stopbuf),
+			 "no user unwinder for ELF machine %d: elfutils 0.188's libdwfl has no backend that unwinds it",
+			 eh.e_machine);
+		u.stop = u.stopbuf;
+	}
+	if (!fr.n)
+		fr.pc[fr.n++] = pc;
+	for (i = 0; i < fr.n; i++) {
+		const char *how = !i ? "pc" : fr.cfi[i - 1] ? "cfi" : "fp";
+
+		if (!uelf_name_addr(file, off, pc, i ? fr.pc[i] - 1 : fr.pc[i],
+				    buf, sizeof(buf))) {
+			/* named at pc - 1 (inside the call), printed at the return address */
+			char *plus = strstr(buf, "+0x");
+			unsigned long long at = plus ? strtoull(plus + 3, NULL, 16) : 0;
+
+			if (plus)
+				*plus = '\0';
+			push_frame(frames, n, cap, xasprintf("%s+0x%llx [%s] (%s)", buf,
+							     at + (i ? 1 : 0), path, how));
+		} else {
+			push_frame(frames, n, cap, xasprintf("0x%llx (%s)", fr.pc[i], how));
+		}
+	}
+	/* the entry point's function (_start, __start) is the outermost frame */
+	if (u.stop && fr.n > 1 && !uelf_name_addr(file, off, pc, eh.e_entry + bias,
+						  buf, sizeof(buf))) {
+		size_t len = strcspn(buf, "+");
+
+		if (!strncmp((*frames)[*n - 1], buf, len) && (*frames)[*n - 1][len] == '+')
+			u.stop = NULL;
+	}
+	if (u.stop)
+		push_frame(frames, n, cap, xasprintf(USTACK_MARK "cut: %s]", u.stop));
+out:
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	free(file);
+}
