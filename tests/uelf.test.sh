@@ -189,10 +189,10 @@ run() {
 uelf_ok=1
 UELF_SRCS="facts/uelf.c common/arch.c common/elffile.c common/diag.c common/alloc.c common/suggest.c"
 gcc -std=gnu11 -Wall -Wextra -Werror -Icommon -Ifacts $UELF_SRCS tests/uelf/uelf-test.c \
-	-lelf -o "$U/uelf-test" > "$U/build.log" 2>&1 ||
+	-lelf -larchive -o "$U/uelf-test" > "$U/build.log" 2>&1 ||
 	{ t_fail uelf/build "uelf-test does not build (libelf-dev missing?)" "$U/build.log"; uelf_ok=; }
 gcc -std=gnu11 -Wall -Wextra -Werror -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-	-Icommon -Ifacts $UELF_SRCS tests/uelf/uelf-test.c -lelf -o "$U/uelf-test-asan" \
+	-Icommon -Ifacts $UELF_SRCS tests/uelf/uelf-test.c -lelf -larchive -o "$U/uelf-test-asan" \
 	> "$U/build-asan.log" 2>&1 ||
 	{ t_fail uelf/build-asan "uelf-test-asan does not build" "$U/build-asan.log"; uelf_ok=; }
 
