@@ -57,6 +57,9 @@ machine() {
 		M_QEMU=(-m 512) ;;
 	arm64) M_AGENT=arm64 M_ARCH=arm64 M_ROOM=2047 M_CONSOLE=ttyAMA0
 		M_QEMU=(-M virt -cpu cortex-a57 -m 512) ;;
+	# Debian's Linux 6.12 for arm64 (bookworm-security; fetch pins it)
+	arm64-6.12) M_AGENT=arm64 M_ARCH=arm64 M_ROOM=2047 M_CONSOLE=ttyAMA0
+		M_QEMU=(-M virt -cpu cortex-a57 -m 512) ;;
 	*) return 1 ;;
 	esac
 	M_QEMU=("$("$M_ARCH_ROWS" qemu "$M_ARCH")" "${M_QEMU[@]}") || return 1
@@ -83,4 +86,4 @@ machine_dump_opts() {
 	*) M_DUMP_OPTS=(-serial stdio -serial "file:$1") ;;
 	esac
 }
-MACHINES="mipsel x86_64 x86_64-6.12 loongson3 loongson3-o32 malta64el malta64 arm64"
+MACHINES="mipsel x86_64 x86_64-6.12 loongson3 loongson3-o32 malta64el malta64 arm64 arm64-6.12"

@@ -20,6 +20,10 @@
 #            arguments probed by symbol: probecc reads the ABI from the
 #            file (o32's arg5-10 at +16($stack).. under the 64-bit
 #            kernel, n64's arg5-8 in %r8-%r11), every value expected
+#   cmdline  (6.12 targets) tests/boot64/cmdline612.probes with --report:
+#            every part armed from the command line (the static event's
+#            stack by trace_trigger=, 6.2+), the plan without an arm line,
+#            every item "ok"; the exec of /init has its stack
 #   room     the command line the firmware passes (measure-room.sh): the
 #            length run-probes assumes (machines.sh M_ROOM) is the one
 #            measured; the ci and args boots pass run-probes' cut check
@@ -89,7 +93,10 @@ for t in ${B64_TARGETS:-loongson3 loongson3-o32 malta64el arm64}; do
 	fi
 
 	# --- ci: bond0, expectations, the stack of the netdev hit ---
-	if b64_run $t ci examples/ci-bond0.probes --report; then
+	# (6.12: net_device.name's offset moved, ci-bond0-612.probes)
+	ci=examples/ci-bond0.probes
+	case $t in *-6.12) ci=tests/boot64/ci-bond0-612.probes ;; esac
+	if b64_run $t ci $ci --report; then
 		d=$b64_dir/$t-ci
 		# six expectations, "complete dump" and "boot ends clean"
 		t_grep "boot64/$t-ci/expectations-hold" "$d/junit.xml" \
@@ -174,6 +181,41 @@ for t in ${B64_TARGETS:-loongson3 loongson3-o32 malta64el arm64}; do
 				'sched_process_exec: filename=/s?bin/[a-z]+ pid=([2-9]|[1-9][0-9]+) '
 		fi
 	fi
+
+	# --- cmdline: 6.2+, every part armed by the kernel's command line ---
+	# (the static event's stack is trace_trigger=: the agent only checks
+	# and dumps; its plan has no arm line)
+	case $t in *-6.12)
+	if b64_run $t cmdline tests/boot64/cmdline612.probes --report; then
+		d=$b64_dir/$t-cmdline
+		t_grep "boot64/$t-cmdline/expectations-hold" "$d/junit.xml" \
+			'<testsuite name="probecc" tests="6" failures="0">'
+		if grep -q '^arm'$'\t' "$d/plan"; then
+			t_fail "boot64/$t-cmdline/no-arm-line" "the plan arms something" "$d/plan"
+		else
+			t_pass "boot64/$t-cmdline/no-arm-line"
+		fi
+		t_grep "boot64/$t-cmdline/trace_trigger" "$d/cmdline" \
+			'(^| )trace_trigger=sched_process_exec\.stacktrace( |$)'
+		# every item the kernel armed: "ok", none armed by the agent
+		if grep -P '^item\t' "$d/dump1" | awk -F'\t' '$3 != "ok"' | grep -q .; then
+			t_fail "boot64/$t-cmdline/kernel-armed-all" "$(grep -P '^item\t' "$d/dump1" | awk -F'\t' '$3 != "ok"')"
+		else
+			t_grep "boot64/$t-cmdline/kernel-armed-all" "$d/dump1" \
+				$'^item\tsched:sched_process_exec\tok\tevents/sched/sched_process_exec/trigger\t'
+		fi
+		# the trigger's stack follows the exec event, from the kernel's
+		# first exec on (/init, before the agent ran)
+		if awk '/sched_process_exec: filename=\/init /{e=1; next}
+			e && /<stack trace>/{s=1; next}
+			s && /^ => /{ if ($2 == "kernel_execve") f = 1; next }
+			{e=0; s=0} END{exit !f}' "$d/dump1"; then
+			t_pass "boot64/$t-cmdline/stack-of-first-exec"
+		else
+			t_fail "boot64/$t-cmdline/stack-of-first-exec" "no stack after the exec of /init" "$d/dump1"
+		fi
+	fi ;;
+	esac
 
 	# --- uprobe: ten arguments by the program's own ABI ---
 	if ! sr=$(b64_sysroot $M_AGENT) || [ -z "$sr" ]; then
