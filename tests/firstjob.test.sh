@@ -265,7 +265,7 @@ else
 	qemu-images/run-probes --arch x86_64 --out "$d/out" --rc tests/firstjob/rc-hello \
 		--sysroot "$d/sysroot" --report tests/firstjob/hello-stack.probes > "$d/run.log" 2>&1
 	rc=$?
-	if [ $rc -eq 0 ] && grep -q '^ *1 greet \[/bin/hello\]$' "$d/run.log" &&
+	if [ $rc -eq 0 ] && grep -q -E '^ *1 greet(\+0x0)? \[/bin/hello\]( \(pc\))?$' "$d/run.log" &&
 	   grep -q '^2 of 2 expectation(s) hold$' "$d/run.log"; then
 		t_pass firstjob/uprobe-stack
 	else

@@ -77,8 +77,11 @@ else
 fi
 # A base initrd of 4k+1 bytes (a gzip'd cpio: probecc takes only an
 # initramfs as the base) is followed by 3 zero bytes, then the overlay.
+# (Random bytes, which gzip cannot shrink, so that the size moves by one
+# as n does: a run of one byte compressed to a size 4k+1 for no n when
+# the cpio's mtimes made the rest fall so.)
 for n in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
-	rm -rf "$yb/odd" && mkdir -p "$yb/odd/etc" && head -c $n /dev/zero | tr '\0' x > "$yb/odd/etc/motd"
+	rm -rf "$yb/odd" && mkdir -p "$yb/odd/etc" && head -c $n /dev/urandom > "$yb/odd/etc/motd"
 	(cd "$yb/odd" && printf 'etc\netc/motd\n' | cpio -o -H newc --quiet) | gzip -9 -n > "$yb/odd.img"
 	[ $(( $(stat -c %s "$yb/odd.img") % 4 )) = 1 ] && break
 done
