@@ -123,8 +123,9 @@ fi
 stub linux-config > "$br/kconfig.log" 2>&1
 missing=
 for o in $(grep -ho '"CONFIG_[A-Z0-9_]*"' compiler/*.c | tr -d '"' | sort -u) CONFIG_BOOT_CONFIG CONFIG_BLK_DEV_INITRD; do
-	# optional: kprobes on notrace functions only; an arch's own property
-	case $o in CONFIG_KPROBE_EVENTS_ON_NOTRACE|CONFIG_USER_STACKTRACE_SUPPORT) continue ;; esac
+	# optional: kprobes on notrace functions only; an arch's own
+	# properties (HAVE_*, *_SUPPORT: selected by the arch, no prompt)
+	case $o in CONFIG_KPROBE_EVENTS_ON_NOTRACE|CONFIG_*_SUPPORT|CONFIG_HAVE_*) continue ;; esac
 	grep -qx "$o=y" "$br/out/linux.config" || missing="$missing $o"
 done
 if [ -z "$missing" ]; then

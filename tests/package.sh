@@ -18,9 +18,10 @@
 #              is this machine, so the two packages are installed into
 #              it by apt and purged after (not run when a probecc package
 #              was already installed: that would be replaced)
-# Cold: about 40 s for the build on the shared 2-core host, lintian and
-# autopkgtest about a minute more (README.md, "Packaging"); it installs
-# Debian packages into the machine, so it is not part of make check.
+# Cold: 312-431 s on the shared 2-core host at loads of 6-11 (the build
+# 48-191 s, lintian 11-32 s, autopkgtest 81-249 s; README.md, "Install");
+# it installs Debian packages into the machine, so it is not part of make
+# check (make check-package).
 pk=$T_OUT/package
 rm -rf "$pk" && mkdir -p "$pk"
 tree_version=$(make -s --no-print-directory print-version)
