@@ -36,6 +36,46 @@
 /* ---- uprobes ---- */
 
 /*
+ * "expect U stack has F" on a uprobe U of a static program under
+ * @sysroot: F (a name, not a glob) must be a symbol of the program, as
+ * the report names user frames from it (did-you-mean from its
+ * symbols).  A dynamic program's frames may be its libraries': not
+ * checked.  Returns the errors added to @d.
+ */
+static int check_user_stack_names(const struct program *prog,
+				  const char *sysroot, struct diags *d)
+{
+	const struct expectation *e;
+	const struct probe *p;
+	int errors = 0;
+
+	for (e = prog->expects; sysroot && e; e = e->next) {
+		unsigned long long foff;
+		struct errmsg why;
+		char *path;
+
+		if (e->kind != E_STACK || strpbrk(e->func, "*?["))
+			continue;
+		for (p = prog->probes; p; p = p->next)
+			if ((p->kind == P_UPROBE || p->kind == P_URETPROBE) &&
+			    !strcmp(p->name, e->target))
+				break;
+		if (!p)
+			continue;
+		path = xasprintf("%s%s", sysroot, p->target);
+		if (uelf_is_dynamic(path) == 0 &&
+		    uelf_resolve(path, e->func, 0, &foff, &why)) {
+			diag_add(d, e->func_pos.src ? &e->func_pos : &e->pos,
+				 "%s (a user frame of '%s' is named from its program)",
+				 why.msg, p->name);
+			errors++;
+		}
+		free(path);
+	}
+	return errors;
+}
+
+/*
  * resolve_uprobes() - turn every uprobe PATH:SYMBOL[+OFF] into the file
  * offset uprobe_events wants, and check every PATH:OFFSET, against the
  * ELF files under @sysroot (uelf.c; NULL: none given).  A symbol with
@@ -101,6 +141,7 @@ int resolve_uprobes(struct program *prog, const char *sysroot,
 		}
 		free(path);
 	}
+	errors += check_user_stack_names(prog, sysroot, d);
 	return errors;
 }
 

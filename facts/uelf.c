@@ -104,6 +104,27 @@ out:
 	return -1;
 }
 
+/*
+ * uelf_is_dynamic() - does PATH run with a program interpreter
+ * (PT_INTERP: ld.so and shared libraries, gABI ch. 5)?  1 yes, 0 no
+ * (a static program, static-pie included), -1 unreadable.
+ */
+int uelf_is_dynamic(const char *path)
+{
+	struct uelf u;
+	GElf_Phdr ph;
+	size_t i;
+	int dyn = 0;
+
+	if (uelf_open(&u, path, NULL))
+		return -1;
+	for (i = 0; i < u.nph; i++)
+		if (gelf_getphdr(u.elf, i, &ph) && ph.p_type == PT_INTERP)
+			dyn = 1;
+	uelf_close(&u);
+	return dyn;
+}
+
 /* e_flags ABI field of 32-bit MIPS (binutils include/elf/mips.h). */
 #ifndef EF_MIPS_ABI
 #define EF_MIPS_ABI		0x0000f000

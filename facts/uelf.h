@@ -41,6 +41,9 @@
 int uelf_resolve(const char *path, const char *symbol, unsigned long long off,
 		 unsigned long long *foff, struct errmsg *err);
 
+/* 1 when PATH has a PT_INTERP (a dynamic program), 0 static, -1 unreadable. */
+int uelf_is_dynamic(const char *path);
+
 /* What uelf_resolve_sym() found, for a caller that wants to say more. */
 struct uelf_sym {
 	unsigned long long addr;	/* st_value (+OFF): virtual address */

@@ -785,12 +785,18 @@ static int dump_machine(const struct dump *d)
 
 /*
  * Give @s's callchain to @h; a "perf-user" sample's user stack, unwound
- * (ustack.c), becomes its user frames.
+ * (ustack.c), becomes its user frames (without --sysroot, when the
+ * kernel's userstacktrace gave some, those are kept).
  */
 static void take_sample(struct report *r, struct hit *h, struct sample *s)
 {
 	int k;
 
+	if (s->user && !r->sysroot && h->nuframes) {
+		/* not unwound without --sysroot: the kernel's own user frames say more */
+		h->perf = true;
+		return;
+	}
 	if (s->user) {
 		unsigned long long off = 0;
 		char *path = NULL;

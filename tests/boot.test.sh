@@ -284,12 +284,14 @@ fi
 # (the compiler says so: tests/facts/bad-stack-expect).  tests/usym/prog.c
 # is built by the host's gcc with frame pointers, non-PIE and static PIE,
 # and run by tests/usym/rc; probecc report names the frames from the
-# binaries under --sysroot, which must agree with nm: at a function's
-# entry the caller's frame is not yet pushed, so the entry of
-# probecc_work shows probecc_work then __libc_start_call_main (the
-# direct caller main is skipped); after the prologue (probecc_work+P,
-# the instruction after "mov %rsp,%rbp") main is there, at each of its
-# four call sites (-O2 unrolls the loop).
+# binaries under --sysroot, which must agree with nm.  The kernel's
+# frame-pointer walk skips the direct caller at a function's entry (the
+# caller's frame is not yet pushed); the agent's perf sample of the
+# registers and stack, unwound with CFI (report/ustack.c), does not: the
+# entry of probecc_work shows probecc_work then main, as after the
+# prologue (probecc_work+P, the instruction after "mov %rsp,%rbp"), at
+# each of main's four call sites (-O2 unrolls the loop), PIE or not.
+# Without --sysroot the kernel's frames are kept, as addresses.
 d=$boot_dir/x86_64-ustack && rm -rf "$d" && mkdir -p "$d/root/bin"
 if gcc -static -O2 -g -no-pie -fno-omit-frame-pointer -o "$d/root/bin/usym-nopie" \
 	tests/usym/prog.c 2> "$d/cc.err" &&
@@ -328,11 +330,11 @@ if gcc -static -O2 -g -no-pie -fno-omit-frame-pointer -o "$d/root/bin/usym-nopie
 		# what nm says the return addresses are in
 		libc=$(nm "$d/root/bin/usym-nopie" | awk '$3 == "__libc_start_call_main" { print $3 }')
 		if [ $rc = 0 ] && [ -n "$libc" ] &&
-		   grep -q "^      4 probecc_work \[/bin/usym-pie\]$" "$d/report.txt" &&
-		   grep -q "^      4 probecc_work+0x[0-9a-f]* \[/bin/usym-nopie\]$" "$d/report.txt" &&
-		   [ "$(grep -c "^        1 main+0x[0-9a-f]* \[/bin/usym-nopie\]$" "$d/report.txt")" = 4 ] &&
-		   [ "$(grep -c "^          1 $libc+0x[0-9a-f]* \[/bin/usym-nopie\]$" "$d/report.txt")" = 4 ] &&
-		   grep -q '"user_stack": \["probecc_work \[/bin/usym-pie\]", "__libc_start_call_main+0x' "$d/report.json"; then
+		   grep -q "^      4 probecc_work+0x0 \[/bin/usym-pie\] (pc)$" "$d/report.txt" &&
+		   grep -q "^      4 probecc_work+0x[0-9a-f]* \[/bin/usym-nopie\] (pc)$" "$d/report.txt" &&
+		   [ "$(grep -c "^        1 main+0x[0-9a-f]* \[/bin/usym-nopie\] (cfi)$" "$d/report.txt")" = 4 ] &&
+		   [ "$(grep -c "^          1 $libc+0x[0-9a-f]* \[/bin/usym-nopie\] (cfi)$" "$d/report.txt")" = 4 ] &&
+		   grep -q '"user_stack": \["probecc_work+0x0 \[/bin/usym-pie\] (pc)", "main+0x[0-9a-f]* \[/bin/usym-pie\] (cfi)", "__libc_start_call_main+0x' "$d/report.json"; then
 			t_pass boot/x86_64-ustack-named
 		else
 			t_fail boot/x86_64-ustack-named "report exit $rc" "$d/report.txt"
