@@ -3,7 +3,10 @@
 #
 # usage: deps.sh [build] [boot] [kernel] [package] [all]      (default: all)
 #
-#   build    compilers and libraries for probecc and the agents
+#   build    compilers and libraries for probecc and the agents (musl-dev
+#            of mipsel, mips64el, arm64 and the host: the agents' C library,
+#            initramfs/Makefile.initramfs; the foreign ones need those
+#            arches in dpkg, so build adds them too)
 #   boot     QEMU, U-Boot, and the mipsel, mips64el and arm64 foreign
 #            architectures in dpkg so that qemu-images/fetch can download
 #            busybox-static and the kernels of those arches
@@ -26,7 +29,8 @@ build_pkgs="gcc make libfdt-dev libelf-dev libdw-dev device-tree-compiler cpio
 $("$arch_rows" pkgs | tr ' ' '\n' | awk '!seen[$0]++ && $0 != "gcc"' | tr '\n' ' ')
 xz-utils zlib1g-dev libarchive-dev man-db groff-base
 libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd pkg-config librsvg2-bin python3
-clang libclang-rt-14-dev llvm"
+clang libclang-rt-14-dev llvm
+musl-dev musl-dev:mipsel musl-dev:mips64el musl-dev:arm64"
 boot_pkgs="qemu-system-mips qemu-system-x86 qemu-system-arm u-boot-tools u-boot-qemu libubootenv-tool debootstrap qemu-user-static"
 kernel_pkgs="flex bison bc libssl-dev patch"
 package_pkgs="dpkg-dev debhelper fakeroot lintian autopkgtest python3-magic python3-flake8 rsync"
@@ -35,7 +39,7 @@ groups=${*:-all}
 want= foreign=0
 for g in $groups; do
 	case $g in
-	build) want="$want $build_pkgs" ;;
+	build) want="$want $build_pkgs"; foreign=1 ;;
 	boot) want="$want $boot_pkgs"; foreign=1 ;;
 	kernel) want="$want $kernel_pkgs" ;;
 	package) want="$want $package_pkgs" ;;
@@ -50,8 +54,11 @@ command -v dpkg-query >/dev/null 2>&1 || {
 }
 
 # One dpkg-query for all; a package it does not know prints nothing.
-installed=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' $want 2>/dev/null |
-	awk '$1 == "ii" { sub(/:.*/, "", $2); print $2 }') || true
+# A Multi-Arch: same package prints as NAME:ARCH: of the native arch it
+# also counts as plain NAME (musl-dev is musl-dev:amd64).
+native=$(dpkg --print-architecture)
+installed=$(dpkg-query -W -f='${db:Status-Abbrev} ${binary:Package}\n' $want 2>/dev/null |
+	awk -v n=":$native" '$1 == "ii" { print $2; if (sub(n "$", "", $2)) print $2 }') || true
 missing=
 for p in $want; do
 	printf '%s\n' "$installed" | grep -qx -- "$p" || missing="$missing $p"
