@@ -5,8 +5,8 @@
 #
 #   build    compilers and libraries for probecc and the agents (musl-dev
 #            of mipsel, mips64el, arm64 and the host: the agents' C library,
-#            initramfs/Makefile.initramfs; the foreign ones need those arches
-#            in dpkg, so build adds them too)
+#            initramfs/Makefile.initramfs; the foreign ones need those
+#            arches in dpkg, so build adds them too)
 #   boot     QEMU, U-Boot, and the mipsel, mips64el and arm64 foreign
 #            architectures in dpkg so that qemu-images/fetch can download
 #            busybox-static and the kernels of those arches
