@@ -211,11 +211,12 @@ fi
 
 # --- The new user's first job, end to end (README alone) ---
 # Their own static program (tests/firstjob/hello.c, -g) and rc script,
-# a uprobe with field expectations, a kprobe with a field expectation and
-# "stack has" (the agent's perf callchain on MIPS), on mipsel: green the
-# first time; then red, before any boot, with a one-line reason, for a
-# misspelt function, a program of the wrong arch and a module typo.
-# (A uprobe's own "stack has" on MIPS: tests/ustack.test.sh.)
+# a uprobe with field expectations and "stack has main" (the agent's
+# user-stack sample, unwound with the program's CFI from --sysroot), a
+# kprobe with a field expectation and "stack has" (the agent's perf
+# callchain on MIPS), on mipsel: green the first time; then red, before
+# any boot, with a one-line reason, for a misspelt function, a program
+# of the wrong arch and a module typo.
 d=$fj_dir/first-job && mkdir -p "$d/sysroot/bin" "$d/x86/bin"
 if ! mipsel-linux-gnu-gcc -static -g -O2 -o "$d/sysroot/bin/hello" tests/firstjob/hello.c 2> "$d/cc.err" ||
    ! gcc -static -g -O2 -o "$d/x86/bin/hello" tests/firstjob/hello.c 2>> "$d/cc.err"; then
@@ -224,7 +225,7 @@ else
 	qemu-images/run-probes --arch mipsel --out "$d/green" --rc tests/firstjob/rc-hello \
 		--sysroot "$d/sysroot" --report tests/firstjob/hello.probes > "$d/green.log" 2>&1
 	rc=$?
-	if [ $rc -eq 0 ] && grep -q '^5 of 5 expectation(s) hold$' "$d/green.log"; then
+	if [ $rc -eq 0 ] && grep -q '^6 of 6 expectation(s) hold$' "$d/green.log"; then
 		t_pass firstjob/first-job/green
 	else
 		t_fail firstjob/first-job/green "exit $rc" "$d/green.log"
