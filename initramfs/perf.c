@@ -97,6 +97,21 @@ static void text_add(struct agent *a, const char *s, size_t n)
 	a->perf_text[a->perf_len] = '\0';
 }
 
+/* The head both sample types share: u32 pid, tid; u64 time; u32 cpu, res. */
+struct sample_head {
+	uint32_t pid, tid, cpu;
+	uint64_t time;
+};
+
+/* @rec's head into @h (@rec holds at least 24 bytes). */
+static void sample_head(const char *rec, struct sample_head *h)
+{
+	memcpy(&h->pid, rec, 4);
+	memcpy(&h->tid, rec + 4, 4);
+	memcpy(&h->time, rec + 8, 8);
+	memcpy(&h->cpu, rec + 16, 4);
+}
+
 /*
  * One PERF_RECORD_SAMPLE of sample_type: u32 pid, tid; u64 time; u32 cpu,
  * res; u64 nr; u64 ips[nr] (the order of include/uapi/linux/perf_event.h).
@@ -106,23 +121,20 @@ static void text_add(struct agent *a, const char *s, size_t n)
 static void sample(struct agent *a, struct perf_probe *p, const char *rec,
 		   size_t len)
 {
-	uint32_t pid, tid, cpu;
-	uint64_t time, nr, ip, i;
+	struct sample_head h;
+	uint64_t nr, ip, i;
 	char line[64 + 20 * 128];
 	size_t n, room = sizeof(line) - 2;
 	int user = 0;
 
 	if (len < 32)
 		return;
-	memcpy(&pid, rec, 4);
-	memcpy(&tid, rec + 4, 4);
-	memcpy(&time, rec + 8, 8);
-	memcpy(&cpu, rec + 16, 4);
+	sample_head(rec, &h);
 	memcpy(&nr, rec + 24, 8);
 	if (nr > (len - 32) / 8)
 		nr = (len - 32) / 8;
 	n = snprintf(line, room, "perf\t%s\t%llu\t%u\t%u\t%u\t", p->probe,
-		     (unsigned long long)time, cpu, pid, tid);
+		     (unsigned long long)h.time, h.cpu, h.pid, h.tid);
 	for (i = 0; i < nr && n < room - 24; i++) {
 		memcpy(&ip, rec + 32 + 8 * i, 8);
 		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
@@ -152,17 +164,14 @@ static void sample_user(struct agent *a, struct perf_probe *p,
 {
 	static char line[256 + 64 * 17 + 2 * PERF_USTACK_MAX];
 	static const char hex[] = "0123456789abcdef";
-	uint64_t time, abi, v, size = 0, dyn = 0, i, nregs = 0;
-	uint32_t pid, tid, cpu;
+	uint64_t abi, v, size = 0, dyn = 0, i, nregs = 0;
+	struct sample_head h;
 	const unsigned char *stack = NULL;
 	size_t n, at;
 
 	if (len < 32)
 		return;
-	memcpy(&pid, rec, 4);
-	memcpy(&tid, rec + 4, 4);
-	memcpy(&time, rec + 8, 8);
-	memcpy(&cpu, rec + 16, 4);
+	sample_head(rec, &h);
 	memcpy(&abi, rec + 24, 8);
 	at = 32;
 	if (abi)
@@ -172,7 +181,7 @@ static void sample_user(struct agent *a, struct perf_probe *p,
 		return;
 	}
 	n = snprintf(line, sizeof(line), "perf-user\t%s\t%llu\t%u\t%u\t%u\t%llu\t%llx\t",
-		     p->probe, (unsigned long long)time, cpu, pid, tid,
+		     p->probe, (unsigned long long)h.time, h.cpu, h.pid, h.tid,
 		     (unsigned long long)abi, (unsigned long long)USER_REGS_MASK);
 	for (i = 0; i < nregs; i++) {
 		memcpy(&v, rec + at + 8 * i, 8);
