@@ -482,6 +482,23 @@ static bool tab_fields(char *line, char **f, int n)
 	return true;
 }
 
+/*
+ * A new sample of @d from a perf or perf-user line's fields "PROBE
+ * TIME_NS CPU PID TID ...": its task the TID, as ftrace names a hit's.
+ */
+static struct sample *sample_push(struct dump *d, char **f)
+{
+	struct sample *s;
+
+	ALLOC_GROW(d->samples, d->nsamples + 1, d->capsamples);
+	s = &d->samples[d->nsamples++];
+	memset(s, 0, sizeof(*s));
+	s->probe = xstrdup(f[0]);
+	s->ts = strtoull(f[1], NULL, 10) / 1e9;
+	s->pid = strtol(f[4], NULL, 10);
+	return s;
+}
+
 /* "PROBE TIME_NS CPU PID TID ADDR ADDR ..." (docs/plan.md "perf"). */
 static void perf_line(struct dump *d, char *line)
 {
@@ -491,12 +508,7 @@ static void perf_line(struct dump *d, char *line)
 
 	if (!tab_fields(line, f, 6))
 		return;
-	ALLOC_GROW(d->samples, d->nsamples + 1, d->capsamples);
-	s = &d->samples[d->nsamples++];
-	memset(s, 0, sizeof(*s));
-	s->probe = xstrdup(f[0]);
-	s->ts = strtoull(f[1], NULL, 10) / 1e9;
-	s->pid = strtol(f[4], NULL, 10);
+	s = sample_push(d, f);
 	for (a = strtok_r(f[5], " ", &save); a; a = strtok_r(NULL, " ", &save)) {
 		if (!strncmp(a, "u:", 2))	/* kernel addresses only */
 			continue;
@@ -527,13 +539,8 @@ static void perf_user_line(struct dump *d, char *line)
 
 	if (!tab_fields(line, f, 10))
 		return;
-	ALLOC_GROW(d->samples, d->nsamples + 1, d->capsamples);
-	s = &d->samples[d->nsamples++];
-	memset(s, 0, sizeof(*s));
+	s = sample_push(d, f);
 	s->user = true;
-	s->probe = xstrdup(f[0]);
-	s->ts = strtoull(f[1], NULL, 10) / 1e9;
-	s->pid = strtol(f[3], NULL, 10);
 	s->umask = strtoull(f[6], NULL, 16);
 	if (strtoull(f[5], NULL, 10) && strcmp(f[7], "-"))
 		for (a = strtok_r(f[7], " ", &save); a; a = strtok_r(NULL, " ", &save)) {
