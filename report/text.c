@@ -91,18 +91,57 @@ static void uprobe_refused(FILE *out, const struct report *r, const char *item,
 	free(name);
 }
 
+/*
+ * ring_buffer() - the agent's "cpu" lines (initramfs/dump.c cpu_lines():
+ * "N\tentries\tE\toverrun\tO\tdropped\tD", from tracefs
+ * per_cpu/cpuN/stats) as "cpu N: entries E, overrun O, dropped D".
+ * An overrun is events the ring buffer overwrote: said, since the
+ * oldest hits of the boot are then missing from the trace.
+ */
+static void ring_buffer(FILE *out, const char *lines)
+{
+	const char *p;
+
+	fprintf(out, "ring buffer:\n");
+	for (p = lines; *p; p = strchr(p, '\n') + 1) {
+		const char *nl = strchr(p, '\n'), *t = p, *o;
+		int field = 0;
+
+		fprintf(out, "  cpu ");
+		while (t < nl) {
+			const char *e = memchr(t, '\t', nl - t);
+
+			if (!e)
+				e = nl;
+			fprintf(out, "%s%.*s", field == 0 ? "" : field % 2 ? (field == 1 ? ": " : ", ") : " ",
+				(int)(e - t), t);
+			field++;
+			t = e < nl ? e + 1 : nl;
+		}
+		o = strstr(p, "\toverrun\t");
+		if (o && o < nl && o[9] != '0')
+			fprintf(out, " (the ring buffer overwrote the oldest events: a larger buffer_size_kb keeps them)");
+		fprintf(out, "\n");
+	}
+}
+
 /* The item lines that failed or are missing. */
 static void not_armed(FILE *out, const struct report *r)
 {
 	const char *p;
+	bool head = false;
 
-	fprintf(out, "not armed:\n");
 	for (p = r->d.items.s; *p; p = strchr(p, '\n') + 1) {
 		const char *nl = strchr(p, '\n'), *f = strstr(p, "\tfailed\t");
 		const char *m = strstr(p, "\tmissing\t");
 
-		if ((f && f < nl) || (m && m < nl))
+		if ((f && f < nl) || (m && m < nl)) {
+			/* the heading only over a line: every item may be armed */
+			if (!head)
+				fprintf(out, "not armed:\n");
+			head = true;
 			fprintf(out, "  %.*s\n", (int)(nl - p), p);
+		}
 		if (f && f < nl)
 			uprobe_refused(out, r, p, nl);
 	}
@@ -177,7 +216,7 @@ void text_write(FILE *out, const struct report *r)
 	fprintf(out, "probecc report: %s: %d dump(s), kernel ", r->dumppath,
 		d->ndumps);
 	if (d->uname && d->arch)	/* the release, and the arch with its byte order */
-		fprintf(out, "%.*s\t%s\n", (int)strcspn(d->uname, "\t"),
+		fprintf(out, "%.*s (%s)\n", (int)strcspn(d->uname, "\t"),
 			d->uname, d->arch);
 	else
 		fprintf(out, "%s\n", d->uname ? d->uname : "?");
@@ -241,7 +280,7 @@ void text_write(FILE *out, const struct report *r)
 				d->kcounts[i].probe, d->kcounts[i].hits, d->kcounts[i].missed);
 	}
 	if (d->cpus.s)
-		fprintf(out, "ring buffer:\n%s", d->cpus.s);
+		ring_buffer(out, d->cpus.s);
 	if (d->nsamples)
 		fprintf(out, "perf callchains: %d sample(s), %d joined to trace hits%s\n",
 			d->nsamples, d->nsamples - d->unmatched,
