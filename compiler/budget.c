@@ -105,7 +105,7 @@ int budget_check(const struct placement *pl, const struct target *t,
 	if (t->via == VIA_CMDLINE && kernel_at_least(t, 5, 6) && t->boot_config == 1)
 		diag_add(hints, NULL, "the kernel has CONFIG_BOOT_CONFIG: -o FILE puts the setup into bootconfig instead");
 	else if (t->via == VIA_CMDLINE && kernel_at_least(t, 5, 6) && t->boot_config < 0)
-		diag_add(hints, NULL, "a kernel with CONFIG_BOOT_CONFIG (probecc knows only with --kconfig, --target or --vmlinux) takes the setup as bootconfig: -o FILE");
+		diag_add(hints, NULL, "whether this kernel has CONFIG_BOOT_CONFIG is not known (no kernel config was given: --kconfig FILE); with it, -o FILE puts the setup into bootconfig");
 	if (!t->cmdline_max_from || !strcmp(t->cmdline_max_from, "--cmdline-max"))
 		diag_add(hints, NULL, "a boot loader whose own parameters take less than the room left for them: a larger --cmdline-max");
 	free(why.s);
