@@ -29,7 +29,7 @@ int capture_main(int argc, char **argv)
 	const char *log = NULL, *out = NULL;
 	struct strbuf frame = { 0 };
 	struct errmsg e;
-	char *text, *uname;
+	char *text, *uname, *arch;
 	size_t len, lines = 0, i;
 	int c;
 
@@ -64,10 +64,25 @@ int capture_main(int argc, char **argv)
 		output_error("%s", e.msg);
 	for (i = 0; i < frame.len; i++)
 		lines += frame.s[i] == '\n';
+	/* "uname\tRELEASE\tMACHINE" and "arch\tAGENT" (initramfs/capture.c):
+	 * uname -m says "mips" for every 32-bit MIPS, the agent's arch
+	 * says which byte order and ABI it ran as */
 	uname = strstr(frame.s, "\nuname\t");
-	fprintf(stderr, "probecc capture: %s: %zu lines, %.*s\n", out, lines,
-		uname ? (int)strcspn(uname + 7, "\n") : 7,
-		uname ? uname + 7 : "no uname");
+	arch = strstr(frame.s, "\narch\t");
+	fprintf(stderr, "probecc capture: %s: %zu lines, ", out, lines);
+	if (uname) {
+		size_t rel = strcspn(uname + 7, "\t\n");
+		const char *m = uname[7 + rel] == '\t' ? uname + 8 + rel : NULL;
+
+		fprintf(stderr, "kernel %.*s", (int)rel, uname + 7);
+		if (m)
+			fprintf(stderr, ", uname -m %.*s", (int)strcspn(m, "\n"), m);
+	} else {
+		fprintf(stderr, "no uname");
+	}
+	if (arch)
+		fprintf(stderr, ", agent %.*s", (int)strcspn(arch + 6, "\n"), arch + 6);
+	fprintf(stderr, "\n");
 	free(frame.s);
 	return 0;
 }
