@@ -63,6 +63,7 @@ const char compile_usage[] =
 "target kernel (any subset; each lets probecc check more before the boot):\n"
 "  --target FILE         a capture of the running kernel (qemu-images/capture)\n"
 "  --vmlinux FILE        the ELF kernel: symbols, ftrace call sites, blacklist, version, arch\n"
+"                        (with --target: its DWARF only, e.g. Debian's -dbg vmlinux)\n"
 "  --system-map FILE     its System.map\n"
 "  --kconfig FILE        its .config (gzip'd or not)\n"
 "  --modules DIR         its modules (/lib/modules/RELEASE): functions of *.ko\n"
@@ -235,6 +236,7 @@ struct job {
 	bool want_cmdline, want_explain;
 	struct target t;
 	struct kernel *k;
+	struct kernel *dk;			/* symbols for the DWARF (--vmlinux's) */
 	struct strbuf checks;			/* --explain's account of the checks */
 	void (*usage)(FILE *f);			/* every command's (cli/main.c) */
 };
@@ -392,12 +394,30 @@ static void setup(struct job *j)
 
 	/* the kernel as it is: its own word beats the defaults */
 	if ((j->tpath && kernel_load_target(j->k, j->tpath, &e)) ||
-	    (j->vmlinux && kernel_load_vmlinux(j->k, j->vmlinux, &e)) ||
+	    (j->vmlinux && !j->tpath && kernel_load_vmlinux(j->k, j->vmlinux, &e)) ||
 	    (j->sysmap && !j->k->syms_known && kernel_load_system_map(j->k, j->sysmap, &e)) ||
 	    (j->kconfig && kernel_load_kconfig(j->k, j->kconfig, &e)) ||
 	    (j->modules && kernel_load_modules(j->k, j->modules, &e)))
 		input_error("%s", e.msg);
 	kernel_index(j->k);
+	j->dk = j->k;
+	if (j->tpath && j->vmlinux) {
+		/*
+		 * The capture is the booted kernel (kallsyms where this boot
+		 * put it: Debian's Malta has RANDOMIZE_BASE); the vmlinux
+		 * (Debian's -dbg) is its DWARF at link addresses.  Its
+		 * symbols find the DWARF, never the kernel's checks.
+		 */
+		j->dk = kernel_new();
+		if (kernel_load_vmlinux(j->dk, j->vmlinux, &e))
+			input_error("%s", e.msg);
+		kernel_index(j->dk);
+		if (j->k->release && j->dk->release && strcmp(j->k->release, j->dk->release))
+			input_error("--vmlinux %s is Linux %s, but --target %s is %s: the DWARF must be the booted kernel's",
+				    j->vmlinux, j->dk->release, j->tpath, j->k->release);
+		sb_addf(&j->k->sources, "vmlinux %s: its DWARF for C names (the target's symbols for the rest)\n",
+			j->vmlinux);
+	}
 	target_from_kernel(&j->t, j->k, &j->arch);
 	j->t.boot_config = (signed char)kconfig_tristate(j->k, "CONFIG_BOOT_CONFIG");
 	j->t.boottime_tracing = (signed char)kconfig_tristate(j->k, "CONFIG_BOOTTIME_TRACING");
@@ -462,7 +482,7 @@ static int compile(struct job *j, struct program **progp, struct placement **plp
 			nerr, nerr == 1 ? "" : "s", j->sysroot ? j->sysroot : "no --sysroot");
 		return 1;
 	}
-	nerr = resolve_cnames(prog, j->k, j->vmlinux, j->sysroot, &j->t, &j->checks, &diags);
+	nerr = resolve_cnames(prog, j->dk, j->vmlinux, j->sysroot, &j->t, &j->checks, &diags);
 	if (nerr) {
 		diag_print_as(&warnings, "warning");
 		diag_print(&diags);
@@ -564,7 +584,7 @@ static int outputs(struct job *j, struct program *prog, struct placement *pl)
 static int list_vars(struct job *j)
 {
 	struct strbuf out = { 0 };
-	int rc = resolve_list_vars(j->vars, j->k, j->vmlinux, j->sysroot, &j->t, &out);
+	int rc = resolve_list_vars(j->vars, j->dk, j->vmlinux, j->sysroot, &j->t, &out);
 
 	if (out.s)
 		fputs(out.s, stdout);
