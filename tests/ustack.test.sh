@@ -23,14 +23,7 @@ fi
 us_dir=$T_OUT/ustack
 rm -rf "$us_dir" && mkdir -p "$us_dir"
 
-# user_frames PROBE LOG: the user frames of PROBE's first stack in the
-# report's text, one a line, without the counts
-user_frames() {
-	awk -v p="$1" '$1 == p && $3 == "hit(s)," { in_p = 1; next }
-		in_p && /user callers/ { on = 1; next }
-		on && /^      / { $1 = ""; sub(/^ /, ""); print; next }
-		on { exit }' "$2"
-}
+. tests/ustack/check.sh
 
 for arch in ${US_TARGETS:-mipsel x86_64 loongson3 loongson3-o32 arm64}; do
 	d=$us_dir/$arch && mkdir -p "$d/sysroot/bin"
@@ -47,39 +40,7 @@ for arch in ${US_TARGETS:-mipsel x86_64 loongson3 loongson3-o32 arm64}; do
 	fi
 	run_probes_oops ustack/$arch/boot "$d/out" --arch $arch --rc tests/ustack/rc-chain \
 		--sysroot "$d/sysroot" --report tests/ustack/chain.probes || continue
-	log=$d/out/run.log
-	for probe in probe_me probe_me_O0; do
-		case $probe in
-		probe_me) prog=/bin/chain ;;
-		probe_me_O0) prog=/bin/chain-O0 ;;
-		esac
-		user_frames $probe "$log" > "$d/$probe.frames"
-		printf '%s\n' "probe_me+0x0 [$prog] (pc)" "caller_three (cfi)" "caller_two (cfi)" \
-			"caller_one (cfi)" "main (cfi)" > "$d/$probe.want"
-		head -5 "$d/$probe.frames" |
-			sed -E 's/\+0x[0-9a-f]+ \[\/bin\/chain(-O0)?\] \(cfi\)$/ (cfi)/' > "$d/$probe.got"
-		if cmp -s "$d/$probe.want" "$d/$probe.got"; then
-			t_pass ustack/$arch/$probe/exact-chain
-		else
-			t_fail ustack/$arch/$probe/exact-chain "$(tr '\n' '|' < "$d/$probe.frames")" "$log"
-		fi
-		# the walk reaches the entry point's function: nothing cut short
-		if grep -q '\[user stack cut' "$d/$probe.frames" ||
-		   ! tail -1 "$d/$probe.frames" | grep -Eq "^_?_start\+0x[0-9a-f]+ \[$prog\] \(cfi\)$"; then
-			t_fail ustack/$arch/$probe/to-start "the unwind stops before _start" "$d/$probe.frames"
-		else
-			t_pass ustack/$arch/$probe/to-start
-		fi
-		t_grep ustack/$arch/$probe/armed "$d/out/ttyS1.raw" \
-			$'^item\t'$probe$'\tarmed\tperf\tperf: [0-9]+ cpus, id [0-9]+, user stack$'
-	done
-	# the registers sampled are those the kernel reads without a warning
-	# (MIPS's perf_reg_value() WARNs on $k0, $k1)
-	if grep -Eq 'WARNING: .*(perf_reg|perf_output_sample)' "$d/out/console.log"; then
-		t_fail ustack/$arch/no-kernel-warning "$(grep -m1 'WARNING:' "$d/out/console.log")"
-	else
-		t_pass ustack/$arch/no-kernel-warning
-	fi
+	ustack_check ustack/$arch "$d/out/run.log" "$d/out/ttyS1.raw" "$d/out/console.log" "$d"
 	# without --sysroot the stack is not unwound and says so (x86_64 keeps
 	# the kernel's own frame-pointer frames, as addresses); 'stack has' fails
 	./probecc report --probes tests/ustack/chain.probes "$d/out/ttyS1.raw" > "$d/nosysroot" 2>&1
