@@ -49,17 +49,25 @@ static const uint64_t sample_type_user = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 					 PERF_SAMPLE_STACK_USER;
 
 /*
- * The user registers a sample keeps: every register of the arch's
- * arch/ARCH/include/uapi/asm/perf_regs.h the kernel's
- * perf_reg_validate() accepts (x86_64 refuses DS, ES, FS, GS: bits
- * 12-15).  The host reads the bit numbers in the same header's order.
+ * The user registers a sample keeps, as bits of the arch's
+ * arch/ARCH/include/uapi/asm/perf_regs.h: every register the kernel's
+ * perf_reg_validate() accepts and perf_reg_value() reads.  x86_64
+ * refuses DS, ES, FS, GS (bits 12-15, arch/x86/kernel/perf_regs.c).
+ * MIPS's perf_reg_validate() lets bits 26 and 27 ($k0, $k1) through but
+ * its perf_reg_value() has no case for them and WARNs
+ * (arch/mips/kernel/perf_regs.c): a kernel warning on the console at
+ * the first sample, so they stay out.  riscv64 has PC, then x1-x31 in
+ * bits 1-31 (PERF_REG_RISCV_MAX 32).  The host reads the bits in the
+ * same headers' order (report/ustack.c).
  */
 #if defined(__x86_64__)
 #define USER_REGS_MASK	(((1ULL << 24) - 1) & ~(0xfULL << 12))
 #elif defined(__aarch64__)
 #define USER_REGS_MASK	((1ULL << 33) - 1)	/* x0-x30, sp, pc */
 #elif defined(__mips__)
-#define USER_REGS_MASK	((1ULL << 32) - 1)	/* pc, r1-r31 */
+#define USER_REGS_MASK	(((1ULL << 32) - 1) & ~(3ULL << 26))	/* pc, $1-$25, $28-$31 */
+#elif defined(__riscv) && __riscv_xlen == 64
+#define USER_REGS_MASK	((1ULL << 32) - 1)	/* pc, x1-x31 */
 #else
 #define USER_REGS_MASK	0	/* unknown: the open fails, said in the item */
 #endif

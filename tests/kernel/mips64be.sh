@@ -33,6 +33,11 @@
 #           trace.dat (its endian byte 1) in which trace-cmd report shows
 #           the same values, the function tracer's register_netdevice,
 #           and as many events as the dump's per-CPU "entries".
+#  8. ustack tests/ustack/chain.probes: tests/ustack/chain.c built n64
+#           big-endian -O2 and -O0, run by rc-static; each probe_me's user
+#           call stack (the agent's perf user-stack sample: big-endian
+#           stack words) unwound with the program's CFI, exact to __start
+#           (tests/ustack/check.sh, as tests/ustack.test.sh elsewhere).
 #  4. bootconfig: probecc -o bootconfig appended with probecc-bootconfig's
 #           little-endian footer is loaded by this big-endian 6.1 kernel
 #           and everything in it is armed before userspace; the same text
@@ -300,4 +305,38 @@ if mbe_image td $p && mbe_boot td; then
 	fi
 else
 	t_fail kernel-mips64be/tracedat/boot "boot failed" "$b/td.err" "$b/td.cerr" "$b/td.log"
+fi
+
+# 8. ustack: user call stacks of a big-endian n64 program without frame
+# pointers (tests/ustack/chain.c -O2 and -O0, run by rc-static): the perf
+# user-stack sample's big-endian words unwound with the programs' CFI
+# (tests/ustack/check.sh, as tests/ustack.test.sh on the other targets)
+. tests/ustack/check.sh
+sr=$b/ustack-sysroot
+mkdir -p "$sr/bin" "$b/ustack"
+if ! mips64-linux-gnuabi64-gcc -static -g -O2 -o "$sr/bin/chain" tests/ustack/chain.c \
+	2> "$b/ustack.cerr" ||
+   ! mips64-linux-gnuabi64-gcc -static -g -O0 -o "$sr/bin/chain-O0" tests/ustack/chain.c \
+	2>> "$b/ustack.cerr"; then
+	t_fail kernel-mips64be/ustack/build "cannot build tests/ustack/chain.c" "$b/ustack.cerr"
+elif ./probecc tests/ustack/chain.probes --vmlinux "$BE_VMLINUX" --sysroot "$sr" \
+	--cmdline-max $mbe_max --plan "$b/ustack.plan" --cmdline > "$b/ustack.cmdline" \
+	2>> "$b/ustack.cerr" &&
+     qemu-images/mkimage malta64 -o "$b/ustack.gz" --plan "$b/ustack.plan" --module none \
+	--rc "$b/rc" --add "$sr/bin/chain:/bin/chain" --add "$sr/bin/chain-O0:/bin/chain-O0" \
+	2>> "$b/ustack.cerr" &&
+     mbe_boot ustack; then
+	rc=0
+	./probecc report "$b/ustack.raw" --probes tests/ustack/chain.probes \
+		--vmlinux "$BE_VMLINUX" --sysroot "$sr" --junit "$b/ustack.junit" \
+		> "$b/ustack.report" 2>&1 || rc=$?
+	if [ $rc = 0 ] && grep -q 'failures="0"' "$b/ustack.junit"; then
+		t_pass kernel-mips64be/ustack/expectations-hold
+	else
+		t_fail kernel-mips64be/ustack/expectations-hold "report exit $rc" "$b/ustack.report"
+	fi
+	ustack_check kernel-mips64be/ustack "$b/ustack.report" "$b/ustack.raw" "$b/ustack.log" \
+		"$b/ustack"
+else
+	t_fail kernel-mips64be/ustack "compile, image or boot failed" "$b/ustack.cerr" "$b/ustack.log"
 fi

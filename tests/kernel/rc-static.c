@@ -16,8 +16,10 @@
  *     3 pages): do_mmap (mm/mmap.c, 6.1) gets 8 arguments, 5 and 6 of
  *     them known (flags 2, pgoff 3) for an n64 kprobe reading them from
  *     $8-$11 (tests/kernel/mips64be-args.probes);
- *  6. runs /bin/args10 when the image has it (tests/boot64/args10.c, the
- *     uprobe target of ten arguments, built n64 big-endian by the test);
+ *  6. runs /bin/args10, /bin/chain and /bin/chain-O0, each when the
+ *     image has it (tests/boot64/args10.c, the uprobe target of ten
+ *     arguments; tests/ustack/chain.c -O2 and -O0, the user stacks),
+ *     built n64 big-endian by the test;
  *  7. waits for the agent's window dump (/run/probecc.done, 30 s at most)
  *     and powers off (reboot(2) RB_POWER_OFF).
  * Messages go to the console prefixed "rc:".  Built by the test with the
@@ -42,6 +44,25 @@ static void say(const char *what, int err)
 	else
 		printf("rc: %s\n", what);
 	fflush(stdout);
+}
+
+/* Run the program @path without arguments when the image has it. */
+static void run(const char *path)
+{
+	pid_t pid;
+	int status = 0;
+
+	if (access(path, X_OK))
+		return;
+	pid = fork();
+	if (!pid) {
+		execl(path, strrchr(path, '/') + 1, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || status) {
+		printf("rc: %s failed: %s\n", path, pid < 0 ? strerror(errno) : "exit status");
+		fflush(stdout);
+	}
 }
 
 /* mount(2) that takes EBUSY (already mounted by the agent) as success */
@@ -83,17 +104,9 @@ int main(void)
 	if (fd >= 0)
 		close(fd);
 
-	if (!access("/bin/args10", X_OK)) {
-		pid_t pid = fork();
-		int status = 0;
-
-		if (!pid) {
-			execl("/bin/args10", "args10", (char *)NULL);
-			_exit(127);
-		}
-		if (pid < 0 || waitpid(pid, &status, 0) < 0 || status)
-			say("/bin/args10 failed", pid < 0 ? errno : 0);
-	}
+	run("/bin/args10");
+	run("/bin/chain");
+	run("/bin/chain-O0");
 
 	for (i = 0; i < 150 && access("/run/probecc.done", F_OK); i++)
 		nanosleep(&fifth, NULL);

@@ -1,4 +1,7 @@
-/* probe_me <- caller_two <- caller_one <- main, each kept out of line. */
+/*
+ * probe_me <- caller_three <- caller_two <- caller_one <- main: four
+ * callers, each kept out of line; built -O2 and -O0 by the tests.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -10,9 +13,17 @@ __attribute__((noinline)) int probe_me(int x)
 	return sink * 3;
 }
 
+__attribute__((noinline)) int caller_three(int x)
+{
+	int r = probe_me(x);
+
+	sink -= r;
+	return r * 2;
+}
+
 __attribute__((noinline)) int caller_two(int x)
 {
-	int r = probe_me(x + 1);
+	int r = caller_three(x + 1);
 
 	sink ^= r;
 	return r + 1;
