@@ -586,6 +586,34 @@ static void check_text_form(struct checker *c)
 					    n->s);
 }
 
+/*
+ * "instance NAME": what cannot go into an instance.  The boot-time
+ * tracer (ftrace=, ftrace_filter=) is the top buffer's
+ * (kernel/trace/trace.c register_tracer() sets global_trace's), and
+ * ftrace_dump_on_oops prints the top buffer (an instance's only from
+ * 6.9, not placed here).  Before 6.3 the command line has no
+ * trace_instance= (trace.c enable_instances()): the agent makes the
+ * instance at /init, when every built-in initcall has run.
+ */
+static void check_instance(struct checker *c)
+{
+	const struct program *prog = c->prog;
+	const struct target *t = c->t;
+
+	if (program_tracer(prog))
+		check_error(c, &prog->tracer_pos, "'%s' with 'instance %s': the boot-time tracer (ftrace=) is the top buffer's; an instance holds probes and events only (trace functions in a file without 'instance')",
+			    prog->functions ? "function" : "graph", prog->instance);
+	if (prog->crash_dump > 0)
+		check_error(c, &prog->instance_pos, "'crash dump' with 'instance': ftrace_dump_on_oops prints the top buffer, which holds none of the instance's events");
+	/* tracing_set_clock() empties the buffer it changes */
+	if (prog->clock && t->via != VIA_BOOTCONFIG && kernel_at_least(t, 6, 3))
+		check_error(c, &prog->clock_pos, "'clock' with 'instance %s' on the command line: the agent would set the instance's clock at /init, which empties the events trace_instance= enabled since boot (trace.c tracing_set_clock()); use --via bootconfig (ftrace.instance.%s.trace_clock) or leave the clock out",
+			    prog->instance, prog->instance);
+	if (prog->initcalls && t->via != VIA_BOOTCONFIG && !kernel_at_least(t, 6, 3))
+		check_error(c, &prog->initcalls_pos, "'initcalls' with 'instance %s' needs trace_instance= (kernel 6.3+) or --via bootconfig: on %d.%d the agent makes the instance at /init, after every initcall ran",
+			    prog->instance, t->kmajor, t->kminor);
+}
+
 /* The rules of the file as a whole, of its options and of its probes' texts. */
 static void check_rules(struct checker *c)
 {
@@ -606,6 +634,8 @@ static void check_rules(struct checker *c)
 		else if (t->boottime_tracing == 0)
 			check_error(c, NULL, "the target kernel's config does not set CONFIG_BOOTTIME_TRACING: it would ignore bootconfig's ftrace keys; use --via cmdline");
 	}
+	if (prog->instance)
+		check_instance(c);
 	if (prog->notrace && !program_tracer(prog))
 		check_error(c, &prog->notrace->pos, "'notrace' without 'function' or 'graph': no function tracer would run");
 	for (n = prog->options; n; n = n->next)

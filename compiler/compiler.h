@@ -213,7 +213,20 @@ struct program {
 	struct expectation *expects;
 	bool initcalls;			/* "initcalls": the initcall events from boot */
 	struct pos initcalls_pos;
+	/*
+	 * "instance NAME": probecc's events go into the tracefs instance
+	 * NAME (instances/NAME/), not the top buffer, and the agent dumps
+	 * that instance (place.c instance rules); NULL: the top buffer
+	 */
+	char *instance;
+	struct pos instance_pos;
 };
+
+/*
+ * The longest "instance" name: the agent keeps "instances/NAME/" in a
+ * fixed buffer (initramfs/agent.h AGENT_NAME_MAX, 64 with its NUL).
+ */
+#define INSTANCE_NAME_MAX	63
 
 /* What "panic on" turns into a panic (kernel parameters, place.c). */
 enum {

@@ -1170,6 +1170,33 @@ static void stmt_persist(struct parser *ps, struct program *prog, const struct p
 	end_statement(ps, "persist");
 }
 
+/*
+ * instance NAME: a tracefs instance of probecc's own.  NAME becomes a
+ * directory under instances/ (kernel/trace/trace.c instance_mkdir():
+ * any dentry name), an entry of trace_instance= (6.3+, where ',' ends
+ * the name and 6.12 reads '@' and '^' after it) and a bootconfig key
+ * word (lib/bootconfig.c: [A-Za-z0-9_-]): a word without '.' fits all
+ * three.  "probecc" is the persistent instance's (place.c persist()).
+ */
+static void stmt_instance(struct parser *ps, struct program *prog, const struct pos *start)
+{
+	if (prog->instance)
+		parse_error(ps, start, "instance is already set");
+	if (ps->tok->kind != TK_WORD)
+		syntax_error(ps, &ps->tok->pos, "expected the instance's name after 'instance'");
+	if (strchr(ps->tok->text, '.'))
+		parse_error(ps, &ps->tok->pos, "an instance name cannot hold '.': it is a word of bootconfig's ftrace.instance.NAME keys (lib/bootconfig.c)");
+	else if (strlen(ps->tok->text) > INSTANCE_NAME_MAX)
+		parse_error(ps, &ps->tok->pos, "the instance name is %zu characters long; at most %d",
+			    strlen(ps->tok->text), INSTANCE_NAME_MAX);
+	else if (!strcmp(ps->tok->text, "probecc"))
+		parse_error(ps, &ps->tok->pos, "instance 'probecc' is the persistent ring buffer's (persist): choose another name");
+	prog->instance = xstrdup(ps->tok->text);
+	prog->instance_pos = ps->tok->pos;
+	ps->tok = ps->tok->next;
+	end_statement(ps, "instance");
+}
+
 /* crash dump|nodump: ftrace_dump_on_oops, the ring buffer on the console at an oops or panic */
 static void stmt_crash(struct parser *ps, struct program *prog, const struct pos *start)
 {
@@ -1261,6 +1288,7 @@ static const struct statement_rule {
 	{ "panic", stmt_panic, false },
 	{ "window", stmt_window, false },
 	{ "persist", stmt_persist, false },
+	{ "instance", stmt_instance, false },
 	{ "init", stmt_init, false },
 	{ "initcalls", stmt_initcalls, false },
 	{ "capture", stmt_capture, false },

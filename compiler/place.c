@@ -51,6 +51,7 @@ struct ctx {
 	struct cmdline_use *opts_uses, **opts_uses_tail;	/* who asked for them */
 	struct name *opts_bc;		/* ftrace.options values */
 	struct name *opts_kernel;	/* kernel.trace_options values */
+	struct name *opts_inst;		/* options set in the instance */
 	struct strbuf events;		/* trace_event= values */
 	struct cmdline_use *events_uses, **events_uses_tail;
 	struct strbuf kprobes;		/* kprobe_event= values */
@@ -58,6 +59,15 @@ struct ctx {
 	struct strbuf triggers;		/* trace_trigger= values */
 	struct cmdline_use *triggers_uses, **triggers_uses_tail;
 	int ntriggers;			/* entries of trace_trigger= */
+	/*
+	 * "instance NAME": inst is "instances/NAME/" (else ""), the
+	 * tracefs directory probecc's events are enabled and dumped in;
+	 * bc_inst "ftrace.instance.NAME." (else "ftrace."), its bootconfig
+	 * keys; inst_events the static events of trace_instance= (6.3+)
+	 */
+	const char *inst, *bc_inst;
+	struct strbuf inst_events;
+	struct cmdline_use *inst_uses, **inst_uses_tail;
 	struct plan_line *expects, **expects_tail;	/* plan: expect lines */
 	struct plan_line *arms, **arms_tail;		/* plan: arm and perf lines */
 	/*
@@ -174,7 +184,16 @@ static void arm(struct ctx *c, const char *who, const char *file,
 /* The agent's set_event line of a probe it defines (ctx.enables). */
 static void enable(struct ctx *c, const char *who, const char *event)
 {
-	plan_line(&c->enables_tail, "arm", 3, who, "set_event", event);
+	char *f = xasprintf("%sset_event", c->inst);
+
+	plan_line(&c->enables_tail, "arm", 3, who, f, event);
+	free(f);
+}
+
+/* @c's set_event: the top buffer's or the instance's (malloc'd). */
+static char *set_event(const struct ctx *c)
+{
+	return xasprintf("%sset_event", c->inst);
 }
 
 static bool has_glob(const char *s)
@@ -292,6 +311,9 @@ static void option(struct ctx *c, const char *opt, const char *why,
 	for (list = &c->opts_kernel; *list; list = &(*list)->next)
 		if (!strcmp((*list)->s, opt))
 			return;
+	for (list = &c->opts_inst; *list; list = &(*list)->next)
+		if (!strcmp((*list)->s, opt))
+			return;
 	if (strstr(c->opts_cmdline.s ? c->opts_cmdline.s : "", opt)) {
 		const char *s = c->opts_cmdline.s;
 		size_t n = strlen(opt);
@@ -302,7 +324,27 @@ static void option(struct ctx *c, const char *opt, const char *why,
 				return;
 	}
 
-	if (c->bootconfig && global) {
+	if (c->inst[0]) {
+		/*
+		 * An instance has its own options/ (trace.c
+		 * create_trace_options_dir()); trace_options= and
+		 * ftrace.options set the top buffer's.  check.c refused
+		 * tracers with an instance, so this is a global option.
+		 */
+		char *key = xasprintf("%soptions", c->bc_inst);
+
+		*list = xcalloc(1, sizeof(**list));
+		(*list)->s = xstrdup(opt);
+		list = NULL;
+		if (c->bootconfig) {
+			bc(c, key, opt);
+			explain(c, "option %s%s: %s", opt, why, key);
+		} else {
+			explain(c, "option %s%s: the agent sets %soptions/%s (trace_options= sets the top buffer's)",
+				opt, why, c->inst, base);
+		}
+		free(key);
+	} else if (c->bootconfig && global) {
 		list = &c->opts_bc;
 		explain(c, "option %s%s: ftrace.options", opt, why);
 	} else if (c->bootconfig && kernel_at_least(c->t, 5, 7)) {
@@ -322,7 +364,7 @@ static void option(struct ctx *c, const char *opt, const char *why,
 		*list = xcalloc(1, sizeof(**list));
 		(*list)->s = xstrdup(opt);
 	}
-	file = xasprintf("options/%s", base);
+	file = xasprintf("%soptions/%s", c->inst, base);
 	expect(c, "-", file, on ? "1" : "0", on ? "1" : "0");
 	free(file);
 }
@@ -347,6 +389,11 @@ static void place_crash(struct ctx *c)
 	};
 	size_t i;
 
+	if (!p->crash_dump && c->t->crash_dump && p->instance) {
+		explain(c, "crash dump: left out: ftrace_dump_on_oops prints the top buffer, and probecc's events are in instance %s",
+			p->instance);
+		goto panics;
+	}
 	if (!p->crash_dump && c->t->crash_dump && !c->crash_default)
 		explain(c, "crash dump: left out: --crash-dump's ftrace_dump_on_oops would push a kprobe off the command line (its hits before /init would be lost); 'crash dump' in the file puts it first");
 	if (p->crash_dump > 0 || (!p->crash_dump && c->t->crash_dump && c->crash_default)) {
@@ -354,6 +401,7 @@ static void place_crash(struct ctx *c)
 		explain(c, "crash dump: ftrace_dump_on_oops (%s): at an oops or a panic the kernel prints the ring buffer on the console, and probecc report --console reads it; it empties the buffer (a later dump holds only what came after)",
 			p->crash_dump > 0 ? "the file's 'crash dump'" : "--crash-dump");
 	}
+panics:
 	for (i = 0; i < sizeof(panics) / sizeof(panics[0]); i++)
 		if (p->panic_on & panics[i].bit) {
 			cmdline(c, panics[i].param, panics[i].value, NULL, NULL);
@@ -378,10 +426,15 @@ static void settings(struct ctx *c)
 			  (sz % (1 << 10)) == 0 ? xasprintf("%lluK", sz >> 10) :
 			  xasprintf("%llu", sz);
 
-		if (c->bootconfig)
-			bc(c, "ftrace.buffer_size", v);
-		else
+		if (c->bootconfig) {
+			char *key = xasprintf("%sbuffer_size", c->bc_inst);
+
+			bc(c, key, v);
+			free(key);
+		} else {
+			/* an instance's buffer is made this size too (trace.c trace_array_create()) */
 			cmdline(c, "trace_buf_size=", v, NULL, &p->buffer_pos);
+		}
 		explain(c, "buffer %s per CPU: %s (the kernel rounds it up to whole pages, so the agent reports buffer_size_kb instead of checking it)",
 			v, c->bootconfig ? "ftrace.buffer_size" : "trace_buf_size=");
 		free(v);
@@ -390,13 +443,22 @@ static void settings(struct ctx *c)
 	if (p->clock) {
 		char *m = xasprintf("[%s]", p->clock);
 
+		char *key = xasprintf("%strace_clock", c->bc_inst);
+		char *file = xasprintf("%strace_clock", c->inst);
+
 		if (c->bootconfig)
-			bc(c, "ftrace.trace_clock", p->clock);
-		else
+			bc(c, key, p->clock);
+		else if (!c->inst[0])
 			cmdline(c, "trace_clock=", p->clock, NULL, &p->clock_pos);
-		expect(c, "-", "trace_clock", m, p->clock);
-		explain(c, "clock %s: %s", p->clock,
-			c->bootconfig ? "ftrace.trace_clock" : "trace_clock=");
+		expect(c, "-", file, m, p->clock);
+		if (c->bootconfig || !c->inst[0])
+			explain(c, "clock %s: %s", p->clock,
+				c->bootconfig ? key : "trace_clock=");
+		else
+			explain(c, "clock %s: the agent sets %s (trace_clock= sets the top buffer's)",
+				p->clock, file);
+		free(key);
+		free(file);
 		free(m);
 	}
 }
@@ -543,7 +605,7 @@ static void kprobe(struct ctx *c, const struct probe *p, int *order,
 	char *event = xasprintf("kprobes:%s", p->name);
 	bool dir = needs_event_dir(c, p, global_stack), kernel_armed = false;
 
-	if (dir) {
+	if (dir && !c->inst[0]) {
 		arm(c, p->name, "kprobe_events", def);
 		enable(c, p->name, event);
 		if (p->stack && !global_stack && c->perf_stacks)
@@ -553,9 +615,10 @@ static void kprobe(struct ctx *c, const struct probe *p, int *order,
 			explain(c, "%s %s: agent (its %s is written into events/kprobes/%s/, which 6.1 often fails to create for boot-time probes)",
 				what, p->name, p->stack && !global_stack ? "stacktrace trigger" : "filter",
 				p->name);
-	} else if (c->bootconfig && (!is_return(p) || kernel_at_least(t, 5, 11))) {
-		char *key = xasprintf("ftrace.event.kprobes.%s.probes", p->name);
-		char *ekey = xasprintf("ftrace.event.kprobes.%s.enable", p->name);
+	} else if (!dir && c->bootconfig &&
+		   (!is_return(p) || kernel_at_least(t, 5, 11))) {
+		char *key = xasprintf("%sevent.kprobes.%s.probes", c->bc_inst, p->name);
+		char *ekey = xasprintf("%sevent.kprobes.%s.enable", c->bc_inst, p->name);
 		char *bbody = is_return(p) ? probe_body(p, t, "%return") : xstrdup(body);
 
 		bc(c, key, bbody);
@@ -566,7 +629,8 @@ static void kprobe(struct ctx *c, const struct probe *p, int *order,
 		free(ekey);
 		free(bbody);
 		kernel_armed = true;
-	} else if (kernel_at_least(t, 5, 3) && *order < c->kprobe_limit) {
+	} else if (!c->inst[0] && kernel_at_least(t, 5, 3) &&
+		   *order < c->kprobe_limit) {
 		/* kprobe_event= form: "p:NAME,SYM,f1,f2"; ',' becomes ' '. */
 		char *s;
 
@@ -590,7 +654,17 @@ static void kprobe(struct ctx *c, const struct probe *p, int *order,
 	} else {
 		arm(c, p->name, "kprobe_events", def);
 		enable(c, p->name, event);
-		if (kernel_at_least(t, 5, 3))
+		if (dir)
+			explain(c, "%s %s: agent, enabled in %s (its %s is written into %sevents/kprobes/%s/ by the agent)",
+				what, p->name, c->inst,
+				p->stack && !global_stack && c->perf_stacks ? "perf event" :
+				p->stack && !global_stack ? "stacktrace trigger" : "filter",
+				c->inst, p->name);
+		else if (c->inst[0])
+			/* trace_kprobe.c enable_boot_kprobe_events(): top_trace_array() */
+			explain(c, "%s %s: agent, enabled in %s (kprobe_event= enables a probe in the top buffer only; bootconfig's ftrace.instance.%s.event.kprobes would arm it from boot): hits before /init are not traced",
+				what, p->name, c->inst, c->prog->instance);
+		else if (kernel_at_least(t, 5, 3))
 			explain(c, "%s %s: agent (the command line has no room left within %d bytes)",
 				what, p->name, t->cmdline_max);
 		else
@@ -608,10 +682,12 @@ static void kprobe(struct ctx *c, const struct probe *p, int *order,
 		 * event of the kernel (~1,700), cost 9-10 ms of an arm64 boot.
 		 */
 		char *listed = xasprintf("kprobes/%s", p->name);
+		char *se = set_event(c);
 
 		expect(c, p->name, "kprobe_events", listed, def);
-		expect(c, p->name, "set_event", event, event);
+		expect(c, p->name, se, event, event);
 		free(listed);
+		free(se);
 	}
 	explain_abi(c, p);
 	free(body);
@@ -643,18 +719,34 @@ static void event(struct ctx *c, const struct probe *p)
 {
 	char *who = xasprintf("%s:%s", p->group, p->name);
 
+	char *se = set_event(c);
+
 	if (c->bootconfig) {
-		char *key = xasprintf("ftrace.event.%s.%s.enable", p->group, p->name);
+		char *key = xasprintf("%sevent.%s.%s.enable", c->bc_inst, p->group, p->name);
 
 		bc(c, key, NULL);
 		explain(c, "event %s: bootconfig %s", who, key);
 		free(key);
+	} else if (c->inst[0] && kernel_at_least(c->t, 6, 3)) {
+		/* enabled in the instance by trace_init(), before the first initcall */
+		use(&c->inst_uses_tail, &p->pos, strlen(who) + 1);
+		add_list(&c->inst_events, who);
+		explain(c, "event %s: trace_instance=%s,... (6.3+: the instance and its events from early boot)",
+			who, c->prog->instance);
+	} else if (c->inst[0]) {
+		arm(c, who, se, who);
+		explain(c, "event %s: agent, enabled in %s (kernel %d.%d has no trace_instance=, added in 6.3): hits before /init are not traced",
+			who, c->inst, c->t->kmajor, c->t->kminor);
+		free(se);
+		free(who);
+		return;
 	} else {
 		use(&c->events_uses_tail, &p->pos, strlen(who) + (c->events.len ? 1 : 0));
 		add_list(&c->events, who);
 		explain(c, "event %s: trace_event=", who);
 	}
-	expect(c, who, "set_event", who, who);
+	expect(c, who, se, who, who);
+	free(se);
 	free(who);
 }
 
@@ -676,7 +768,7 @@ static bool stack_in_trace_trigger(const struct ctx *c, const struct probe *p,
 				   bool global_stack)
 {
 	return p->kind == P_EVENT && p->stack && !global_stack &&
-	       !c->bootconfig && !c->perf_stacks &&
+	       !c->bootconfig && !c->perf_stacks && !c->inst[0] &&
 	       kernel_at_least(c->t, 6, 2) && c->ntriggers < BOOT_TRIGGERS_MAX;
 }
 
@@ -686,12 +778,12 @@ static void filter_and_stack(struct ctx *c, const struct probe *p,
 {
 	char *who = p->kind == P_EVENT ? xasprintf("%s:%s", p->group, p->name) :
 		    xstrdup(p->name);
-	char *dir = xasprintf("events/%s/%s", p->group, p->name);
+	char *dir = xasprintf("%sevents/%s/%s", c->inst, p->group, p->name);
 	char *file;
 
 	if (p->filter) {
 		if (c->bootconfig && p->kind != P_UPROBE && p->kind != P_URETPROBE) {
-			char *key = xasprintf("ftrace.event.%s.%s.filter", p->group, p->name);
+			char *key = xasprintf("%sevent.%s.%s.filter", c->bc_inst, p->group, p->name);
 			int err = bc_add(c->pl->bootconfig, key, p->filter);
 
 			if (err)	/* check.c tried the same value */
@@ -708,7 +800,7 @@ static void filter_and_stack(struct ctx *c, const struct probe *p,
 		}
 	}
 	if (stack_in_bootconfig(c, p, global_stack)) {
-		char *key = xasprintf("ftrace.event.%s.%s.actions", p->group, p->name);
+		char *key = xasprintf("%sevent.%s.%s.actions", c->bc_inst, p->group, p->name);
 
 		bc(c, key, "stacktrace");
 		explain(c, "%s stack: bootconfig %s = stacktrace (CONFIG_HIST_TRIGGERS is set): stacks from the first hit",
@@ -917,6 +1009,23 @@ static void finish_cmdline(struct ctx *c)
 		cmdline(c, "kprobe_event=", c->kprobes.s, c->kprobes_uses, NULL);
 	if (c->triggers.len)
 		cmdline(c, "trace_trigger=", c->triggers.s, c->triggers_uses, NULL);
+	if (c->inst[0] && !c->bootconfig && kernel_at_least(c->t, 6, 3)) {
+		/*
+		 * trace_instance=NAME[,GROUP:EVENT...] (kernel/trace/trace.c
+		 * boot_instance(), enable_instances() from trace_init());
+		 * several trace_instance= add up, so persist's is its own.
+		 */
+		struct cmdline_use *u = xcalloc(1, sizeof(*u));
+		char *v = c->inst_events.len ?
+			  xasprintf("%s,%s", c->prog->instance, c->inst_events.s) :
+			  xstrdup(c->prog->instance);
+
+		u->pos = c->prog->instance_pos;
+		u->bytes = strlen(c->prog->instance);
+		u->next = c->inst_uses;
+		cmdline(c, "trace_instance=", v, u, NULL);
+		free(v);
+	}
 	if (c->bootconfig) {
 		for (n = c->opts_bc; n; n = n->next)
 			bc(c, "ftrace.options", n->s);
@@ -955,6 +1064,14 @@ static struct placement *place_once(const struct program *prog,
 	c.kprobes_uses_tail = &c.kprobes_uses;
 	c.triggers_uses_tail = &c.triggers_uses;
 
+	c.inst_uses_tail = &c.inst_uses;
+	c.inst = "";
+	c.bc_inst = "ftrace.";
+	if (prog->instance) {
+		c.inst = xasprintf("instances/%s/", prog->instance);
+		c.bc_inst = xasprintf("ftrace.instance.%s.", prog->instance);
+	}
+
 	c.bootconfig = t->via == VIA_BOOTCONFIG;
 	if (c.bootconfig) {
 		/* check.c: kernel 5.6+, BOOT_CONFIG and BOOTTIME_TRACING not unset */
@@ -970,6 +1087,16 @@ static struct placement *place_once(const struct program *prog,
 		explain(&c, "config: BOOT_CONFIG %s, BOOTTIME_TRACING %s, HIST_TRIGGERS %s",
 			t->boot_config ? "y" : "n", t->boottime_tracing ? "y" : "n",
 			t->hist_triggers ? "y (stacks as bootconfig actions)" : "n (stacks as the agent's triggers)");
+
+	if (prog->instance) {
+		/* first in the plan: every line after it may use the instance */
+		plan_line(&c.expects_tail, "instance", 1, prog->instance);
+		explain(&c, "instance %s: probecc's events are enabled in %s, not in the top buffer, and the agent dumps that instance (so another tool's tracing neither mixes with them nor clears them); %s",
+			prog->instance, c.inst,
+			c.bootconfig ? "bootconfig ftrace.instance makes it at boot" :
+			kernel_at_least(t, 6, 3) ? "trace_instance= makes it at boot (6.3+)" :
+			"the agent makes it (mkdir) at /init: the kernel has no trace_instance= before 6.3");
+	}
 
 	/* first: the budget cuts from the end, and without it nothing runs */
 	if (t->overlay) {

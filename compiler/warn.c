@@ -47,10 +47,14 @@ static bool budget_is_option(const struct target *t)
 }
 
 /* Why the placement gave @p to the agent (place.c's kprobe()), and what would not. */
-static void why_agent(const struct probe *p, const struct target *t,
-		      const char **why, const char **instead)
+static void why_agent(const struct program *prog, const struct probe *p,
+		      const struct target *t, const char **why,
+		      const char **instead)
 {
-	if (!kernel_at_least(t, 5, 3)) {
+	if (prog->instance && t->via == VIA_CMDLINE) {
+		*why = "it is enabled in the file's instance, and kprobe_event= enables a probe in the top buffer only";
+		*instead = "with --via bootconfig (ftrace.instance.NAME.event.kprobes) it is armed from boot";
+	} else if (!kernel_at_least(t, 5, 3)) {
 		*why = "this kernel has no kprobe_event= (5.3+)";
 		*instead = "trace it with 'function' instead: ftrace_filter= is set before any init code runs";
 	} else if (p->filter || p->stack) {
@@ -67,9 +71,10 @@ static void why_agent(const struct probe *p, const struct target *t,
 }
 
 /* @p went to the agent for want of room alone (place.c's kprobe()). */
-static bool agent_for_room(const struct probe *p, const struct target *t)
+static bool agent_for_room(const struct program *prog, const struct probe *p,
+			   const struct target *t)
 {
-	return (p->kind == P_KPROBE || p->kind == P_KRETPROBE) &&
+	return !prog->instance && (p->kind == P_KPROBE || p->kind == P_KRETPROBE) &&
 	       t->via == VIA_CMDLINE && kernel_at_least(t, 5, 3) &&
 	       !p->filter && !p->stack;
 }
@@ -87,10 +92,10 @@ static int warn_no_room(const struct program *prog, const struct target *t,
 	int n = 0;
 
 	for (p = prog->probes; p && agent->n; p = p->next) {
-		if (!agent_for_room(p, t) ||
+		if (!agent_for_room(prog, p, t) ||
 		    !strmap_get(agent, p->name, strlen(p->name)))
 			continue;
-		why_agent(p, t, &why, &instead);
+		why_agent(prog, p, t, &why, &instead);
 		diag_at(&p->pos, "warning",
 			"%s %s goes to the agent: %s (%d bytes); the agent defines it when /init starts, so its hits before that (the kernel's own boot, the exec of /init) are not traced; %s",
 			p->kind == P_KRETPROBE ? "kretprobe" : "kprobe", p->name,
@@ -147,7 +152,7 @@ int warn_placement(const struct program *prog, const struct kernel *k,
 		    !(s = kernel_func(k, p->target)) ||
 		    s->addr < lo->addr || s->addr >= hi->addr)
 			continue;
-		why_agent(p, t, &why, &instead);
+		why_agent(prog, p, t, &why, &instead);
 		diag_at(&p->target_pos, "warning",
 			"'%s' is __init (in .init.text, which the kernel frees before /init): the agent arms %s %s when /init starts (%s), so it can never fire; %s",
 			p->target, p->kind == P_KRETPROBE ? "kretprobe" : "kprobe",

@@ -88,10 +88,14 @@ struct agent {
 	int capture;		/* plan "capture": write the target frame */
 	int dump_raw;		/* plan "dump raw": ring-buffer pages (raw.c) */
 	/*
-	 * "" or "instances/NAME/": the tracefs directory dump() reads
-	 * (persist_dump(): the previous boot's persistent instance)
+	 * "" or "instances/NAME/": the tracefs directory dump() reads and
+	 * stops, marks and pauses: buf_dir (plan "instance NAME": the
+	 * instance probecc's events are in), or the previous boot's
+	 * persistent instance while persist_dump() runs (previous set)
 	 */
 	char dump_dir[AGENT_NAME_MAX + 16];
+	char buf_dir[AGENT_NAME_MAX + 16];
+	int previous;
 	char *inits[AGENT_MAX_INITS];
 	int n_inits;
 	struct item *items;
@@ -214,6 +218,8 @@ void kprobe_profile_lines(const struct agent *a, struct out *o);
 void sink_open(struct agent *a);
 int dump(struct agent *a, const char *stage);
 void persist_dump(struct agent *a, const char *name);
+int instance_use(struct agent *a, const char *name);
+int buf_path(const struct agent *a, char *out, size_t size, const char *rel);
 
 /* raw.c */
 void raw_dump(struct agent *a, struct out *o, int was_on);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <termios.h>
 #include <unistd.h>
@@ -213,7 +214,7 @@ static int pause_on_trace(const struct agent *a)
 	int fd, ok;
 
 	if (!a->tracefs[0] ||
-	    path_join(path, sizeof(path), a->tracefs, "options/pause-on-trace") ||
+	    buf_path(a, path, sizeof(path), "options/pause-on-trace") ||
 	    read_small(path, v, sizeof(v)) <= 0)
 		return 0;
 	if (v[0] == '1')
@@ -231,7 +232,7 @@ static void pause_restore(struct agent *a)
 	char path[AGENT_PATH_MAX];
 	int fd;
 
-	if (path_join(path, sizeof(path), a->tracefs, "options/pause-on-trace"))
+	if (buf_path(a, path, sizeof(path), "options/pause-on-trace"))
 		return;
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || write_all(fd, "0", 1))
@@ -324,7 +325,7 @@ static int clock_mark(struct agent *a, long long tb[2])
 
 	if (!a->tracefs[0])
 		return -1;
-	if (path_join(path, sizeof(path), a->tracefs, "trace_marker"))
+	if (buf_path(a, path, sizeof(path), "trace_marker"))
 		return -1;
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -384,10 +385,10 @@ int dump(struct agent *a, const char *stage)
 	 * the mark goes in while the ring buffer still records; not for the
 	 * previous boot's instance, whose trace is of another boot
 	 */
-	marked = !a->dump_dir[0] && !clock_mark(a, tb);
+	marked = !a->previous && !clock_mark(a, tb);
 	/* raw: recording stops before the per-CPU counts, text: when trace opens */
 	raw = a->dump_raw;
-	if (a->dump_dir[0])
+	if (a->previous)
 		a->dump_raw = 0;	/* the previous boot's instance goes as text */
 	was_on = a->dump_raw && a->tracefs[0] ? tracing_on(a, 0) : -1;
 	stop_ns = boot_ns();
@@ -420,6 +421,8 @@ int dump(struct agent *a, const char *stage)
 	us_line(&o, "init_dump_us", a->dump_us);
 	us_line(&o, "fork_us", a->fork_us);
 	out_printf(&o, "tracefs\t%s\n", a->tracefs[0] ? a->tracefs : "-");
+	/* which ring buffer the dump holds: the top one or an instance */
+	out_printf(&o, "buffer\t%s\n", a->dump_dir[0] ? a->dump_dir : "top");
 	if (marked)
 		out_printf(&o, "timebase\t%lld\t%lld\t%lld\t%lld\n", a->t0_boot_ns,
 			   tb[0], tb[1], stop_ns);
@@ -448,7 +451,7 @@ int dump(struct agent *a, const char *stage)
 	kprobe_profile_lines(a, &o);
 	if (a->tracefs[0])
 		cpu_lines(a, &o);
-	if (a->dump_dir[0]) {
+	if (a->previous) {
 		last_boot_line(a, &o);
 		stext_line(a, &o);
 	} else {
@@ -530,9 +533,10 @@ void persist_dump(struct agent *a, const char *name)
 	if (path_join(path, sizeof(path), a->tracefs, rel) || access(path, R_OK)) {
 		agent_note(a, "persist", "%s: %s (no persistent buffer: reserve_mem= or trace_instance= not taken)",
 			   rel, strerror(errno));
-		a->dump_dir[0] = '\0';
+		snprintf(a->dump_dir, sizeof(a->dump_dir), "%s", a->buf_dir);
 		return;
 	}
+	a->previous = 1;
 	snprintf(rel, sizeof(rel), "%strace", a->dump_dir);
 	if (has_events(a, rel)) {
 		if (a->sink_fd < 0)
@@ -548,5 +552,62 @@ void persist_dump(struct agent *a, const char *name)
 			   strerror(errno));
 	else
 		close(fd);
-	a->dump_dir[0] = '\0';
+	a->previous = 0;
+	snprintf(a->dump_dir, sizeof(a->dump_dir), "%s", a->buf_dir);
+}
+
+/*
+ * buf_path() - the tracefs path of @rel in the buffer dump() reads
+ * (@a->dump_dir: the top buffer, or an instance's directory) into @out
+ * of @size bytes.  Returns 0, or -1 when it does not fit.
+ */
+int buf_path(const struct agent *a, char *out, size_t size, const char *rel)
+{
+	char r[AGENT_PATH_MAX];
+
+	if (snprintf(r, sizeof(r), "%s%s", a->dump_dir, rel) >= (int)sizeof(r))
+		return -1;
+	return path_join(out, size, a->tracefs, r);
+}
+
+/*
+ * instance_use() - plan "instance NAME": probecc's events are in the
+ * tracefs instance NAME, which every later plan line names by its
+ * path (instances/NAME/...), and every dump reads it instead of the top
+ * buffer.  The instance is made when missing (mkdir in instances/:
+ * kernel/trace/trace.c instance_mkdir()); trace_instance= (6.3+) or
+ * bootconfig's ftrace.instance may have made it at boot (EEXIST).  An
+ * item "instance" says which: "ok" (it was there), "armed" (made here)
+ * or "failed" with the errno, and the dumps then read the top buffer.
+ * @name: at most AGENT_NAME_MAX - 1 bytes, no '/', not "." or "..".
+ * Returns 0 or -errno.
+ */
+int instance_use(struct agent *a, const char *name)
+{
+	char rel[AGENT_NAME_MAX + 16], path[AGENT_PATH_MAX];
+	int err = 0, made = 0;
+
+	if (strlen(name) >= AGENT_NAME_MAX || strchr(name, '/') ||
+	    !strcmp(name, ".") || !strcmp(name, "..")) {
+		agent_item(a, "instance", "failed", "instances", "bad instance name");
+		return -EINVAL;
+	}
+	snprintf(rel, sizeof(rel), "instances/%s", name);
+	if (!a->tracefs[0])
+		err = ENOENT;
+	else if (path_join(path, sizeof(path), a->tracefs, rel))
+		err = ENAMETOOLONG;
+	else if (!mkdir(path, 0755))
+		made = 1;
+	else if (errno != EEXIST)
+		err = errno;
+	if (err) {
+		agent_item(a, "instance", "failed", rel, strerror(err));
+		return -err;
+	}
+	agent_item(a, "instance", made ? "armed" : "ok", rel, "-");
+	snprintf(a->buf_dir, sizeof(a->buf_dir), "instances/%s/", name);
+	if (!a->previous)
+		snprintf(a->dump_dir, sizeof(a->dump_dir), "%s", a->buf_dir);
+	return 0;
 }

@@ -820,6 +820,13 @@ static void verb_persist(struct agent *a, int no, char **f, int nf)
 	persist_dump(a, f[1]);
 }
 
+static void verb_instance(struct agent *a, int no, char **f, int nf)
+{
+	(void)no;
+	(void)nf;
+	instance_use(a, f[1]);
+}
+
 static void verb_init(struct agent *a, int no, char **f, int nf)
 {
 	(void)nf;
@@ -853,6 +860,7 @@ static const struct plan_verb {
 	{ "dump", 2, 2, verb_dump },
 	{ "capture", 1, 1, verb_capture },
 	{ "persist", 2, 2, verb_persist },
+	{ "instance", 2, 2, verb_instance },
 	{ "init", 2, 2, verb_init },
 	{ "probecc-plan", 1, MAX_FIELDS, verb_header },	/* only line 1, read before */
 };

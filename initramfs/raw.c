@@ -196,7 +196,7 @@ static void raw_set_event_formats(struct agent *a, struct out *o,
 	static char list[64 * 1024];
 	char path[AGENT_PATH_MAX], *line, *save = NULL;
 
-	if (path_join(path, sizeof(path), a->tracefs, "set_event") ||
+	if (buf_path(a, path, sizeof(path), "set_event") ||
 	    read_small(path, list, sizeof(list)) <= 0)
 		return;
 	for (line = strtok_r(list, "\n", &save); line;
@@ -224,7 +224,7 @@ int tracing_on(const struct agent *a, int on)
 	char path[AGENT_PATH_MAX], v[8];
 	int fd, old = -1;
 
-	if (path_join(path, sizeof(path), a->tracefs, "tracing_on"))
+	if (buf_path(a, path, sizeof(path), "tracing_on"))
 		return -1;
 	if (read_small(path, v, sizeof(v)) > 0)
 		old = v[0] == '1';
@@ -290,10 +290,11 @@ void raw_dump(struct agent *a, struct out *o, int was_on)
 	raw_tracefs(o, a->tracefs, "printk_formats");
 	raw_tracefs(o, a->tracefs, "saved_cmdlines");
 	raw_tracefs(o, a->tracefs, "saved_tgids");
-	raw_tracefs(o, a->tracefs, "trace_clock");
+	if (!buf_path(a, path, sizeof(path), "trace_clock"))
+		raw_file(o, path, "trace_clock", 0, 0);
 	if (!rooted(a, path, sizeof(path), "/proc/kallsyms"))
 		raw_kallsyms(o, path, a->n_dumps > 1);
-	if (!path_join(path, sizeof(path), a->tracefs, "buffer_size_kb") &&
+	if (!buf_path(a, path, sizeof(path), "buffer_size_kb") &&
 	    read_small(path, v, sizeof(v)) > 0)
 		max = strtoll(v, NULL, 10) * 2048;	/* 2 x KiB */
 	/* CPUs by number until one is missing (possible CPUs have a dir) */
@@ -301,7 +302,7 @@ void raw_dump(struct agent *a, struct out *o, int was_on)
 		long long got;
 
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", cpu);
-		if (path_join(path, sizeof(path), a->tracefs, rel))
+		if (buf_path(a, path, sizeof(path), rel))
 			break;
 		got = raw_file(o, path, rel, 1, max > 0 ? max : 64LL << 20);
 		if (got == -ENOENT)

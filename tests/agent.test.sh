@@ -941,3 +941,72 @@ if [ "$(grep -c '^stage' "$d/root/dump.out")" = 1 ] &&
 else
 	t_fail agent/persist-none "expected one dump and the note" "$d/root/dump.out"
 fi
+
+# ---- instance: probecc's events in a tracefs instance of their own ----
+# "instance NAME" (first in the plan): the instance made by the kernel
+# (trace_instance=, bootconfig) is used as it is (item ok), one missing is
+# made (mkdir, item armed); every dump then reads the instance: its
+# trace, its per_cpu stats, its trace_marker for the clock mark, and says
+# so (buffer instances/NAME/).  The top buffer is not read.
+d=$A/instance
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+mkdir -p "$d/tfs/instances/boot/per_cpu/cpu0" "$d/tfs/instances/boot/options"
+printf '# tracer: nop\n#\n  insmod-80 [000] ..... 5.500000: netdev: (register_netdevice+0x0/0x2c) name="bond0"\n' \
+	> "$d/tfs/instances/boot/trace"
+printf 'entries: 1\noverrun: 0\ndropped events: 0\n' > "$d/tfs/instances/boot/per_cpu/cpu0/stats"
+: > "$d/tfs/instances/boot/set_event"
+: > "$d/tfs/instances/boot/trace_marker"
+: > "$d/tfs/trace_marker"
+printf '0\n' > "$d/tfs/instances/boot/options/sym-addr"
+plan "$d/plan" 'probecc-plan|1' 'sink|/dump.out' 'instance|boot' \
+	'expect|-|instances/boot/options/sym-addr|1|1' \
+	'arm|netdev|kprobe_events|p:kprobes/netdev register_netdevice' \
+	'arm|netdev|instances/boot/set_event|kprobes:netdev'
+run_agent instance --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
+filter "$d/root/dump.out" > "$d/dump"
+grep -E '^(stage|buffer|cpu|item)' "$d/dump" > "$d/got"
+printf '%s\n' 'stage	init' 'buffer	instances/boot/' \
+	'item	instance	ok	instances/boot	-' \
+	'item	-	armed-late	instances/boot/options/sym-addr	-' \
+	'item	netdev	armed	kprobe_events	p:kprobes/netdev register_netdevice' \
+	'item	netdev	armed	instances/boot/set_event	kprobes:netdev' \
+	'cpu	0	entries	1	overrun	0	dropped	0' > "$d/want"
+t_check agent/instance-dump "$d/want" "$d/got"
+t_grep agent/instance-trace "$d/dump" 'netdev: \(register_netdevice\+0x0/0x2c\) name="bond0"$'
+if grep -q 'register_netdevice <-register_netdev' "$d/dump"; then
+	t_fail agent/instance-not-top "the top buffer's trace is in the dump" "$d/dump"
+else
+	t_pass agent/instance-not-top
+fi
+if grep -q '^probecc-clock 1 ' "$d/tfs/instances/boot/trace_marker" && [ ! -s "$d/tfs/trace_marker" ]; then
+	t_pass agent/instance-clock-mark
+else
+	t_fail agent/instance-clock-mark "the clock mark is not in the instance's trace_marker alone"
+fi
+# 6.1: no trace_instance=, the agent makes the instance
+d=$A/instance-made
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+mkdir -p "$d/tfs/instances"
+plan "$d/plan" 'probecc-plan|1' 'sink|/dump.out' 'instance|boot'
+run_agent instance-made --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
+if [ -d "$d/tfs/instances/boot" ] &&
+   grep -q '^item	instance	armed	instances/boot	-$' "$d/root/dump.out" &&
+   grep -q '^buffer	instances/boot/$' "$d/root/dump.out"; then
+	t_pass agent/instance-made
+else
+	t_fail agent/instance-made "no instances/boot or no item armed" "$d/root/dump.out"
+fi
+# no instances/ (no tracefs instances): the item fails, the dump is the top buffer's
+d=$A/instance-fail
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+plan "$d/plan" 'probecc-plan|1' 'sink|/dump.out' 'instance|boot'
+run_agent instance-fail --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
+if grep -q '^item	instance	failed	instances/boot	No such file or directory$' "$d/root/dump.out" &&
+   grep -q '^buffer	top$' "$d/root/dump.out"; then
+	t_pass agent/instance-failed
+else
+	t_fail agent/instance-failed "no failed item or not the top buffer" "$d/root/dump.out"
+fi
