@@ -665,31 +665,49 @@ static void symbol_at(struct uelf *u, unsigned long long lo, unsigned long long 
 		snprintf(buf, len, "symbol %s+0x%llx", best, addr - best_a);
 }
 
-int uelf_name_addr(const char *path, unsigned long long probe_off,
-		   unsigned long long probe_ip, unsigned long long addr,
-		   char *buf, size_t len)
+int uelf_name_vaddr(const char *path, unsigned long long addr, char *buf, size_t len)
 {
 	char sym[320];
 	struct uelf u;
-	GElf_Phdr ph;
-	unsigned long long bias, a;
+	size_t i;
 	int ret = -1;
 
 	if (uelf_open(&u, path, NULL))
 		return -1;
-	if (seg_by_offset(&u, probe_off, &ph)) {
-		bias = probe_ip - (probe_off - ph.p_offset + ph.p_vaddr);
-		a = addr - bias;
-		if (seg_by_vaddr(&u, a, &ph) == 0 && (ph.p_flags & PF_X)) {
-			symbol_at(&u, ph.p_vaddr, a, sym, sizeof(sym));
-			if (!strncmp(sym, "symbol ", 7)) {
-				snprintf(buf, len, "%s", sym + 7);
-				ret = 0;
-			}
+	for (i = 0; i < u.nph; i++) {
+		GElf_Phdr p;
+
+		/* p_memsz: a separate debug file keeps the segments, not their bytes */
+		if (!gelf_getphdr(u.elf, i, &p) || p.p_type != PT_LOAD ||
+		    !(p.p_flags & PF_X) || addr < p.p_vaddr || addr - p.p_vaddr >= p.p_memsz)
+			continue;
+		symbol_at(&u, p.p_vaddr, addr, sym, sizeof(sym));
+		if (!strncmp(sym, "symbol ", 7)) {
+			snprintf(buf, len, "%s", sym + 7);
+			ret = 0;
 		}
+		break;
 	}
 	uelf_close(&u);
 	return ret;
+}
+
+int uelf_name_addr(const char *path, unsigned long long probe_off,
+		   unsigned long long probe_ip, unsigned long long addr,
+		   char *buf, size_t len)
+{
+	struct uelf u;
+	GElf_Phdr ph;
+	bool found;
+
+	if (uelf_open(&u, path, NULL))
+		return -1;
+	found = seg_by_offset(&u, probe_off, &ph);
+	uelf_close(&u);
+	if (!found)
+		return -1;
+	return uelf_name_vaddr(path, addr - (probe_ip - (probe_off - ph.p_offset + ph.p_vaddr)),
+			       buf, len);
 }
 
 int uelf_check_offset(const char *path, unsigned long long offset, struct errmsg *err)

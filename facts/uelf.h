@@ -129,6 +129,13 @@ int uelf_check_offset(const char *path, unsigned long long offset, struct errmsg
 int uelf_name_addr(const char *path, unsigned long long probe_off,
 		   unsigned long long probe_ip, unsigned long long addr,
 		   char *buf, size_t len);
+/*
+ * The same for a link-time virtual address ADDR of PATH (no load bias):
+ * it must lie in an executable PT_LOAD's memory size, so that a separate
+ * debug file (objcopy --only-keep-debug: segments without their bytes)
+ * names it from its .symtab.  Returns 0, or -1 as uelf_name_addr().
+ */
+int uelf_name_vaddr(const char *path, unsigned long long addr, char *buf, size_t len);
 
 /*
  * Without the file: a uprobe OFFSET at or above 0x400000, where the

@@ -31,7 +31,10 @@
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <zlib.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
@@ -39,6 +42,7 @@
 #include <unistd.h>
 
 #include "report-int.h"
+#include "strmap.h"
 #include "uelf.h"
 
 #define USTACK_DEPTH	64	/* frames at most */
@@ -54,6 +58,53 @@ struct uw {
 	const char *stop;	/* why the unwind stopped early, or NULL */
 	char stopbuf[160];
 };
+
+/* One CFI section of a file. */
+struct cfi_sec {
+	Elf_Data *data;
+	unsigned long long addr;	/* its sh_addr (for pc-relative pointers) */
+	bool eh;
+	const unsigned char *ident;	/* the e_ident of the ELF holding it */
+};
+
+/* An FDE of a file's CFI sections, in the index of struct ufile. */
+struct fde_ent {
+	unsigned long long start, len;	/* the code it covers (link-time addresses) */
+	Dwarf_Off off;			/* the FDE's offset in its section */
+	int sec;			/* index in ufile.secs */
+};
+
+/* A name memo entry: the frame name of a link-time address, NULL: none. */
+struct name_memo {
+	unsigned long long addr;	/* the key's 8 bytes */
+	char *name;
+};
+
+/*
+ * A program (or library) under --sysroot, opened once per report run and
+ * kept for every sample that needs it (ufile_get()): its ELF, separate
+ * debug file, libdwfl session (x86_64, aarch64), FDE index (MIPS) and
+ * the names of the addresses already named.  Never freed: a report runs
+ * once per process.
+ */
+struct ufile {
+	char *path;		/* SYSROOT/PATH */
+	char *dbgpath;		/* its separate debug file, or NULL */
+	int fd, dbgfd;
+	Elf *elf, *dbgelf;
+	GElf_Ehdr eh;
+	Dwfl *dwfl;		/* reported at dwfl_bias, state attached */
+	unsigned long long dwfl_bias;
+	struct uw *cur;		/* the sample libdwfl's callbacks read */
+	struct cfi_sec secs[4];	/* .debug_frame, .eh_frame: the file's, the debug file's */
+	int nsecs;
+	struct fde_ent *fdes;	/* sorted by start; built on first use */
+	size_t nfdes;
+	bool indexed;
+	struct strmap names;	/* link-time address -> struct name_memo */
+};
+
+static struct strmap ufiles;	/* SYSROOT/PATH -> struct ufile */
 
 /* The value of the sample's register of perf bit @bit, or false. */
 static bool perf_reg(const struct sample *s, int bit, unsigned long long *v)
@@ -100,9 +151,10 @@ static const signed char x86_64_dwarf[24] = {
 	8, 9, 10, 11, 12, 13, 14, 15,
 };
 
+/* libdwfl's callbacks get the file (attached once); the sample is its cur. */
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 {
-	struct uw *u = arg;
+	struct uw *u = ((struct ufile *)arg)->cur;
 
 	(void)dwfl;
 	if (*thread_argp)
@@ -115,7 +167,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 			void *arg)
 {
 	unsigned long long v;
-	struct uw *u = arg;
+	struct uw *u = ((struct ufile *)arg)->cur;
 
 	(void)dwfl;
 	if (!stack_word(u, addr, u->wsize, &v)) {
@@ -129,6 +181,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 	return true;
 }
 
+/* @arg: the thread's, which next_thread() made the sample */
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	struct uw *u = arg;
@@ -167,8 +220,31 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 	.set_initial_registers = set_initial_registers,
 };
 
+/*
+ * libdwfl's find_debuginfo: the separate debug file ufile_get() found
+ * (debug_file()), whose lookup under the sysroot libdwfl's own cannot
+ * make: an absolute debuginfo_path entry gets the main file's host
+ * directory (SYSROOT/bin) appended (libdwfl/find-debuginfo.c), not the
+ * target's (/bin) that Debian's /usr/lib/debug tree mirrors.
+ */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			  Dwarf_Addr base, const char *file_name,
+			  const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
+{
+	struct ufile *f = *userdata;
+	int fd;
+
+	(void)mod, (void)modname, (void)base, (void)file_name;
+	(void)debuglink_file, (void)debuglink_crc;
+	if (!f || !f->dbgpath || (fd = open(f->dbgpath, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	*debuginfo_file_name = xstrdup(f->dbgpath);
+	return fd;
+}
+
 static const Dwfl_Callbacks offline_callbacks = {
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 };
 
@@ -209,33 +285,56 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	return DWARF_CB_OK;
 }
 
+/*
+ * @f's libdwfl session with the file reported at load bias @bias and the
+ * thread callbacks attached (libdwfl allows one attach per session),
+ * made once and kept while the bias stays; NULL with the reason in
+ * u->stop.
+ */
+static Dwfl *ufile_dwfl(struct ufile *f, unsigned long long bias, struct uw *u)
+{
+	Dwfl_Module *m;
+	void **slot;
+
+	if (f->dwfl && f->dwfl_bias == bias)
+		return f->dwfl;
+	if (f->dwfl)
+		dwfl_end(f->dwfl);
+	f->dwfl_bias = bias;
+	f->dwfl = dwfl_begin(&offline_callbacks);
+	if (!f->dwfl || (dwfl_report_begin(f->dwfl),
+			 !(m = dwfl_report_elf(f->dwfl, "prog", f->path, -1, bias, false))) ||
+	    dwfl_report_end(f->dwfl, NULL, NULL) ||
+	    (dwfl_module_info(m, &slot, NULL, NULL, NULL, NULL, NULL, NULL), *slot = f,
+	     !dwfl_attach_state(f->dwfl, NULL, 1, &thread_callbacks, f))) {
+		snprintf(u->stopbuf, sizeof(u->stopbuf), "libdwfl cannot read %s: %s",
+			 f->path, dwfl_errmsg(-1));
+		u->stop = u->stopbuf;
+		dwfl_end(f->dwfl);
+		f->dwfl = NULL;
+	}
+	return f->dwfl;
+}
+
 /* Unwind with libdwfl; the pcs into @fr.  Reason of an early stop in u->stop. */
-static void unwind_dwfl(struct uw *u, const char *file, unsigned long long bias,
+static void unwind_dwfl(struct uw *u, struct ufile *f, unsigned long long bias,
 			struct uframes *fr)
 {
-	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
+	Dwfl *dwfl = ufile_dwfl(f, bias, u);
 	int i;
 
-	if (!dwfl || (dwfl_report_begin(dwfl),
-		      !dwfl_report_elf(dwfl, "prog", file, -1, bias, false)) ||
-	    dwfl_report_end(dwfl, NULL, NULL)) {
-		snprintf(u->stopbuf, sizeof(u->stopbuf), "libdwfl cannot read %s: %s",
-			 file, dwfl_errmsg(-1));
-		u->stop = u->stopbuf;
-		dwfl_end(dwfl);
+	if (!dwfl)
 		return;
-	}
-	if (!dwfl_attach_state(dwfl, NULL, u->s->pid > 0 ? u->s->pid : 1,
-			       &thread_callbacks, u) ||
-	    (dwfl_getthread_frames(dwfl, u->s->pid > 0 ? u->s->pid : 1, frame_cb, fr) &&
-	     !fr->n)) {
+	f->cur = u;
+	if (dwfl_getthread_frames(dwfl, u->s->pid > 0 ? u->s->pid : 1, frame_cb, fr) &&
+	    !fr->n) {
 		snprintf(u->stopbuf, sizeof(u->stopbuf), "libdwfl: %s", dwfl_errmsg(-1));
 		u->stop = u->stopbuf;
 	}
 	/* a caller came from CFI when its callee's pc has some */
 	for (i = 0; i + 1 < fr->n; i++)
 		fr->cfi[i] = has_cfi(dwfl, i ? fr->pc[i] - 1 : fr->pc[i]);
-	dwfl_end(dwfl);
+	f->cur = NULL;
 }
 
 /* ---- MIPS: CFA programs run here (libdw 0.188 refuses MIPS CFI) ---- */
@@ -251,12 +350,6 @@ struct cfa_row {
 	struct rule r[CFI_COLS];
 };
 
-/* One CFI section of the file. */
-struct cfi_sec {
-	Elf_Data *data;
-	unsigned long long addr;	/* its sh_addr (for pc-relative pointers) */
-	bool eh;
-};
 
 /* Read a pointer of DW_EH_PE encoding @enc at *@p (up to @end); false on anything else. */
 static bool read_ptr(const struct cfi_sec *sec, const struct uw *u, int enc,
@@ -516,57 +609,114 @@ static bool run_cfa(struct uw *u, const struct cfi_sec *sec, const Dwarf_CIE *ci
 	return true;
 }
 
-/* The row of the FDE of @sec holding @pc into @row; false when none holds it. */
-static bool cfi_row(struct uw *u, const struct cfi_sec *sec,
-		    const unsigned char *ident, unsigned long long pc,
+static int fde_cmp(const void *a, const void *b)
+{
+	const struct fde_ent *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->sec - y->sec;	/* the file's own CFI before the debug file's */
+}
+
+/*
+ * The FDEs of @f's CFI sections, sorted by start, indexed on first use
+ * so that a step is a binary search instead of a walk of every entry.
+ * Entries whose CIE or pointers this does not read are left out (a pc
+ * they hold then has no CFI, said by mips_step()).
+ */
+static void fde_index(struct ufile *f, const struct uw *u)
+{
+	size_t cap = 0;
+	int k;
+
+	f->indexed = true;
+	for (k = 0; k < f->nsecs; k++) {
+		const struct cfi_sec *sec = &f->secs[k];
+		Dwarf_Off off = 0, next, cnext;
+		Dwarf_CFI_Entry e, c;
+
+		for (; dwarf_next_cfi(sec->ident, sec->data, sec->eh, off, &next, &e) == 0; off = next) {
+			const unsigned char *p, *end;
+			unsigned long long start, len;
+			int enc;
+
+			if (dwarf_cfi_cie_p(&e) ||
+			    dwarf_next_cfi(sec->ident, sec->data, sec->eh, e.fde.CIE_pointer,
+					   &cnext, &c) != 0 || !dwarf_cfi_cie_p(&c))
+				continue;
+			enc = fde_encoding(sec, u, &c.cie);
+			p = e.fde.start;
+			end = e.fde.end;
+			if (enc < 0 || !read_ptr(sec, u, enc, &p, end, &start) ||
+			    !read_ptr(sec, u, enc & 0x0f, &p, end, &len) || !len)
+				continue;
+			ALLOC_GROW(f->fdes, f->nfdes + 1, cap);
+			f->fdes[f->nfdes++] = (struct fde_ent){ start, len, off, k };
+		}
+	}
+	if (f->nfdes)
+		qsort(f->fdes, f->nfdes, sizeof(*f->fdes), fde_cmp);
+}
+
+/* The row of @f's FDE holding @pc into @row; false when none holds it. */
+static bool cfi_row(struct uw *u, struct ufile *f, unsigned long long pc,
 		    struct cfa_row *row, int *ra)
 {
-	Dwarf_Off off = 0, next;
+	size_t lo = 0, hi, i;
+	const struct cfi_sec *sec;
+	const unsigned char *p, *end;
+	unsigned long long start, len, alen;
+	struct cfa_row init;
+	Dwarf_Off next, cnext;
 	Dwarf_CFI_Entry e, c;
+	int enc;
 
-	for (; dwarf_next_cfi(ident, sec->data, sec->eh, off, &next, &e) == 0; off = next) {
-		const unsigned char *p, *end;
-		unsigned long long start, len, alen;
-		struct cfa_row init;
-		Dwarf_Off cnext;
-		int enc, i;
+	if (!f->indexed)
+		fde_index(f, u);
+	/* the last FDE starting at or below pc */
+	for (hi = f->nfdes; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
 
-		if (dwarf_cfi_cie_p(&e))
-			continue;
-		if (dwarf_next_cfi(ident, sec->data, sec->eh, e.fde.CIE_pointer,
-				   &cnext, &c) != 0 || !dwarf_cfi_cie_p(&c))
-			continue;
-		enc = fde_encoding(sec, u, &c.cie);
-		p = e.fde.start;
-		end = e.fde.end;
-		if (enc < 0 || !read_ptr(sec, u, enc, &p, end, &start) ||
-		    !read_ptr(sec, u, enc & 0x0f, &p, end, &len) ||
-		    pc < start || pc - start >= len)
-			continue;
-		if (c.cie.augmentation[0] == 'z' &&
-		    (!uleb(&p, end, &alen) || alen > (unsigned long long)(end - p)))
-			continue;
-		if (c.cie.augmentation[0] == 'z')
-			p += alen;
-		memset(&init, 0, sizeof(init));
-		init.cfa_reg = -2;	/* none yet */
-		for (i = 0; i < CFI_COLS; i++)
-			init.r[i].kind = R_SAME;
-		if (!run_cfa(u, sec, &c.cie, enc, c.cie.initial_instructions,
-			     c.cie.initial_instructions_end, start, ~0ULL, &init, &init))
-			return false;
-		*row = init;
-		if (!run_cfa(u, sec, &c.cie, enc, p, end, start, pc, row, &init))
-			return false;
-		*ra = c.cie.return_address_register;
-		return true;
+		if (f->fdes[mid].start <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return false;
+	for (i = lo; i-- > 0 && pc - f->fdes[i].start >= f->fdes[i].len;)
+		if (lo - i > 8)	/* overlapping FDEs: a few back at most */
+			return false;
+	if (i == (size_t)-1)
+		return false;
+	sec = &f->secs[f->fdes[i].sec];
+	if (dwarf_next_cfi(sec->ident, sec->data, sec->eh, f->fdes[i].off, &next, &e) != 0 ||
+	    dwarf_next_cfi(sec->ident, sec->data, sec->eh, e.fde.CIE_pointer, &cnext, &c) != 0)
+		return false;
+	enc = fde_encoding(sec, u, &c.cie);
+	p = e.fde.start;
+	end = e.fde.end;
+	if (!read_ptr(sec, u, enc, &p, end, &start) || !read_ptr(sec, u, enc & 0x0f, &p, end, &len))
+		return false;
+	if (c.cie.augmentation[0] == 'z' &&
+	    (!uleb(&p, end, &alen) || alen > (unsigned long long)(end - p)))
+		return false;
+	if (c.cie.augmentation[0] == 'z')
+		p += alen;
+	memset(&init, 0, sizeof(init));
+	init.cfa_reg = -2;	/* none yet */
+	for (i = 0; i < CFI_COLS; i++)
+		init.r[i].kind = R_SAME;
+	if (!run_cfa(u, sec, &c.cie, enc, c.cie.initial_instructions,
+		     c.cie.initial_instructions_end, start, ~0ULL, &init, &init))
+		return false;
+	*row = init;
+	if (!run_cfa(u, sec, &c.cie, enc, p, end, start, pc, row, &init))
+		return false;
+	*ra = c.cie.return_address_register;
+	return true;
 }
 
 /* One CFI step on MIPS: @regs (valid in @have) of the callee -> the caller's. */
-static bool mips_step(struct uw *u, struct cfi_sec *secs, int nsecs,
-		      const unsigned char *ident, unsigned long long *pc,
+static bool mips_step(struct uw *u, struct ufile *f, unsigned long long *pc,
 		      unsigned long long *regs, bool *have, bool caller)
 {
 	unsigned long long nregs[MIPS_NREGS], cfa, v;
@@ -574,15 +724,13 @@ static bool mips_step(struct uw *u, struct cfi_sec *secs, int nsecs,
 	struct cfa_row row;
 	int i, ra = -1;
 
-	for (i = 0; i < nsecs; i++)
-		if (cfi_row(u, &secs[i], ident, caller ? *pc - 1 : *pc, &row, &ra))
-			break;
-	if (u->stop)
-		return false;
-	if (i == nsecs) {
+	if (!cfi_row(u, f, caller ? *pc - 1 : *pc, &row, &ra)) {
+		if (u->stop)
+			return false;
 		snprintf(u->stopbuf, sizeof(u->stopbuf),
-			 "no CFI holds 0x%llx (.eh_frame, .debug_frame of the program; a separate debug file is not read)",
-			 *pc);
+			 "no CFI holds 0x%llx (.eh_frame, .debug_frame of %s%s%s)",
+			 *pc, f->path, f->dbgpath ? " and " : ", no separate debug file",
+			 f->dbgpath ? f->dbgpath : "");
 		u->stop = u->stopbuf;
 		return false;
 	}
@@ -648,32 +796,12 @@ static bool mips_step(struct uw *u, struct cfi_sec *secs, int nsecs,
 	return true;
 }
 
-static void unwind_mips(struct uw *u, Elf *elf, struct uframes *fr)
+static void unwind_mips(struct uw *u, struct ufile *f, struct uframes *fr)
 {
 	unsigned long long regs[MIPS_NREGS], pc;
 	bool have[MIPS_NREGS];
-	struct cfi_sec secs[2];
-	const unsigned char *ident = (const unsigned char *)elf_getident(elf, NULL);
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	int i, nsecs = 0;
+	int i;
 
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return;
-	while ((scn = elf_nextscn(elf, scn)) && nsecs < 2) {
-		GElf_Shdr sh;
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
-		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
-			continue;
-		if (!strcmp(name, ".debug_frame") || !strcmp(name, ".eh_frame")) {
-			secs[nsecs].data = elf_getdata(scn, NULL);
-			secs[nsecs].addr = sh.sh_addr;
-			secs[nsecs].eh = name[1] == 'e';
-			nsecs += secs[nsecs].data != NULL;
-		}
-	}
 	for (i = 0; i < MIPS_NREGS; i++)
 		have[i] = i && perf_reg(u->s, i, &regs[i]);	/* bit i: $i; bit 0: pc */
 	regs[0] = 0;
@@ -681,11 +809,159 @@ static void unwind_mips(struct uw *u, Elf *elf, struct uframes *fr)
 	if (!perf_reg(u->s, 0, &pc))
 		return;
 	fr->pc[fr->n++] = pc;
-	while (fr->n < USTACK_DEPTH &&
-	       mips_step(u, secs, nsecs, ident, &pc, regs, have, fr->n > 1)) {
+	while (fr->n < USTACK_DEPTH && mips_step(u, f, &pc, regs, have, fr->n > 1)) {
 		fr->cfi[fr->n - 1] = true;
 		fr->pc[fr->n++] = pc;
 	}
+}
+
+/* ---- the files under --sysroot ---- */
+
+/* Is @path a readable file whose CRC-32 (zlib's, as .gnu_debuglink's) is @crc? */
+static bool crc_matches(const char *path, GElf_Word crc)
+{
+	unsigned char buf[65536];
+	uLong c = crc32(0, NULL, 0);
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		c = crc32(c, buf, (uInt)n);
+	close(fd);
+	return n == 0 && c == crc;
+}
+
+/*
+ * The separate debug file of @f (SYSROOT/PATH, target path @path) as
+ * Debian's -dbgsym packages and GDB place it ("Separate Debug Files" in
+ * the GDB manual): by the build-id note, SYSROOT/usr/lib/debug/.build-id/
+ * xx/rest.debug; by .gnu_debuglink NAME (its CRC-32 checked), in the
+ * file's directory, its .debug/ and SYSROOT/usr/lib/debug/DIR/.  A new
+ * string, or NULL when there is none.
+ */
+static char *debug_file(const struct ufile *f, const char *sysroot, const char *path)
+{
+	const unsigned char *id;
+	const char *link;
+	char *dir, *cand;
+	GElf_Word crc;
+	ssize_t n;
+	int i;
+
+	n = dwelf_elf_gnu_build_id(f->elf, (const void **)&id);
+	if (n > 1) {
+		char hex[2 * 64 + 1];
+
+		for (i = 0; i < n && i < 64; i++)
+			sprintf(hex + 2 * i, "%02x", id[i]);
+		cand = xasprintf("%s/usr/lib/debug/.build-id/%.2s/%s.debug", sysroot, hex, hex + 2);
+		if (!access(cand, R_OK))
+			return cand;
+		free(cand);
+	}
+	link = dwelf_elf_gnu_debuglink(f->elf, &crc);
+	if (!link || strchr(link, '/'))
+		return NULL;
+	dir = xstrndup(path, strrchr(path, '/') ? (size_t)(strrchr(path, '/') - path) : 0);
+	for (i = 0; i < 3; i++) {
+		cand = i == 0 ? xasprintf("%s%s/%s", sysroot, dir, link) :
+		       i == 1 ? xasprintf("%s%s/.debug/%s", sysroot, dir, link) :
+				xasprintf("%s/usr/lib/debug%s/%s", sysroot, dir, link);
+		if (strcmp(cand, f->path) && crc_matches(cand, crc))
+			break;
+		free(cand);
+		cand = NULL;
+	}
+	free(dir);
+	return cand;
+}
+
+/* @elf's CFI sections (.debug_frame, .eh_frame with bytes) into f->secs. */
+static void add_cfi_secs(struct ufile *f, Elf *elf)
+{
+	const unsigned char *ident = (const unsigned char *)elf_getident(elf, NULL);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn)) && f->nsecs < 4) {
+		struct cfi_sec *sec = &f->secs[f->nsecs];
+		const char *name;
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		if (strcmp(name, ".debug_frame") && strcmp(name, ".eh_frame"))
+			continue;
+		sec->data = elf_getdata(scn, NULL);
+		sec->addr = sh.sh_addr;
+		sec->eh = name[1] == 'e';
+		sec->ident = ident;
+		f->nsecs += sec->data != NULL;
+	}
+}
+
+/*
+ * The file @path of the target under @sysroot, opened on first use and
+ * kept for the report's run; NULL when it cannot be read (its name then
+ * in *@file, which the caller frees; else *@file is NULL).
+ */
+static struct ufile *ufile_get(const char *sysroot, const char *path, char **file)
+{
+	char *name = xasprintf("%s%s", sysroot, path);
+	struct ufile *f = strmap_get(&ufiles, name, strlen(name));
+
+	*file = NULL;
+	if (f) {
+		free(name);
+		return f->elf ? f : (*file = xstrdup(f->path), NULL);
+	}
+	f = xcalloc(1, sizeof(*f));
+	f->path = name;
+	f->fd = f->dbgfd = -1;
+	xstrmap_put(&ufiles, f->path, strlen(f->path), f);
+	elf_version(EV_CURRENT);
+	if ((f->fd = open(f->path, O_RDONLY | O_CLOEXEC)) < 0 ||
+	    !(f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL)) || !gelf_getehdr(f->elf, &f->eh)) {
+		if (f->elf)
+			elf_end(f->elf);
+		f->elf = NULL;
+		*file = xstrdup(f->path);
+		return NULL;
+	}
+	add_cfi_secs(f, f->elf);
+	f->dbgpath = debug_file(f, sysroot, path);
+	if (f->dbgpath && (f->dbgfd = open(f->dbgpath, O_RDONLY | O_CLOEXEC)) >= 0 &&
+	    (f->dbgelf = elf_begin(f->dbgfd, ELF_C_READ_MMAP, NULL)))
+		add_cfi_secs(f, f->dbgelf);
+	return f;
+}
+
+/*
+ * The frame name ("func+0xN") of link-time address @addr of @f into
+ * @buf, from its symbols or its debug file's; remembered per address.
+ * Returns 0, or -1 when no symbol holds it.
+ */
+static int ufile_name(struct ufile *f, unsigned long long addr, char *buf, size_t len)
+{
+	struct name_memo *m = strmap_get(&f->names, (const char *)&addr, sizeof(addr));
+
+	if (!m) {
+		m = xcalloc(1, sizeof(*m));
+		m->addr = addr;
+		if (!uelf_name_vaddr(f->path, addr, buf, len) ||
+		    (f->dbgpath && !uelf_name_vaddr(f->dbgpath, addr, buf, len)))
+			m->name = xstrdup(buf);
+		xstrmap_put(&f->names, (const char *)&m->addr, sizeof(m->addr), m);
+	}
+	if (!m->name)
+		return -1;
+	snprintf(buf, len, "%s", m->name);
+	return 0;
 }
 
 /* ---- the samples ---- */
@@ -716,9 +992,8 @@ void ustack_frames(const struct sample *s, const char *sysroot,
 	struct uframes fr = { .n = 0 };
 	unsigned long long pc = 0, bias = 0;
 	char *file = NULL, buf[320];
-	Elf *elf = NULL;
-	GElf_Ehdr eh;
-	int fd = -1, i, spbit;
+	struct ufile *f;
+	int i, spbit;
 
 	spbit = s->machine == EM_X86_64 ? 7 : s->machine == EM_AARCH64 ? 31 : 29;
 	perf_reg(s, s->machine == EM_AARCH64 ? 32 : s->machine == EM_X86_64 ? 8 : 0, &pc);
@@ -731,38 +1006,36 @@ void ustack_frames(const struct sample *s, const char *sysroot,
 		push_frame(frames, n, cap, xasprintf(USTACK_MARK "not unwound: --sysroot DIR gives the program's CFI]"));
 		return;
 	}
-	file = xasprintf("%s%s", sysroot, path);
-	elf_version(EV_CURRENT);
-	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) < 0 ||
-	    !(elf = elf_begin(fd, ELF_C_READ, NULL)) || !gelf_getehdr(elf, &eh)) {
+	if (!(f = ufile_get(sysroot, path, &file))) {
 		push_frame(frames, n, cap, xasprintf("0x%llx", pc));
 		push_frame(frames, n, cap, xasprintf(USTACK_MARK "not unwound: cannot read %s]", file));
-		goto out;
+		free(file);
+		return;
 	}
-	u.msb = eh.e_ident[EI_DATA] == ELFDATA2MSB;
-	u.wsize = eh.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
-	if (eh.e_type == ET_DYN) {
+	u.msb = f->eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	u.wsize = f->eh.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
+	if (f->eh.e_type == ET_DYN) {
 		/* the load bias: the sample's pc against the probe's address */
 		GElf_Phdr ph;
 		size_t k, np;
 
-		if (!elf_getphdrnum(elf, &np))
+		if (!elf_getphdrnum(f->elf, &np))
 			for (k = 0; k < np; k++)
-				if (gelf_getphdr(elf, k, &ph) && ph.p_type == PT_LOAD &&
+				if (gelf_getphdr(f->elf, k, &ph) && ph.p_type == PT_LOAD &&
 				    off >= ph.p_offset && off - ph.p_offset < ph.p_filesz)
 					bias = pc - (ph.p_vaddr + off - ph.p_offset);
 	}
-	if (eh.e_machine == EM_X86_64 || eh.e_machine == EM_AARCH64) {
-		if (eh.e_machine != s->machine)
+	if (f->eh.e_machine == EM_X86_64 || f->eh.e_machine == EM_AARCH64) {
+		if (f->eh.e_machine != s->machine)
 			u.stop = "the program's arch is not the sample's";
 		else
-			unwind_dwfl(&u, file, bias, &fr);
-	} else if (eh.e_machine == EM_MIPS) {
-		unwind_mips(&u, elf, &fr);
+			unwind_dwfl(&u, f, bias, &fr);
+	} else if (f->eh.e_machine == EM_MIPS) {
+		unwind_mips(&u, f, &fr);
 	} else {
 		snprintf(u.stopbuf, sizeof(u.stopbuf),
 			 "no user unwinder for ELF machine %d: elfutils 0.188's libdwfl has no backend that unwinds it",
-			 eh.e_machine);
+			 f->eh.e_machine);
 		u.stop = u.stopbuf;
 	}
 	if (!fr.n)
@@ -770,8 +1043,7 @@ void ustack_frames(const struct sample *s, const char *sysroot,
 	for (i = 0; i < fr.n; i++) {
 		const char *how = !i ? "pc" : fr.cfi[i - 1] ? "cfi" : "fp";
 
-		if (!uelf_name_addr(file, off, pc, i ? fr.pc[i] - 1 : fr.pc[i],
-				    buf, sizeof(buf))) {
+		if (!ufile_name(f, (i ? fr.pc[i] - 1 : fr.pc[i]) - bias, buf, sizeof(buf))) {
 			/* named at pc - 1 (inside the call), printed at the return address */
 			char *plus = strstr(buf, "+0x");
 			unsigned long long at = plus ? strtoull(plus + 3, NULL, 16) : 0;
@@ -785,8 +1057,7 @@ void ustack_frames(const struct sample *s, const char *sysroot,
 		}
 	}
 	/* the entry point's function (_start, __start) is the outermost frame */
-	if (u.stop && fr.n > 1 && !uelf_name_addr(file, off, pc, eh.e_entry + bias,
-						  buf, sizeof(buf))) {
+	if (u.stop && fr.n > 1 && !ufile_name(f, f->eh.e_entry, buf, sizeof(buf))) {
 		size_t len = strcspn(buf, "+");
 
 		if (!strncmp((*frames)[*n - 1], buf, len) && (*frames)[*n - 1][len] == '+')
@@ -794,10 +1065,4 @@ void ustack_frames(const struct sample *s, const char *sysroot,
 	}
 	if (u.stop)
 		push_frame(frames, n, cap, xasprintf(USTACK_MARK "cut: %s]", u.stop));
-out:
-	if (elf)
-		elf_end(elf);
-	if (fd >= 0)
-		close(fd);
-	free(file);
 }
