@@ -17,7 +17,7 @@
 #
 # usage: bench/ustack.sh [ARCH...]   (default: x86_64 mipsel)
 # Environment: N=10000 samples, RUNS=5, OLD=path of the probecc to
-# compare (default: BASE=1e8d8e2^ built in a temporary git worktree),
+# compare (default: BASE=ba4e882^ built in a temporary git worktree),
 # OUT=dir (default: a new directory under /tmp).
 set -eu -o pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,7 +29,7 @@ mkdir -p "$out"
 [ $# -gt 0 ] || set -- x86_64 mipsel
 cp ./probecc "$out/probecc-new"
 if [ -z "${OLD:-}" ]; then
-	base=${BASE:-1e8d8e2^}
+	base=${BASE:-ba4e882^}
 	git worktree add -f --detach "$out/old-tree" "$base" > /dev/null 2>&1
 	make -s -C "$out/old-tree" probecc > "$out/old-build.log" 2>&1
 	cp "$out/old-tree/probecc" "$out/probecc-old"
@@ -70,12 +70,12 @@ for arch in "$@"; do
 	fi
 	echo "## $arch: $n samples, $(wc -c < "$d/dump") bytes of dump, $(grep -c '(cfi)$' "$d/new.callers") callers from CFI each"
 	echo "### new against old"
-	farm-bench -n "$runs" --timeout 1200 -- "$out/probecc-new" report --sysroot "$d/sysroot" \
-		--probes tests/ustack/chain.probes "$d/dump" \
-		--vs "$out/probecc-old report --sysroot $d/sysroot --probes tests/ustack/chain.probes $d/dump"
+	farm-bench -n "$runs" --timeout 1200 \
+		--vs "$out/probecc-old report --sysroot $d/sysroot --probes tests/ustack/chain.probes $d/dump" \
+		-- "$out/probecc-new" report --sysroot "$d/sysroot" --probes tests/ustack/chain.probes "$d/dump"
 	echo "### new against new without --sysroot (parsing only)"
-	farm-bench -n "$runs" --timeout 600 -- "$out/probecc-new" report --sysroot "$d/sysroot" \
-		--probes tests/ustack/chain.probes "$d/dump" \
-		--vs "$out/probecc-new report --probes tests/ustack/chain.probes $d/dump"
+	farm-bench -n "$runs" --timeout 600 \
+		--vs "$out/probecc-new report --probes tests/ustack/chain.probes $d/dump" \
+		-- "$out/probecc-new" report --sysroot "$d/sysroot" --probes tests/ustack/chain.probes "$d/dump"
 done
 echo "bench/ustack.sh: inputs and reports in $out" >&2

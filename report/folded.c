@@ -12,7 +12,8 @@
  * one in a name becomes ':'.  A uprobe hit's user frames come first
  * (outermost), below its kernel frames, as perf script prints them; a
  * user stack whose unwind stopped or was not done starts with
- * "[incomplete]".
+ * "[incomplete]"; a user frame found by prologue analysis keeps its
+ * " (heuristic)" after the name.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,14 +24,16 @@
 static void add_frame(struct strbuf *sb, const char *s)
 {
 	size_t n = strcspn(s, "+/ ");
+	bool heur;
 
 	if (!strncmp(s, USTACK_MARK, strlen(USTACK_MARK))) {
 		sb_addf(sb, "[incomplete];");
 		return;
 	}
+	heur = ustack_heuristic(s);
 	for (; n && *s; s++, n--)
 		sb_addf(sb, "%c", *s == ';' ? ':' : *s);
-	sb_addf(sb, ";");
+	sb_addf(sb, "%s;", heur ? USTACK_HEUR : "");
 }
 
 static int cmp_str(const void *a, const void *b)

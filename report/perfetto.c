@@ -38,7 +38,8 @@ static long frame_id(struct frame_ids *fr, long parent, const char *name,
 {
 	size_t len = !strncmp(name, USTACK_MARK, strlen(USTACK_MARK)) ? strlen(name) :
 		     strcspn(name, "+/ ");
-	char *key = xasprintf("%ld;%c%.*s", parent, user ? 'u' : 'k', (int)len, name);
+	const char *heur = ustack_heuristic(name) ? USTACK_HEUR : "";
+	char *key = xasprintf("%ld;%c%.*s%s", parent, user ? 'u' : 'k', (int)len, name, heur);
 	void *v = strmap_get(&fr->ids, key, strlen(key));
 	char *bare;
 	FILE *m;
@@ -51,7 +52,7 @@ static long frame_id(struct frame_ids *fr, long parent, const char *name,
 	}
 	xstrmap_put(&fr->ids, key, strlen(key), (void *)(size_t)(fr->n + 1));
 	fr->n++;
-	bare = xstrndup(name, len);
+	bare = xasprintf("%.*s%s", (int)len, name, heur);
 	m = xopen_memstream(&mb, &ml);
 	fprintf(m, "%s\n  \"%ld\": {\"name\": ", fr->n > 1 ? "," : "", fr->n);
 	json_string(m, bare);

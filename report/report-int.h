@@ -399,6 +399,12 @@ int utf8_len(const unsigned char *s);
 void ustack_frames(const struct sample *s, const char *sysroot,
 		   const char *path, unsigned long long off,
 		   char ***frames, int *n, int *cap);
+/*
+ * Was user frame @frame found by prologue analysis (no CFI: MIPS)?  Every
+ * output keeps the mark USTACK_HEUR after the frame's name.
+ */
+#define USTACK_HEUR	" (heuristic)"
+bool ustack_heuristic(const char *frame);
 void json_string(FILE *f, const char *s);
 void xml_escaped(FILE *f, const char *s);
 

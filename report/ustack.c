@@ -23,7 +23,14 @@
  *    says "CFA = $sp + 0, return address in $31"): registers no rule
  *    names keep their value, as GCC's MIPS code assumes of $16-$23,
  *    $28-$30 (the o32 and n64 ABIs' callee-saved registers).
+ *    Where no CFI holds a MIPS pc, the kernel's own method for kernel
+ *    frames (prologue analysis, mips_prologue_step()) gives the caller,
+ *    and the frame says "(heuristic)".
  *  - Other arches: no unwinder, and the stack says so.
+ * Each file is opened once per report run (struct ufile): its separate
+ * debug file (by build-id or .gnu_debuglink under --sysroot, as GDB's
+ * "Separate Debug Files" and Debian's -dbgsym lay them out) gives the
+ * symbols and, on MIPS, the .debug_frame a stripped program lacks.
  * The first frame is the sample's pc; at a function's first instruction
  * the caller comes from the CFI's return-address column, which is the
  * ABI's return-address register ($31, x30) or the slot at the stack
@@ -56,7 +63,7 @@ struct uw {
 	bool msb;		/* big-endian target */
 	int wsize;		/* bytes of a word: 4 (o32) or 8 */
 	const char *stop;	/* why the unwind stopped early, or NULL */
-	char stopbuf[160];
+	char stopbuf[640];
 };
 
 /* One CFI section of a file. */
@@ -251,6 +258,7 @@ static const Dwfl_Callbacks offline_callbacks = {
 struct uframes {
 	unsigned long long pc[USTACK_DEPTH];
 	bool cfi[USTACK_DEPTH];		/* this frame's caller came from CFI */
+	bool heur[USTACK_DEPTH];	/* ... from prologue analysis (MIPS) */
 	int n;
 };
 
@@ -715,22 +723,141 @@ static bool cfi_row(struct uw *u, struct ufile *f, unsigned long long pc,
 	return true;
 }
 
+static int ufile_name(struct ufile *f, unsigned long long addr, char *buf, size_t len);
+
+/* The instruction word at link-time address @addr of @f's code, or false. */
+static bool code_word(const struct ufile *f, const struct uw *u,
+		      unsigned long long addr, unsigned int *w)
+{
+	unsigned long long v;
+	const unsigned char *img;
+	size_t size, k, np;
+	GElf_Phdr ph;
+	int i;
+
+	if (!(img = (const unsigned char *)elf_rawfile(f->elf, &size)) ||
+	    elf_getphdrnum(f->elf, &np))
+		return false;
+	for (k = 0; k < np; k++) {
+		if (!gelf_getphdr(f->elf, k, &ph) || ph.p_type != PT_LOAD ||
+		    !(ph.p_flags & PF_X) || addr < ph.p_vaddr ||
+		    addr - ph.p_vaddr > ph.p_filesz - 4 || ph.p_filesz < 4)
+			continue;
+		v = ph.p_offset + addr - ph.p_vaddr;
+		if (v > size - 4 || size < 4)
+			return false;
+		*w = 0;
+		for (i = 0; i < 4; i++)
+			*w |= (unsigned int)img[v + i] << (u->msb ? 8 * (3 - i) : 8 * i);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * One step by prologue analysis where no CFI holds @pc, as the kernel's
+ * MIPS unwinder does for kernel frames (get_frame_info() and
+ * unwind_stack_by_address() in arch/mips/kernel/process.c): from the
+ * start of @pc's function (its symbol), the instructions already run
+ * (below @pc, 128 at most) give the frame size ("addiu/daddiu $sp, $sp,
+ * -N") and the slots where "sw/sd $reg, off($sp)" saved $ra and the
+ * callee-saved registers; the caller's $sp is $sp + N and its pc the
+ * saved $ra, or $31 itself in the innermost frame when none was saved (a
+ * leaf, or a hit before the store).  NULL on success, "" at the
+ * outermost frame ($ra 0), else why not.
+ */
+static const char *mips_prologue_step(struct uw *u, struct ufile *f,
+				      unsigned long long *pc,
+				      unsigned long long *regs, bool *have, bool caller)
+{
+	unsigned long long start, at, sp, v, size = 0, slot[MIPS_NREGS];
+	bool saved[MIPS_NREGS] = { false };
+	char buf[320], *plus;
+	unsigned int w;
+	int i;
+
+	if (ufile_name(f, caller ? *pc - 1 : *pc, buf, sizeof(buf)))
+		return "no symbol holds it";
+	plus = strstr(buf, "+0x");
+	start = (caller ? *pc - 1 : *pc) - (plus ? strtoull(plus + 3, NULL, 16) : 0);
+	if (!have[29])
+		return "$sp unknown";
+	sp = regs[29];
+	for (at = start; at < *pc && at - start < 128 * 4; at += 4) {
+		unsigned int op, rs, rt;
+		int imm;
+
+		if (!code_word(f, u, at, &w))
+			return "its code is not in the file";
+		op = w >> 26;
+		rs = w >> 21 & 31;
+		rt = w >> 16 & 31;
+		imm = (short)(w & 0xffff);
+		if ((op == 0x09 || op == 0x19) && rs == 29 && rt == 29) {
+			/* addiu/daddiu $sp, $sp, imm: the frame (the first one only) */
+			if (imm >= 0 || size)
+				break;
+			size = -imm;
+		} else if ((op == 0x2b || op == 0x3f) && rs == 29 && !saved[rt]) {
+			/* sw/sd $rt, imm($sp): a saved register's slot */
+			saved[rt] = true;
+			slot[rt] = imm;
+		} else if (w == 0x03e00008) {
+			break;	/* jr $ra: the epilogue */
+		}
+	}
+	if (caller && !saved[31])
+		return "$ra not saved by the prologue (not the innermost frame)";
+	if (caller && !size)
+		return "no frame allocated by the prologue";
+	for (i = 1; i < MIPS_NREGS; i++) {
+		if (!saved[i] || i == 29)
+			continue;
+		if (!stack_word(u, sp + slot[i], u->wsize, &v)) {
+			if (i != 31)
+				continue;
+			return "the saved $ra is outside the stack copied (a bigger 'stack BYTES' reaches further)";
+		}
+		regs[i] = v;
+		have[i] = true;
+	}
+	if (!have[31])
+		return "$ra unknown";
+	if (!regs[31])
+		return "";
+	*pc = regs[31];
+	regs[29] = sp + size;
+	if (u->wsize == 4)
+		regs[29] &= 0xffffffffULL;
+	return NULL;
+}
+
 /* One CFI step on MIPS: @regs (valid in @have) of the callee -> the caller's. */
 static bool mips_step(struct uw *u, struct ufile *f, unsigned long long *pc,
-		      unsigned long long *regs, bool *have, bool caller)
+		      unsigned long long *regs, bool *have, bool caller, bool *heur)
 {
 	unsigned long long nregs[MIPS_NREGS], cfa, v;
 	bool nhave[MIPS_NREGS];
 	struct cfa_row row;
 	int i, ra = -1;
 
+	*heur = false;
 	if (!cfi_row(u, f, caller ? *pc - 1 : *pc, &row, &ra)) {
+		const char *why;
+
 		if (u->stop)
 			return false;
+		why = mips_prologue_step(u, f, pc, regs, have, caller);
+		if (!why) {
+			*heur = true;
+			return true;
+		}
+		if (!*why)
+			return false;	/* the outermost frame */
 		snprintf(u->stopbuf, sizeof(u->stopbuf),
-			 "no CFI holds 0x%llx (.eh_frame, .debug_frame of %s%s%s)",
+			 "no CFI holds 0x%llx (.eh_frame, .debug_frame of %s%s%s) and its prologue tells nothing: %s",
 			 *pc, f->path, f->dbgpath ? " and " : ", no separate debug file",
-			 f->dbgpath ? f->dbgpath : "");
+			 f->dbgpath ? f->dbgpath : "", why);
 		u->stop = u->stopbuf;
 		return false;
 	}
@@ -809,8 +936,9 @@ static void unwind_mips(struct uw *u, struct ufile *f, struct uframes *fr)
 	if (!perf_reg(u->s, 0, &pc))
 		return;
 	fr->pc[fr->n++] = pc;
-	while (fr->n < USTACK_DEPTH && mips_step(u, f, &pc, regs, have, fr->n > 1)) {
-		fr->cfi[fr->n - 1] = true;
+	while (fr->n < USTACK_DEPTH &&
+	       mips_step(u, f, &pc, regs, have, fr->n > 1, &fr->heur[fr->n - 1])) {
+		fr->cfi[fr->n - 1] = !fr->heur[fr->n - 1];
 		fr->pc[fr->n++] = pc;
 	}
 }
@@ -966,6 +1094,13 @@ static int ufile_name(struct ufile *f, unsigned long long addr, char *buf, size_
 
 /* ---- the samples ---- */
 
+bool ustack_heuristic(const char *frame)
+{
+	size_t n = strlen(frame), m = strlen(USTACK_HEUR);
+
+	return n > m && !strcmp(frame + n - m, USTACK_HEUR);
+}
+
 static void push_frame(char ***v, int *n, int *cap, char *s)
 {
 	ALLOC_GROW(*v, *n + 1, *cap);
@@ -977,11 +1112,13 @@ static void push_frame(char ***v, int *n, int *cap, char *s)
  * the uprobe at file offset @off of @path (in the target), from the file
  * under @sysroot (NULL: the frames stay addresses), into @frames
  * (innermost first, strings owned by the caller): "func+0xOFF [path]"
- * then "(pc)", "(cfi)" (the frame's caller was found with CFI) or
- * "(fp)" (libdwfl's frame-pointer fallback where its callee had no
- * CFI); a last frame "[user stack cut: WHY]" when the unwind stopped
- * before the outermost frame (the function of the ELF entry point),
- * "[user stack not unwound: WHY]" without the file (USTACK_MARK).  Never fails: what cannot be done is
+ * then "(pc)", "(cfi)" (the frame's caller was found with CFI), "(fp)"
+ * (libdwfl's frame-pointer fallback where its callee had no CFI) or
+ * "(heuristic)" (MIPS prologue analysis, the same); a last frame
+ * "[user stack cut: WHY]" when the unwind stopped before the outermost
+ * frame (the function of the ELF entry point), "[user stack not
+ * unwound: WHY]" without the file (USTACK_MARK).  Each file is read
+ * once per process (struct ufile).  Never fails: what cannot be done is
  * said in the frames.
  */
 void ustack_frames(const struct sample *s, const char *sysroot,
@@ -1041,7 +1178,8 @@ void ustack_frames(const struct sample *s, const char *sysroot,
 	if (!fr.n)
 		fr.pc[fr.n++] = pc;
 	for (i = 0; i < fr.n; i++) {
-		const char *how = !i ? "pc" : fr.cfi[i - 1] ? "cfi" : "fp";
+		const char *how = !i ? "pc" : fr.cfi[i - 1] ? "cfi" :
+				  fr.heur[i - 1] ? "heuristic" : "fp";
 
 		if (!ufile_name(f, (i ? fr.pc[i] - 1 : fr.pc[i]) - bias, buf, sizeof(buf))) {
 			/* named at pc - 1 (inside the call), printed at the return address */

@@ -90,3 +90,159 @@ for arch in ${US_TARGETS:-mipsel x86_64 loongson3 loongson3-o32 arm64}; do
 		t_fail ustack/$arch/no-sysroot-said "exit $rc" "$d/nosysroot"
 	fi
 done
+
+# Stripped programs with a separate debug file, as Debian's -dbgsym
+# packages install them: the program in the sysroot (and the boot) is
+# "strip --strip-all"ed (no .symtab, no .debug_frame: mipsel's CFI of C
+# code was only there), its "objcopy --only-keep-debug" file goes where
+# the report looks: by build-id on x86_64
+# (/usr/lib/debug/.build-id/xx/rest.debug), by .gnu_debuglink on mipsel
+# (/usr/lib/debug/bin/chain.debug, CRC-32 checked).  The uprobe is at
+# the file offset (the compiler resolves symbols from the program
+# itself), the chain must be exact and named.  First on the stored real
+# dumps of bench/ustack/ (no boot), then on a boot of each arch.
+
+# strip_into PROG SYSROOT ARCH: PROG stripped to SYSROOT/bin/chain, its debug file placed
+strip_into() {
+	local prog=$1 root=$2 arch=$3 id x=
+	[ $arch = mipsel ] && x=mipsel-linux-gnu-
+	mkdir -p "$root/bin" "$root/usr/lib/debug/bin" && root=$(cd "$root" && pwd)
+	# (binutils warns of the notes it keeps without their segment's bytes)
+	${x}objcopy --only-keep-debug "$prog" "$root/chain.debug.tmp" 2> /dev/null || return 1
+	${x}strip --strip-all -o "$root/bin/chain" "$prog" || return 1
+	case $arch in
+	x86_64)
+		id=$(readelf -n "$prog" | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
+		[ -n "$id" ] || return 1
+		mkdir -p "$root/usr/lib/debug/.build-id/${id:0:2}"
+		mv "$root/chain.debug.tmp" "$root/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug" ;;
+	*)
+		mv "$root/chain.debug.tmp" "$root/usr/lib/debug/bin/chain.debug"
+		(cd "$root/usr/lib/debug/bin" && ${x}objcopy --add-gnu-debuglink=chain.debug "$root/bin/chain") ;;
+	esac
+}
+
+# probe_off PROG: the file offset of probe_me in PROG (any arch: ELF headers only)
+probe_off() {
+	local v o a s f
+	v=$((16#$(nm "$1" | awk '$3 == "probe_me" { print $1 }')))
+	while read -r o a s f; do
+		if [ $v -ge $((a)) ] && [ $v -lt $((a + s)) ]; then
+			printf '0x%x\n' $((v - a + o))
+			return 0
+		fi
+	done < <(readelf -lW "$1" | awk '$1 == "LOAD" && / E +0x/ { print $2, $3, $5, "x" }')
+	return 1
+}
+
+want_chain() {
+	printf '%s\n' "probe_me+0x0 [/bin/chain] (pc)" "caller_two (cfi)" \
+		"caller_one (cfi)" "main (cfi)"
+}
+
+for arch in mipsel x86_64; do
+	d=$us_dir/stripped-stored-$arch && mkdir -p "$d"
+	xz -dc bench/ustack/$arch-chain.xz > "$d/full"
+	if ! strip_into "$d/full" "$d/sysroot" $arch; then
+		t_fail ustack/stripped-stored/$arch/strip "objcopy or strip failed"
+		continue
+	fi
+	./probecc report --sysroot "$d/sysroot" --probes tests/ustack/chain.probes \
+		bench/ustack/$arch.dump2 > "$d/report" 2>&1
+	user_chain "$d/report" | sed -E 's/\+0x[0-9a-f]+ \[\/bin\/chain\] \(cfi\)$/ (cfi)/' > "$d/chain.got"
+	want_chain > "$d/chain.want"
+	if cmp -s "$d/chain.want" "$d/chain.got" && ! grep -q '\[user stack cut' "$d/report"; then
+		t_pass ustack/stripped-stored/$arch/exact-chain
+	else
+		t_fail ustack/stripped-stored/$arch/exact-chain "$(tr '\n' '|' < "$d/chain.got")" "$d/report"
+	fi
+	# without the debug file: mipsel has no CFI left, x86_64 no names: said, never a wrong chain
+	rm -rf "$d/sysroot/usr/lib/debug"
+	./probecc report --sysroot "$d/sysroot" --probes tests/ustack/chain.probes \
+		bench/ustack/$arch.dump2 > "$d/report-nodebug" 2>&1
+	case $arch in
+	mipsel) said='\[user stack cut: no CFI holds 0x[0-9a-f]* (.eh_frame, .debug_frame of .*, no separate debug file)' ;;
+	x86_64) said='^        1 0x[0-9a-f]* (cfi)$' ;;
+	esac
+	if grep -q "$said" "$d/report-nodebug" && grep -q 'FAIL  expect probe_me stack has caller_two' "$d/report-nodebug"; then
+		t_pass ustack/stripped-stored/$arch/no-debug-file-said
+	else
+		t_fail ustack/stripped-stored/$arch/no-debug-file-said "not said" "$d/report-nodebug"
+	fi
+done
+
+for arch in mipsel x86_64; do
+	d=$us_dir/stripped-$arch && mkdir -p "$d"
+	case $arch in
+	mipsel) cc=mipsel-linux-gnu-gcc ;;
+	x86_64) cc=gcc ;;
+	esac
+	if ! $cc -static -g -O2 -o "$d/full" tests/ustack/chain.c 2> "$d/cc.err" ||
+	   ! off=$(probe_off "$d/full") || [ -z "$off" ] || ! strip_into "$d/full" "$d/sysroot" $arch; then
+		t_fail ustack/stripped/$arch/build "$cc, nm, objcopy or strip failed" "$d/cc.err"
+		continue
+	fi
+	printf '%s\n' "uprobe probe_me /bin/chain:$off {" '    x = arg1:s32' '    stack' '}' \
+		'dump /dev/ttyS1' 'window 4s' 'expect probe_me.x == 41' > "$d/chain.probes"
+	run_probes_oops ustack/stripped/$arch/boot "$d/out" --arch $arch --rc tests/ustack/rc-chain \
+		--sysroot "$d/sysroot" --report "$d/chain.probes" || continue
+	user_chain "$d/out/run.log" | sed -E 's/\+0x[0-9a-f]+ \[\/bin\/chain\] \(cfi\)$/ (cfi)/' > "$d/chain.got"
+	want_chain > "$d/chain.want"
+	if cmp -s "$d/chain.want" "$d/chain.got" && ! grep -q '\[user stack cut' "$d/out/run.log" &&
+	   grep -Eq ' _?_start\+0x[0-9a-f]+ \[/bin/chain\] \(cfi\)$' "$d/out/run.log"; then
+		t_pass ustack/stripped/$arch/exact-chain
+	else
+		t_fail ustack/stripped/$arch/exact-chain "$(tr '\n' '|' < "$d/chain.got")" "$d/out/run.log"
+	fi
+done
+
+# No CFI at all for the program's own code on mipsel: the frames come
+# from prologue analysis (the kernel's MIPS unwinder's method), each
+# marked "(heuristic)" in the text, JSON, folded and Perfetto outputs.
+# First the stored real mipsel dump with .debug_frame removed from its
+# program, then a boot of the program built without unwind tables.
+heur_chain() {
+	printf '%s\n' "probe_me+0x0 [/bin/chain] (pc)" "caller_two (heuristic)" \
+		"caller_one (heuristic)" "main (heuristic)"
+}
+d=$us_dir/nocfi-stored && mkdir -p "$d/sysroot/bin"
+xz -dc bench/ustack/mipsel-chain.xz > "$d/full"
+if mipsel-linux-gnu-objcopy --remove-section .debug_frame "$d/full" "$d/sysroot/bin/chain"; then
+	./probecc report --sysroot "$d/sysroot" --probes tests/ustack/chain.probes \
+		--json "$d/report.json" --folded "$d/folded" --perfetto "$d/perfetto.json" \
+		bench/ustack/mipsel.dump2 > "$d/report" 2>&1
+	user_chain "$d/report" | sed -E 's/\+0x[0-9a-f]+ \[\/bin\/chain\] \(heuristic\)$/ (heuristic)/' > "$d/chain.got"
+	heur_chain > "$d/chain.want"
+	if cmp -s "$d/chain.want" "$d/chain.got" && grep -q ' __start+0x50 \[/bin/chain\] (cfi)$' "$d/report"; then
+		t_pass ustack/nocfi-stored/exact-chain
+	else
+		t_fail ustack/nocfi-stored/exact-chain "$(tr '\n' '|' < "$d/chain.got")" "$d/report"
+	fi
+	if grep -q ';main (heuristic);caller_one (heuristic);caller_two (heuristic);probe_me;probe_me 1$' "$d/folded" &&
+	   [ "$(grep -o 'caller_two+0x24 \[/bin/chain\] (heuristic)' "$d/report.json" | wc -l)" -ge 1 ] &&
+	   grep -q '"name": "caller_one (heuristic)"' "$d/perfetto.json"; then
+		t_pass ustack/nocfi-stored/marked-everywhere
+	else
+		t_fail ustack/nocfi-stored/marked-everywhere "a heuristic frame unmarked" "$d/folded"
+	fi
+else
+	t_fail ustack/nocfi-stored/objcopy "mipsel-linux-gnu-objcopy failed"
+fi
+
+d=$us_dir/nocfi-mipsel && mkdir -p "$d/sysroot/bin"
+if mipsel-linux-gnu-gcc -static -g0 -O2 -fno-unwind-tables -fno-asynchronous-unwind-tables \
+	-o "$d/sysroot/bin/chain" tests/ustack/chain.c 2> "$d/cc.err" &&
+   ! mipsel-linux-gnu-readelf -wf "$d/sysroot/bin/chain" 2> /dev/null | grep -q 'pc=00400740'; then
+	if run_probes_oops ustack/nocfi/mipsel/boot "$d/out" --arch mipsel --rc tests/ustack/rc-chain \
+		--sysroot "$d/sysroot" --report tests/ustack/chain.probes; then
+		user_chain "$d/out/run.log" | sed -E 's/\+0x[0-9a-f]+ \[\/bin\/chain\] \(heuristic\)$/ (heuristic)/' > "$d/chain.got"
+		heur_chain > "$d/chain.want"
+		if cmp -s "$d/chain.want" "$d/chain.got" && ! grep -q '\[user stack cut' "$d/out/run.log"; then
+			t_pass ustack/nocfi/mipsel/exact-chain
+		else
+			t_fail ustack/nocfi/mipsel/exact-chain "$(tr '\n' '|' < "$d/chain.got")" "$d/out/run.log"
+		fi
+	fi
+else
+	t_fail ustack/nocfi/mipsel/build "the program without unwind tables has CFI or did not build" "$d/cc.err"
+fi
