@@ -17,7 +17,8 @@
 #
 # usage: bench/ustack.sh [ARCH...]   (default: x86_64 mipsel)
 # Environment: N=10000 samples, RUNS=5, OLD=path of the probecc to
-# compare (default: BASE=ba4e882^ built in a temporary git worktree),
+# compare (default: BASE, the commit before the one that gave
+# report/ustack.c its per-file cache, built in a temporary git worktree),
 # OUT=dir (default: a new directory under /tmp).
 set -eu -o pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,7 +30,7 @@ mkdir -p "$out"
 [ $# -gt 0 ] || set -- x86_64 mipsel
 cp ./probecc "$out/probecc-new"
 if [ -z "${OLD:-}" ]; then
-	base=${BASE:-ba4e882^}
+	base=${BASE:-$(git log --format=%H -S'struct ufile {' -- report/ustack.c | tail -1)^}
 	git worktree add -f --detach "$out/old-tree" "$base" > /dev/null 2>&1
 	make -s -C "$out/old-tree" probecc > "$out/old-build.log" 2>&1
 	cp "$out/old-tree/probecc" "$out/probecc-old"
@@ -59,7 +60,7 @@ for arch in "$@"; do
 	got=$(grep -c '^perf-user' "$d/dump")
 	[ "$got" = "$n" ] || { echo "bench/ustack.sh: $arch: $got samples, not $n" >&2; exit 1; }
 	for v in new old; do
-		"$out/probecc-$v" report --sysroot "$d/sysroot" --probes tests/ustack/chain.probes \
+		"$out/probecc-$v" report --sysroot "$d/sysroot" --probes bench/ustack/chain.probes \
 			"$d/dump" > "$d/$v.txt" 2>&1 || true
 		sed -n '/user callers/,/expectations/p' "$d/$v.txt" > "$d/$v.callers"
 	done
@@ -71,11 +72,11 @@ for arch in "$@"; do
 	echo "## $arch: $n samples, $(wc -c < "$d/dump") bytes of dump, $(grep -c '(cfi)$' "$d/new.callers") callers from CFI each"
 	echo "### new against old"
 	farm-bench -n "$runs" --timeout 1200 \
-		--vs "$out/probecc-old report --sysroot $d/sysroot --probes tests/ustack/chain.probes $d/dump" \
-		-- "$out/probecc-new" report --sysroot "$d/sysroot" --probes tests/ustack/chain.probes "$d/dump"
+		--vs "$out/probecc-old report --sysroot $d/sysroot --probes bench/ustack/chain.probes $d/dump" \
+		-- "$out/probecc-new" report --sysroot "$d/sysroot" --probes bench/ustack/chain.probes "$d/dump"
 	echo "### new against new without --sysroot (parsing only)"
 	farm-bench -n "$runs" --timeout 600 \
-		--vs "$out/probecc-new report --probes tests/ustack/chain.probes $d/dump" \
-		-- "$out/probecc-new" report --sysroot "$d/sysroot" --probes tests/ustack/chain.probes "$d/dump"
+		--vs "$out/probecc-new report --probes bench/ustack/chain.probes $d/dump" \
+		-- "$out/probecc-new" report --sysroot "$d/sysroot" --probes bench/ustack/chain.probes "$d/dump"
 done
 echo "bench/ustack.sh: inputs and reports in $out" >&2

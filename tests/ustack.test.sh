@@ -100,7 +100,8 @@ done
 # (/usr/lib/debug/bin/chain.debug, CRC-32 checked).  The uprobe is at
 # the file offset (the compiler resolves symbols from the program
 # itself), the chain must be exact and named.  First on the stored real
-# dumps of bench/ustack/ (no boot), then on a boot of each arch.
+# dumps of bench/ustack/ (chain.c as it was then: three callers; no
+# boot), then on a boot of each arch (-O2 only, no /bin/chain-O0).
 
 # strip_into PROG SYSROOT ARCH: PROG stripped to SYSROOT/bin/chain, its debug file placed
 strip_into() {
@@ -135,9 +136,31 @@ probe_off() {
 	return 1
 }
 
-want_chain() {
-	printf '%s\n' "probe_me+0x0 [/bin/chain] (pc)" "caller_two (cfi)" \
-		"caller_one (cfi)" "main (cfi)"
+# first_frames N REPORT HOW: probe_me's first N user frames of REPORT,
+# the callers' "+0xOFF [/bin/chain]" dropped before "(HOW)"
+first_frames() {
+	user_frames probe_me "$2" | head -$1 |
+		sed -E "s/\+0x[0-9a-f]+ \[\/bin\/chain\] \($3\)$/ ($3)/"
+}
+
+# want_frames HOW CALLER...: the frames expected, innermost first
+want_frames() {
+	local how=$1 c
+	shift
+	echo "probe_me+0x0 [/bin/chain] (pc)"
+	for c; do
+		echo "$c ($how)"
+	done
+}
+
+# rc without /bin/chain-O0, probes of /bin/chain's probe_me at PROBE (and the chain's 'stack has')
+chain_only() {
+	grep -v chain-O0 tests/ustack/rc-chain > "$1/rc"
+	printf '%s\n' "uprobe probe_me /bin/chain:$2 {" '    x = arg1:s32' '    stack' '}' \
+		'dump /dev/ttyS1' 'window 4s' 'expect probe_me.x == 41' > "$1/chain.probes"
+	[ -z "$3" ] || printf '%s\n' 'expect probe_me stack has caller_three' \
+		'expect probe_me stack has caller_two' 'expect probe_me stack has caller_one' \
+		'expect probe_me stack has main' >> "$1/chain.probes"
 }
 
 for arch in mipsel x86_64; do
@@ -147,10 +170,10 @@ for arch in mipsel x86_64; do
 		t_fail ustack/stripped-stored/$arch/strip "objcopy or strip failed"
 		continue
 	fi
-	./probecc report --sysroot "$d/sysroot" --probes tests/ustack/chain.probes \
+	./probecc report --sysroot "$d/sysroot" --probes bench/ustack/chain.probes \
 		bench/ustack/$arch.dump2 > "$d/report" 2>&1
-	user_chain "$d/report" | sed -E 's/\+0x[0-9a-f]+ \[\/bin\/chain\] \(cfi\)$/ (cfi)/' > "$d/chain.got"
-	want_chain > "$d/chain.want"
+	first_frames 4 "$d/report" cfi > "$d/chain.got"
+	want_frames cfi caller_two caller_one main > "$d/chain.want"
 	if cmp -s "$d/chain.want" "$d/chain.got" && ! grep -q '\[user stack cut' "$d/report"; then
 		t_pass ustack/stripped-stored/$arch/exact-chain
 	else
@@ -158,7 +181,7 @@ for arch in mipsel x86_64; do
 	fi
 	# without the debug file: mipsel has no CFI left, x86_64 no names: said, never a wrong chain
 	rm -rf "$d/sysroot/usr/lib/debug"
-	./probecc report --sysroot "$d/sysroot" --probes tests/ustack/chain.probes \
+	./probecc report --sysroot "$d/sysroot" --probes bench/ustack/chain.probes \
 		bench/ustack/$arch.dump2 > "$d/report-nodebug" 2>&1
 	case $arch in
 	mipsel) said='\[user stack cut: no CFI holds 0x[0-9a-f]* (.eh_frame, .debug_frame of .*, no separate debug file)' ;;
@@ -182,12 +205,11 @@ for arch in mipsel x86_64; do
 		t_fail ustack/stripped/$arch/build "$cc, nm, objcopy or strip failed" "$d/cc.err"
 		continue
 	fi
-	printf '%s\n' "uprobe probe_me /bin/chain:$off {" '    x = arg1:s32' '    stack' '}' \
-		'dump /dev/ttyS1' 'window 4s' 'expect probe_me.x == 41' > "$d/chain.probes"
-	run_probes_oops ustack/stripped/$arch/boot "$d/out" --arch $arch --rc tests/ustack/rc-chain \
+	chain_only "$d" "$off" ""
+	run_probes_oops ustack/stripped/$arch/boot "$d/out" --arch $arch --rc "$d/rc" \
 		--sysroot "$d/sysroot" --report "$d/chain.probes" || continue
-	user_chain "$d/out/run.log" | sed -E 's/\+0x[0-9a-f]+ \[\/bin\/chain\] \(cfi\)$/ (cfi)/' > "$d/chain.got"
-	want_chain > "$d/chain.want"
+	first_frames 5 "$d/out/run.log" cfi > "$d/chain.got"
+	want_frames cfi caller_three caller_two caller_one main > "$d/chain.want"
 	if cmp -s "$d/chain.want" "$d/chain.got" && ! grep -q '\[user stack cut' "$d/out/run.log" &&
 	   grep -Eq ' _?_start\+0x[0-9a-f]+ \[/bin/chain\] \(cfi\)$' "$d/out/run.log"; then
 		t_pass ustack/stripped/$arch/exact-chain
@@ -200,26 +222,23 @@ done
 # from prologue analysis (the kernel's MIPS unwinder's method), each
 # marked "(heuristic)" in the text, JSON, folded and Perfetto outputs.
 # First the stored real mipsel dump with .debug_frame removed from its
-# program, then a boot of the program built without unwind tables.
-heur_chain() {
-	printf '%s\n' "probe_me+0x0 [/bin/chain] (pc)" "caller_two (heuristic)" \
-		"caller_one (heuristic)" "main (heuristic)"
-}
+# program, then a boot of the program built without unwind tables, its
+# 'stack has' expectations holding on the heuristic frames.
 d=$us_dir/nocfi-stored && mkdir -p "$d/sysroot/bin"
 xz -dc bench/ustack/mipsel-chain.xz > "$d/full"
 if mipsel-linux-gnu-objcopy --remove-section .debug_frame "$d/full" "$d/sysroot/bin/chain"; then
-	./probecc report --sysroot "$d/sysroot" --probes tests/ustack/chain.probes \
+	./probecc report --sysroot "$d/sysroot" --probes bench/ustack/chain.probes \
 		--json "$d/report.json" --folded "$d/folded" --perfetto "$d/perfetto.json" \
 		bench/ustack/mipsel.dump2 > "$d/report" 2>&1
-	user_chain "$d/report" | sed -E 's/\+0x[0-9a-f]+ \[\/bin\/chain\] \(heuristic\)$/ (heuristic)/' > "$d/chain.got"
-	heur_chain > "$d/chain.want"
+	first_frames 4 "$d/report" heuristic > "$d/chain.got"
+	want_frames heuristic caller_two caller_one main > "$d/chain.want"
 	if cmp -s "$d/chain.want" "$d/chain.got" && grep -q ' __start+0x50 \[/bin/chain\] (cfi)$' "$d/report"; then
 		t_pass ustack/nocfi-stored/exact-chain
 	else
 		t_fail ustack/nocfi-stored/exact-chain "$(tr '\n' '|' < "$d/chain.got")" "$d/report"
 	fi
 	if grep -q ';main (heuristic);caller_one (heuristic);caller_two (heuristic);probe_me;probe_me 1$' "$d/folded" &&
-	   [ "$(grep -o 'caller_two+0x24 \[/bin/chain\] (heuristic)' "$d/report.json" | wc -l)" -ge 1 ] &&
+	   grep -q 'caller_two+0x24 \[/bin/chain\] (heuristic)' "$d/report.json" &&
 	   grep -q '"name": "caller_one (heuristic)"' "$d/perfetto.json"; then
 		t_pass ustack/nocfi-stored/marked-everywhere
 	else
@@ -232,12 +251,15 @@ fi
 d=$us_dir/nocfi-mipsel && mkdir -p "$d/sysroot/bin"
 if mipsel-linux-gnu-gcc -static -g0 -O2 -fno-unwind-tables -fno-asynchronous-unwind-tables \
 	-o "$d/sysroot/bin/chain" tests/ustack/chain.c 2> "$d/cc.err" &&
-   ! mipsel-linux-gnu-readelf -wf "$d/sysroot/bin/chain" 2> /dev/null | grep -q 'pc=00400740'; then
-	if run_probes_oops ustack/nocfi/mipsel/boot "$d/out" --arch mipsel --rc tests/ustack/rc-chain \
-		--sysroot "$d/sysroot" --report tests/ustack/chain.probes; then
-		user_chain "$d/out/run.log" | sed -E 's/\+0x[0-9a-f]+ \[\/bin\/chain\] \(heuristic\)$/ (heuristic)/' > "$d/chain.got"
-		heur_chain > "$d/chain.want"
-		if cmp -s "$d/chain.want" "$d/chain.got" && ! grep -q '\[user stack cut' "$d/out/run.log"; then
+   off=$(probe_off "$d/sysroot/bin/chain") &&
+   ! mipsel-linux-gnu-readelf -wf "$d/sysroot/bin/chain" 2> /dev/null | grep -q "pc=0*$(printf %x $((off + 0x400000)))"; then
+	chain_only "$d" probe_me stack-has
+	if run_probes_oops ustack/nocfi/mipsel/boot "$d/out" --arch mipsel --rc "$d/rc" \
+		--sysroot "$d/sysroot" --report "$d/chain.probes"; then
+		first_frames 5 "$d/out/run.log" heuristic > "$d/chain.got"
+		want_frames heuristic caller_three caller_two caller_one main > "$d/chain.want"
+		if cmp -s "$d/chain.want" "$d/chain.got" && ! grep -q '\[user stack cut' "$d/out/run.log" &&
+		   grep -q '^5 of 5 expectation(s) hold' "$d/out/run.log"; then
 			t_pass ustack/nocfi/mipsel/exact-chain
 		else
 			t_fail ustack/nocfi/mipsel/exact-chain "$(tr '\n' '|' < "$d/chain.got")" "$d/out/run.log"
