@@ -893,6 +893,13 @@ static bool probe_site(struct res *r, const struct probe *p,
 			return cname_fail(r, first_cname(p), "C names in kprobe '%s' need the kernel's debug info: pass --vmlinux VMLINUX (built with DWARF), or write argN",
 				    p->name);
 		ks = ksym_find(r->k, p->target);
+		if (!ks) {
+			struct suggest sg;
+
+			ksym_suggest(r->k, p->target, true, &sg);
+			return cname_fail(r, &p->target_pos, "no function '%s' in %s%s",
+				    p->target, vmlinux, suggest_text(&sg));
+		}
 		while (ks && (ks->module || (ks->type != 't' && ks->type != 'w')))
 			ks = ksym_next(r->k, ks);
 		if (!ks)
