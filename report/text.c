@@ -221,7 +221,7 @@ void text_write(FILE *out, const struct report *r)
 	else
 		fprintf(out, "%s\n", d->uname ? d->uname : "?");
 	if (d->buffer && strcmp(d->buffer, "top"))
-		fprintf(out, "ring buffer: %s (the file's instance: probecc's events apart from the top buffer's)\n",
+		fprintf(out, "trace instance: %s (the file's instance: probecc's events apart from the top buffer's)\n",
 			d->buffer);
 	if (d->ncut)
 		fprintf(out, "not complete: %d dump(s) cut short or damaged, the last: %s%s\n",
