@@ -30,6 +30,15 @@
  *   first hit), a static event's a trace_trigger= entry on 6.2+ (proven
  *   on Debian's arm64 6.12), else triggers written by the agent.
  * - Uprobes, event filters and triggers have no command-line form: agent.
+ * - "instance NAME": probecc's events go into tracefs instance NAME.
+ *   bootconfig's ftrace.instance.NAME.* (5.6, trace_boot.c
+ *   trace_boot_init_instances()) arms everything there from boot;
+ *   trace_instance=NAME,EVENTS (6.3, trace.c enable_instances(), run by
+ *   trace_init()) the static events; kprobe_event= enables its probes
+ *   in the top buffer only (trace_kprobe.c enable_boot_kprobe_events()),
+ *   so on the command line the agent defines kprobes and enables them in
+ *   the instance, and before 6.3 it makes the instance itself (plan
+ *   line "instance", first).
  */
 #include <stdarg.h>
 #include <stdlib.h>

@@ -307,7 +307,9 @@ static void mark_done(struct agent *a)
 
 /*
  * disarm_kprobes() - on MIPS, once the last dump is out, disable every
- * kprobe event (events/kprobes/enable = 0), which takes their
+ * kprobe event (events/kprobes/enable = 0, in the top buffer and in the
+ * plan's instance: the kprobe's breakpoint stays while one enables
+ * it), which takes their
  * breakpoints out of the kernel text (kernel/trace/trace_kprobe.c:
  * disable_trace_kprobe() -> disable_kprobe()).  Nothing reads their
  * hits after the last dump, and Debian's MIPS 6.1 kernel sometimes
@@ -318,17 +320,26 @@ static void mark_done(struct agent *a)
  */
 static void disarm_kprobes(const struct agent *a)
 {
-	char path[AGENT_PATH_MAX];
+	/* the top buffer's, and the plan's instance's (enabling is per instance) */
+	const char *dirs[] = { "", a->buf_dir };
+	char path[AGENT_PATH_MAX], rel[sizeof(a->buf_dir) + 24];
+	size_t i;
 	int fd;
 
-	if (strncmp(a->arch, "mips", 4) || !a->tracefs[0] ||
-	    path_join(path, sizeof(path), a->tracefs, "events/kprobes/enable"))
+	if (strncmp(a->arch, "mips", 4) || !a->tracefs[0])
 		return;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	write_all(fd, "0\n", 2);
-	close(fd);
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		if (i && !dirs[i][0])
+			break;
+		snprintf(rel, sizeof(rel), "%sevents/kprobes/enable", dirs[i]);
+		if (path_join(path, sizeof(path), a->tracefs, rel))
+			continue;
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		write_all(fd, "0\n", 2);
+		close(fd);
+	}
 }
 
 /*

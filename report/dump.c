@@ -652,6 +652,9 @@ static void parse_dump(struct report *r, char *dump)
 			else if (!strncmp(line, "stage\t", 6)) {
 				free(d->stage);
 				d->stage = xstrdup(line + 6);
+			} else if (!strncmp(line, "buffer\t", 7)) {
+				free(d->buffer);
+				d->buffer = xstrdup(line + 7);
 			} else if (!strncmp(line, "cmdline\t", 8)) {
 				free(d->cmdline);
 				d->cmdline = xstrdup(line + 8);

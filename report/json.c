@@ -208,6 +208,12 @@ void json_write(FILE *f, const struct report *r)
 	/* no verdict passes without it, whatever "pass" says below */
 	why = dump_incomplete_why(d, buf, sizeof(buf));
 	fprintf(f, "\"complete\": %s, ", why ? "false" : "true");
+	/* an instance's dumps say which; the top buffer's key is left out */
+	if (d->buffer && strcmp(d->buffer, "top")) {
+		fprintf(f, "\"buffer\": ");
+		json_string(f, d->buffer);
+		fprintf(f, ", ");
+	}
 	if (why) {
 		fprintf(f, "\"incomplete\": ");
 		json_string(f, why);

@@ -188,6 +188,11 @@ struct dump {
 	long raw_events, raw_unknown;	/* records read, of no known format */
 	char raw_why[1024];	/* the trace.dat could not be read: why */
 	char *stage;		/* the last dump's "stage": init or window */
+	/*
+	 * the last dump's "buffer": "instances/NAME/" when probecc's events
+	 * were in an instance of their own ("instance NAME"); NULL or "top"
+	 */
+	char *buffer;
 };
 
 /* How a boot ended: an index into boot_rows[] (boot.c). */

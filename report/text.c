@@ -220,6 +220,9 @@ void text_write(FILE *out, const struct report *r)
 			d->uname, d->arch);
 	else
 		fprintf(out, "%s\n", d->uname ? d->uname : "?");
+	if (d->buffer && strcmp(d->buffer, "top"))
+		fprintf(out, "trace instance: %s (the file's instance: probecc's events apart from the top buffer's)\n",
+			d->buffer);
 	if (d->ncut)
 		fprintf(out, "not complete: %d dump(s) cut short or damaged, the last: %s%s\n",
 			d->ncut, d->why, d->ndumps ? "; the report reads the last complete one, but no verdict can pass" : "");

@@ -95,16 +95,20 @@ for arch in mipsel x86_64; do
 	mk_tracefs "$d/tfs"
 	mk_root "$d/root"
 	printf '1\n' > "$d/tfs/events/kprobes/enable"
+	# and in the plan's instance, where its kprobes are enabled
+	mkdir -p "$d/tfs/instances/boot/events/kprobes"
+	printf '1\n' > "$d/tfs/instances/boot/events/kprobes/enable"
 	plan "$d/plan" 'probecc-plan|1' "arch|$arch" 'kernel|6.1' 'sink|/dump.out' \
-		'expect|early|kprobe_events|p:kprobes/early'
+		'instance|boot' 'expect|early|kprobe_events|p:kprobes/early'
 	run_agent disarm-$arch --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
 	want=1
 	[ $arch = mipsel ] && want=0
 	got=$(cat "$d/tfs/events/kprobes/enable")
-	if [ "$got" = $want ] && [ "$(dumps "$d/root/dump.out")" = 1 ]; then
+	got_inst=$(cat "$d/tfs/instances/boot/events/kprobes/enable")
+	if [ "$got" = $want ] && [ "$got_inst" = $want ] && [ "$(dumps "$d/root/dump.out")" = 1 ]; then
 		t_pass agent/after-last-dump-kprobes-$arch
 	else
-		t_fail agent/after-last-dump-kprobes-$arch "events/kprobes/enable is '$got', expected $want; dumps: $(dumps "$d/root/dump.out")" "$A/disarm-$arch.err"
+		t_fail agent/after-last-dump-kprobes-$arch "events/kprobes/enable is '$got' (instance '$got_inst'), expected $want; dumps: $(dumps "$d/root/dump.out")" "$A/disarm-$arch.err"
 	fi
 done
 
