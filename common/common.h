@@ -241,7 +241,9 @@ char *suggest_text(const struct suggest *sg);
  * files are written at out_commit().  Returns 0, or -errno with "cannot
  * write PATH: REASON" (or, -EEXIST, "PATH is named for two outputs") in
  * @e (may be NULL), every file staged so far removed (out_abort()) and
- * nothing left behind.
+ * nothing left behind.  While files are staged, SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT and SIGPIPE (those not ignored) remove them, then end the
+ * process under the handler they had before.
  */
 int out_stage(const char *path, const char *data, size_t len,
 	      struct errmsg *e);
@@ -255,5 +257,10 @@ int out_stage(const char *path, const char *data, size_t len,
 int out_commit(struct errmsg *e);
 /* Remove every staged temporary file; destinations stay untouched. */
 void out_abort(void);
+/*
+ * Unlink every staged temporary file, the list kept: async-signal-safe,
+ * for a signal handler that ends the process (report/tracedat.c's).
+ */
+void out_unlink_staged(void);
 
 #endif

@@ -2,10 +2,12 @@
 /*
  * Atomic outputs: every output is first written in full to a temporary
  * file beside its destination; only when all of them are written are
- * they renamed into place.  A failed run leaves nothing behind.
+ * they renamed into place.  A failed run leaves nothing behind, nor does
+ * one ended by a signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,6 +22,80 @@ struct staged {
 };
 
 static struct staged *staged;
+
+/*
+ * While files are staged, a signal that would end probecc removes them
+ * first, then is raised again under the handler it had before (the
+ * default, or report/tracedat.c's, which removes its directory and the
+ * staged files too, then ends probecc).  A signal ignored (nohup's
+ * SIGHUP) stays ignored; a handler put over this one is left in place.
+ * The list is changed with these signals blocked, so the handler sees
+ * every temporary file.
+ */
+static const int out_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+#define OUT_NSIG (sizeof(out_signals) / sizeof(out_signals[0]))
+static struct sigaction out_old[OUT_NSIG];
+static bool out_armed;
+
+void out_unlink_staged(void)
+{
+	struct staged *s;
+
+	for (s = staged; s; s = s->next)
+		unlink(s->tmp);
+}
+
+static void out_on_signal(int sig)
+{
+	size_t i;
+
+	out_unlink_staged();
+	for (i = 0; i < OUT_NSIG; i++)
+		if (out_signals[i] == sig)
+			sigaction(sig, &out_old[i], NULL);
+	raise(sig);
+}
+
+/* Block the signals above (into *@old), to change the list. */
+static void out_block(sigset_t *old)
+{
+	sigset_t block;
+	size_t i;
+
+	sigemptyset(&block);
+	for (i = 0; i < OUT_NSIG; i++)
+		sigaddset(&block, out_signals[i]);
+	sigprocmask(SIG_BLOCK, &block, old);
+}
+
+/* With the signals blocked: the handler in place while files are staged. */
+static void out_arm(bool on)
+{
+	struct sigaction sa = { .sa_handler = out_on_signal };
+	size_t i;
+
+	if (on == out_armed)
+		return;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < OUT_NSIG; i++) {
+		struct sigaction cur;
+
+		sigaction(out_signals[i], NULL, &cur);
+		if (on) {
+			out_old[i] = cur;
+			/* left in place by a handler restored over it: not its own next */
+			if (cur.sa_handler == out_on_signal) {
+				out_old[i].sa_handler = SIG_DFL;
+				out_old[i].sa_flags = 0;
+			}
+			if (cur.sa_handler != SIG_IGN)
+				sigaction(out_signals[i], &sa, NULL);
+		} else if (cur.sa_handler == out_on_signal) {
+			sigaction(out_signals[i], &out_old[i], NULL);
+		}
+	}
+	out_armed = on;
+}
 
 static mode_t current_umask(void)
 {
@@ -94,6 +170,7 @@ int out_stage(const char *path, const char *data, size_t len,
 	      struct errmsg *e)
 {
 	struct staged *s;
+	sigset_t old;
 	int fd, err;
 
 	/* two outputs into one file: the second would replace the first */
@@ -117,9 +194,20 @@ int out_stage(const char *path, const char *data, size_t len,
 	if (!s->path)
 		s->path = xstrdup(path);
 	s->tmp = xasprintf("%s.probecc-XXXXXX", s->path);
+	/* in the list from its creation: a signal removes it from then on */
+	out_block(&old);
 	fd = mkstemp(s->tmp);
-	if (fd < 0)
+	err = errno;
+	if (fd >= 0) {
+		out_arm(true);
+		s->next = staged;
+		staged = s;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (fd < 0) {
+		errno = err;
 		goto fail_nofd;
+	}
 	/*
 	 * mkstemp creates 0600: a file replaced keeps its mode (an initrd
 	 * given to probecc-bootconfig -a), a new one is an ordinary file.
@@ -128,19 +216,19 @@ int out_stage(const char *path, const char *data, size_t len,
 	    fsync(fd)) {
 		err = errno;
 		close(fd);
-		unlink(s->tmp);
 		errno = err;
-		goto fail_nofd;
+		goto fail;
 	}
-	if (close(fd)) {
-		err = errno;
-		unlink(s->tmp);
-		errno = err;
-		goto fail_nofd;
-	}
-	s->next = staged;
-	staged = s;
+	if (close(fd))
+		goto fail;
 	return 0;
+fail:
+	/* out_abort() below removes it with the others */
+	err = errno;
+	errmsg_set(e, -err, "cannot write %s: %s", path, strerror(err));
+	out_abort();
+	errno = err;
+	return -err;
 fail_nofd:
 	err = errno;
 	errmsg_set(e, -err, "cannot write %s: %s", path, strerror(err));
@@ -162,12 +250,16 @@ static void staged_free(struct staged *s)
 void out_abort(void)
 {
 	struct staged *s;
+	sigset_t old;
 
+	out_block(&old);
 	while ((s = staged)) {
-		staged = s->next;
 		unlink(s->tmp);
+		staged = s->next;
 		staged_free(s);
 	}
+	out_arm(false);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	while ((s = direct)) {
 		direct = s->next;
 		staged_free(s);
@@ -177,6 +269,7 @@ void out_abort(void)
 int out_commit(struct errmsg *e)
 {
 	struct staged *s;
+	sigset_t old;
 	int fd, r, err;
 
 	/*
@@ -204,9 +297,12 @@ int out_commit(struct errmsg *e)
 				   strerror(err));
 			goto fail;
 		}
+		out_block(&old);
 		staged = s->next;
 		staged_free(s);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
+	out_abort();	/* nothing left: the handlers as they were */
 	return 0;
 fail:
 	/* what was not renamed yet is removed; what was stays in place */

@@ -27,6 +27,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "dumpframe.h"
 #include "report-int.h"
@@ -278,7 +279,13 @@ void frames_read(const char *text, size_t len, struct frames *f)
 				cur = NULL;
 				break;
 			}
-			if (crc32_update(0, data, fl.len) != fl.crc) {
+			/*
+			 * zlib's crc32(), the sum crc32_update() computes
+			 * (dumpframe.h) several bytes per step: 4-5 times
+			 * faster on a dump of megabytes.  The agent keeps
+			 * its own loop to be built without zlib.
+			 */
+			if (crc32(0, (const Bytef *)data, fl.len) != fl.crc) {
 				cur->body[cur->body_len] = '\0';
 				verdict(cur, FRAME_DAMAGED, "chunk %u of dump %u (%zu bytes) fails its CRC-32: bytes changed or lost on the way, or other output mixed in (a console shares its line with the kernel's messages)",
 					fl.seq, cur->n, fl.len);

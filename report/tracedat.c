@@ -875,7 +875,10 @@ static void remove_tree(const char *dir)
 
 /*
  * The temporary directory being made or used (one at a time): a signal
- * that ends probecc removes it first, then ends it as it would have.
+ * that ends probecc removes it and the staged outputs (common/output.c)
+ * first, then ends probecc as the default action does.  A signal ignored
+ * (nohup's SIGHUP) stays ignored; a handler put over this one is left in
+ * place.
  */
 static char tmp_dir[4096];
 static const int tmp_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
@@ -885,8 +888,22 @@ static void tmp_on_signal(int sig)
 {
 	if (tmp_dir[0])
 		remove_tree(tmp_dir);
+	out_unlink_staged();
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* The handlers before tmp_make(), where this one is still in place. */
+static void tmp_restore(void)
+{
+	struct sigaction cur;
+	size_t i;
+
+	for (i = 0; i < sizeof(tmp_signals) / sizeof(tmp_signals[0]); i++) {
+		sigaction(tmp_signals[i], NULL, &cur);
+		if (cur.sa_handler == tmp_on_signal)
+			sigaction(tmp_signals[i], &tmp_old[i], NULL);
+	}
 }
 
 /* mkdtemp() under $TMPDIR (or /tmp), the name kept for tmp_on_signal(). */
@@ -910,11 +927,19 @@ static char *tmp_make(struct errmsg *e)
 		sigaddset(&block, tmp_signals[i]);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(tmp_signals) / sizeof(tmp_signals[0]); i++)
-		sigaction(tmp_signals[i], &sa, &tmp_old[i]);
+	for (i = 0; i < sizeof(tmp_signals) / sizeof(tmp_signals[0]); i++) {
+		sigaction(tmp_signals[i], NULL, &tmp_old[i]);
+		if (tmp_old[i].sa_handler == tmp_on_signal) {
+			tmp_old[i].sa_handler = SIG_DFL;
+			tmp_old[i].sa_flags = 0;
+		}
+		if (tmp_old[i].sa_handler != SIG_IGN)
+			sigaction(tmp_signals[i], &sa, NULL);
+	}
 	if (!mkdtemp(tmp_dir)) {
 		errmsg_set(e, -errno, "mkdtemp %s: %s", tmp_dir, strerror(errno));
 		tmp_dir[0] = '\0';
+		tmp_restore();
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return tmp_dir[0] ? xstrdup(tmp_dir) : NULL;
@@ -933,8 +958,7 @@ static void tmp_remove(void)
 	if (tmp_dir[0]) {
 		remove_tree(tmp_dir);
 		tmp_dir[0] = '\0';
-		for (i = 0; i < sizeof(tmp_signals) / sizeof(tmp_signals[0]); i++)
-			sigaction(tmp_signals[i], &tmp_old[i], NULL);
+		tmp_restore();
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }

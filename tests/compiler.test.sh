@@ -233,6 +233,50 @@ else
 		"$d/err.same" "$d/err.full" "$d/err.stdout"
 fi
 
+# A signal while outputs are staged (common/output.c): SIGTERM removes
+# the staged temporary files and ends probecc as SIGTERM does; SIGHUP
+# ignored (nohup) stays ignored and the run completes.  A FIFO as -o
+# holds probecc in out_commit() (direct outputs are written first, so
+# the plan is staged and waiting) until something reads it.
+# outsig_wait PID: until the staged plan exists (at most 10 s)
+outsig_wait() {
+	local i
+	for i in $(seq 100); do
+		ls "$d"/plan.probecc-* > /dev/null 2>&1 && return 0
+		kill -0 "$1" 2> /dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+rm -rf "$d" && mkdir -p "$d" && mkfifo "$d/fifo"
+./probecc examples/bond0.probes --arch x86_64 -o "$d/fifo" --plan "$d/plan" 2> "$d/err.term" &
+pid=$!
+staged=no
+outsig_wait $pid && staged=yes
+kill -TERM $pid
+rc=0
+wait $pid || rc=$?
+if [ $staged = yes ] && [ $rc = 143 ] && [ -z "$(ls -A "$d" | grep -v -e '^err\.' -e '^fifo$')" ]; then
+	t_pass "compiler/outputs-signal-removes-staged"
+else
+	t_fail "compiler/outputs-signal-removes-staged" "staged $staged, exit $rc, files: $(ls -A "$d")" "$d/err.term"
+fi
+(trap '' HUP; exec ./probecc examples/bond0.probes --arch x86_64 -o "$d/fifo" --plan "$d/plan" 2> "$d/err.hup") &
+pid=$!
+staged=no
+outsig_wait $pid && staged=yes
+kill -HUP $pid
+sleep 0.2
+cat "$d/fifo" > "$d/fifo.out"
+rc=0
+wait $pid || rc=$?
+if [ $staged = yes ] && [ $rc = 0 ] && [ -s "$d/plan" ] && [ -s "$d/fifo.out" ] &&
+   [ -z "$(ls "$d" | grep 'probecc-')" ]; then
+	t_pass "compiler/outputs-sighup-ignored-kept"
+else
+	t_fail "compiler/outputs-sighup-ignored-kept" "staged $staged, exit $rc, files: $(ls -A "$d")" "$d/err.hup"
+fi
+
 # A plan larger than the agent reads (AGENT_PLAN_MAX, 1 MiB) is refused
 # (issue 18: 20,000 kprobes compiled and the agent armed 9,623 of them).
 awk 'BEGIN { for (i = 0; i < 7000; i++)

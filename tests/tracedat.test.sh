@@ -228,6 +228,25 @@ else
 	t_fail tracedat/sigterm-cleans "exit $rc, TMPDIR held '$held', holds: $(ls -A "$hd/tmp")" "$hd/slow.log"
 fi
 
+# SIGHUP ignored (nohup) while trace-cmd runs: stays ignored (the
+# directory's handler is not put over it), probecc ends as trace-cmd's
+# failure makes it end, the directory removed
+mkdir -p "$hd/hup"
+printf '#!/bin/sh\necho $$ > %s\nsleep 2\nexit 1\n' "$hd/hup/pid" > "$hd/hup/trace-cmd"
+chmod +x "$hd/hup/trace-cmd"
+(trap '' HUP; PATH=$hd/hup:$PATH TMPDIR=$hd/tmp exec ./probecc report --trace-dat "$hd/hup.dat" \
+	tests/report/mipsel-raw/ttyS1.raw 2> "$hd/hup.log") &
+pid=$!
+for i in $(seq 100); do [ -s "$hd/hup/pid" ] && break; sleep 0.1; done
+kill -HUP $pid
+rc=0
+wait $pid || rc=$?
+if [ $rc = 2 ] && grep -q 'trace-cmd restore -c failed' "$hd/hup.log" && [ -z "$(ls -A "$hd/tmp")" ]; then
+	t_pass tracedat/sighup-ignored
+else
+	t_fail tracedat/sighup-ignored "exit $rc, TMPDIR holds: $(ls -A "$hd/tmp")" "$hd/hup.log"
+fi
+
 # 20,000 one-byte records of distinct names (format files) in dump 2:
 # read in linear time (a strmap, not a list walk), the report as before.
 # bench/README.md has the time against the list walk.
