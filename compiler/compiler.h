@@ -399,7 +399,10 @@ int resolve_uprobes(struct program *prog, const char *sysroot,
  * the field has an explicit ":TYPE".
  *
  * Kprobes use the DWARF of @vmlinux (a path, NULL: none given) and the
- * function's address from @k's symbols; uprobes use the DWARF of
+ * function's address from @k's symbols; with no @vmlinux, a kprobe at
+ * a function's entry or a kretprobe on a kernel that resolves C names
+ * from its own BTF (kernel_btf_names(), kernel_ret_args()) keeps them
+ * as the kernel's text (F_BTF, "dev->name"); uprobes use the DWARF of
  * @sysroot + the probe's PATH (NULL sysroot: none), after
  * resolve_uprobes().  Fields without C names are left alone, and
  * nothing is opened when there are none.
