@@ -419,6 +419,8 @@ static void setup(struct job *j)
 			j->vmlinux);
 	}
 	target_from_kernel(&j->t, j->k, &j->arch);
+	j->t.vmlinux = j->vmlinux;
+	j->t.k = j->k;	/* resolve (BTF names) reads it too */
 	j->t.boot_config = (signed char)kconfig_tristate(j->k, "CONFIG_BOOT_CONFIG");
 	j->t.boottime_tracing = (signed char)kconfig_tristate(j->k, "CONFIG_BOOTTIME_TRACING");
 	j->t.hist_triggers = (signed char)kconfig_tristate(j->k, "CONFIG_HIST_TRIGGERS");
@@ -490,8 +492,6 @@ static int compile(struct job *j, struct program **progp, struct placement **plp
 			nerr, nerr == 1 ? "" : "s");
 		return 1;
 	}
-	j->t.vmlinux = j->vmlinux;
-	j->t.k = j->k;
 	nerr = check_program(prog, j->k, &j->t, &j->checks, &diags, &warnings, &nkernel);
 	diag_print_as(&warnings, "warning");
 	if (nerr) {

@@ -412,8 +412,18 @@ static int check_fetcharg(struct checker *c, const struct fetcharg *f,
 	int before = c->d->n;
 
 	switch (f->kind) {
-	case F_ARG:
-		if (is_return(p))
+	case F_ARG: {
+		const char *why;
+
+		if (p->kind == P_KRETPROBE && !kernel_ret_args(t, &why))
+			check_error(c, &f->pos, "arg%lld is not known at a function's return: its register has been reused (the kernel's $arg%lld there is 6.10+ on x86_64, arm64 and riscv64; here %s); record it with a kprobe at entry, or use $retval",
+				    f->n, f->n, why);
+		else if (p->kind == P_KRETPROBE && !abi_arg(probe_abi(p, t), (int)f->n))
+			check_error(c, &f->pos, "arg%lld is beyond what the %s ABI table covers",
+				    f->n, probe_abi(p, t)->abi);
+		else if (p->kind == P_KRETPROBE)
+			;	/* $argN, saved by the kernel at the entry */
+		else if (is_return(p))
 			check_error(c, &f->pos, "arg%lld is not known at a function's return: its register has been reused; record it with a kprobe at entry, or use $retval",
 				    f->n);
 		else if (p->kind == P_KPROBE && p->offset)
@@ -426,6 +436,7 @@ static int check_fetcharg(struct checker *c, const struct fetcharg *f,
 			check_error(c, &f->pos, "arg%lld is beyond what the %s ABI table covers",
 				    f->n, probe_abi(p, t)->abi);
 		break;
+	}
 	case F_RETVAL:
 		if (!is_return(p))
 			check_error(c, &f->pos, "$retval exists only in a kretprobe or uretprobe");
@@ -454,6 +465,9 @@ static int check_fetcharg(struct checker *c, const struct fetcharg *f,
 		/* resolve_cnames() replaced every C name it could; not this one. */
 		check_error(c, &f->pos, "'%s' is a C name: it needs the debug info of the probed code (--vmlinux VMLINUX for a kprobe, --sysroot DIR for a uprobe)",
 			    f->name);
+		break;
+	case F_BTF:
+		/* resolve_cnames() chose it: kernel_btf_names() said yes */
 		break;
 	case F_IMM:
 		/* trace_probe.c: "\IMM" immediates, added in 5.7. */

@@ -32,6 +32,8 @@
  *   fetcharg.c   struct fetcharg -> the kernel's fetcharg text (never fails)
  *   abi.c     argument N -> register / stack slot of the target ABI
  *   options.c trace option and clock names the kernel knows
+ *   kfeatures.c  what the target's probe events take past 6.1 (BTF
+ *             argument names, $argN at a return), and from what evidence
  * Errors: lex, parse, resolve_uprobes, resolve_cnames, check and
  * budget_check record them in a struct diags (common/) and return a
  * count; nothing in this folder exits on a user error.
@@ -88,6 +90,7 @@ enum fetcharg_kind {
 	F_DEREF,	/* +n(inner) / -n(inner): n is the signed offset */
 	F_IMM,		/* an immediate number */
 	F_VAR,		/* a C name with member accesses: resolved from DWARF (compiler/resolve.c) */
+	F_BTF,		/* a C name the kernel resolves from its BTF: name is the text ("dev->name") */
 };
 
 /* One step of a C access path: .member, ->member, [index]. */
@@ -356,6 +359,23 @@ const char *trace_option_tracer(const char *name);
 /* @name is a trace clock of the target kernel. */
 bool trace_clock_known(const struct target *t, const char *name);
 
+/* ---- what the target kernel's probe events take (kfeatures.c) ---- */
+
+/*
+ * kernel_btf_names() - whether the kernel of @t resolves the C names of
+ * a probed function's arguments from its own BTF (PROBE_EVENTS_BTF_ARGS,
+ * 6.5; with @fields, their members through "->" and ".", 6.6): 1 or 0,
+ * and *@why (static or new, never freed) says from what: the arch, the
+ * version, the capture's tracefs README, the config, or assumed.
+ */
+int kernel_btf_names(const struct target *t, bool fields, const char **why);
+/*
+ * kernel_ret_args() - whether a kretprobe of the kernel of @t takes
+ * $argN (and BTF names), the entry's arguments kept by the kernel
+ * (6.10; trace_probe.c store_trace_entry_data()): 1 or 0, *@why as above.
+ */
+int kernel_ret_args(const struct target *t, const char **why);
+
 /* ---- the resolve phase (resolve.c) ---- */
 
 struct kernel;
@@ -379,7 +399,10 @@ int resolve_uprobes(struct program *prog, const char *sysroot,
  * the field has an explicit ":TYPE".
  *
  * Kprobes use the DWARF of @vmlinux (a path, NULL: none given) and the
- * function's address from @k's symbols; uprobes use the DWARF of
+ * function's address from @k's symbols; with no @vmlinux, a kprobe at
+ * a function's entry or a kretprobe on a kernel that resolves C names
+ * from its own BTF (kernel_btf_names(), kernel_ret_args()) keeps them
+ * as the kernel's text (F_BTF, "dev->name"); uprobes use the DWARF of
  * @sysroot + the probe's PATH (NULL sysroot: none), after
  * resolve_uprobes().  Fields without C names are left alone, and
  * nothing is opened when there are none.

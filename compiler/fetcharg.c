@@ -28,6 +28,15 @@ static void fetcharg_text(struct strbuf *sb, const struct fetcharg *f,
 
 	switch (f->kind) {
 	case F_ARG:
+		/*
+		 * a kretprobe's argN: the kernel's $argN, which it saves at
+		 * the entry (6.10+, kernel_ret_args(); check.c refuses it
+		 * before)
+		 */
+		if (p->kind == P_KRETPROBE) {
+			sb_addf(sb, "$arg%lld", f->n);
+			break;
+		}
 		s = abi_arg(probe_abi(p, t), (int)f->n);
 		if (s)
 			sb_addf(sb, "%s", s);
@@ -77,6 +86,8 @@ static void fetcharg_text(struct strbuf *sb, const struct fetcharg *f,
 		break;
 	case F_VAR:
 		/* resolve_cnames() replaced every C name it could; not this one. */
+	case F_BTF:
+		/* the C text itself: the kernel resolves it from BTF */
 		sb_addf(sb, "%s", f->name);
 		break;
 	case F_IMM:
@@ -124,7 +135,8 @@ enum value_kind field_value_kind(const struct field *f, int *bits)
 	if (!t) {
 		if (f->fetcharg->kind == F_COMM)
 			return VK_STRING;
-		return f->fetcharg->kind == F_VAR ? VK_UNKNOWN : VK_UNSIGNED;
+		return f->fetcharg->kind == F_VAR || f->fetcharg->kind == F_BTF ?
+		       VK_UNKNOWN : VK_UNSIGNED;
 	}
 	if (!strcmp(t, "string") || !strcmp(t, "ustring") || !strcmp(t, "symbol"))
 		return VK_STRING;

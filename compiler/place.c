@@ -589,7 +589,14 @@ static void explain_abi(struct ctx *c, const struct probe *p)
 				a->abi, p->target);
 	else
 		why = xasprintf("the kernel's %s ABI (a kprobe runs kernel code)", a->abi);
-	if (is_return(p))
+	if (p->kind == P_KRETPROBE && args) {
+		const char *rwhy;
+
+		(void)kernel_ret_args(c->t, &rwhy);
+		explain(c, "%s %s: argN at the return is the kernel's $argN: the entry's arguments, which the kernel keeps for the return (6.10+; trace_probe.c store_trace_entry_data()): %s",
+			what, p->name, rwhy);
+	}
+	else if (is_return(p))
 		explain(c, "%s %s: %s%s%s", what, p->name, why,
 			a->arg_type ? "; $retval without a type is read as " : "",
 			a->arg_type ? a->arg_type : "");

@@ -889,9 +889,14 @@ static bool probe_site(struct res *r, const struct probe *p,
 	if (p->kind == P_KPROBE || p->kind == P_KRETPROBE) {
 		const struct ksym *ks;
 
-		if (!vmlinux)
-			return cname_fail(r, first_cname(p), "C names in kprobe '%s' need the kernel's debug info: pass --vmlinux VMLINUX (built with DWARF), or write argN",
-				    p->name);
+		if (!vmlinux) {
+			const char *why;
+
+			if (kernel_btf_names(r->t, true, &why))
+				(void)kernel_ret_args(r->t, &why);
+			return cname_fail(r, first_cname(p), "C names in kprobe '%s' need the kernel's debug info: pass --vmlinux VMLINUX (built with DWARF), or write argN (the kernel's own BTF names cannot stand in: %s)",
+				    p->name, why);
+		}
 		ks = ksym_find(r->k, p->target);
 		if (!ks) {
 			struct suggest sg;
@@ -941,6 +946,65 @@ static bool probe_site(struct res *r, const struct probe *p,
 	return cname_fail(r, &p->pos, "a static event has its own fields");
 }
 
+/*
+ * Whether the kernel itself can take @p's C names from its BTF (no
+ * --vmlinux given): a kprobe at a function's entry (trace_kprobe.c sets
+ * TPARG_FL_FENTRY only there) or a kretprobe (6.10: the entry's
+ * arguments kept, FETCH_OP_EDATA), on a kernel kernel_btf_names() says
+ * has them.  *@why says why or why not.
+ */
+static bool btf_probe(const struct probe *p, const struct target *t,
+		      const char **why)
+{
+	const struct field *f;
+	bool fields = false;
+
+	if (p->kind != P_KPROBE && p->kind != P_KRETPROBE)
+		return false;
+	for (f = p->fields; f; f = f->next)
+		if (f->fetcharg->kind == F_VAR && f->fetcharg->path)
+			fields = true;
+	if (!kernel_btf_names(t, fields, why))
+		return false;
+	if (p->kind == P_KRETPROBE && !kernel_ret_args(t, why))
+		return false;
+	return true;
+}
+
+/*
+ * Field @f of @p as the kernel's BTF form: the C text ("dev->name"),
+ * which trace_probe.c parse_btf_arg() resolves at definition time.  It
+ * takes a parameter's name, then "->" and "." members (a "." right
+ * after the parameter and an [index] it refuses: split_next_field()).
+ * A string type needs no "+0()": the kernel adds the dereference a
+ * char * or char [] needs (fprobetrace.rst "BTF arguments").
+ */
+static bool btf_field(struct res *r, struct field *f)
+{
+	struct fetcharg *v = f->fetcharg, *b;
+	struct strbuf text = { 0 };
+	const struct access *a;
+
+	sb_addf(&text, "%s", v->name);
+	for (a = v->path; a; a = a->next) {
+		if (a->kind == A_INDEX)
+			return cname_fail(r, &a->pos, "the kernel's BTF names take no [index] (trace_probe.c parse_btf_arg()); give --vmlinux for its DWARF, or read the element with +OFF()");
+		if (a == v->path && a->kind == A_DOT)
+			return cname_fail(r, &a->pos, "'%s.%s': the kernel's BTF names take no '.' on a parameter itself (trace_probe.c NOSUP_DAT_ARG); give --vmlinux for its DWARF",
+					  v->name, a->member);
+		sb_addf(&text, "%s%s", a->kind == A_ARROW ? "->" : ".", a->member);
+	}
+	b = xcalloc(1, sizeof(*b));
+	b->kind = F_BTF;
+	b->name = text.s;
+	b->pos = v->pos;
+	f->fetcharg = b;
+	f->c_expr = text.s;
+	if (f->type && (!strcmp(f->type, "string") || !strcmp(f->type, "ustring")))
+		f->string_at = true;
+	return true;
+}
+
 static bool has_cvar(const struct probe *p)
 {
 	const struct field *f;
@@ -958,7 +1022,8 @@ int resolve_cnames(struct program *prog, const struct kernel *k,
 {
 	struct probe *p;
 	int errors = 0;
-	bool any = false;
+	bool any = false, any_btf = false;
+	const char *btf_why;
 
 	for (p = prog->probes; p; p = p->next) {
 		/* a uprobe's registers and stack slots are its file's ABI's */
@@ -971,11 +1036,46 @@ int resolve_cnames(struct program *prog, const struct kernel *k,
 
 		if (!has_cvar(p))
 			continue;
+		if (!vmlinux && btf_probe(p, t, &btf_why)) {
+			if (!any_btf)
+				sb_addf(explain, "C names (the kernel's BTF, no --vmlinux given): %s; resolved by the kernel when it defines the probe (PROBE_EVENTS_BTF_ARGS); a kprobe, not an fprobe (f:), since kprobe_event= defines it from the command line and fprobe events exist only in dynamic_events, later, by the agent (and need FPROBE, which arm64 6.12 has not)\n",
+					btf_why);
+			any_btf = true;
+			if (p->kind == P_KPROBE && p->offset) {
+				diag_add(d, &p->target_pos, "the kernel's BTF names are known only at a function's entry, and this probe is at %s+%lld; give --vmlinux for its DWARF",
+					 p->target, p->offset);
+				errors++;
+				continue;
+			}
+			for (f = p->fields; f; f = f->next) {
+				char *text;
+
+				if (f->fetcharg->kind != F_VAR)
+					continue;
+				if (!btf_field(&r, f)) {
+					diag_add(d, r.errpos, "%s", r.err);
+					errors++;
+					continue;
+				}
+				text = fetch_field(f, p, t);
+				sb_addf(explain, "  %s.%s = %s: BTF%s -> %s\n", p->name, f->name,
+					f->c_expr, p->kind == P_KRETPROBE ?
+					" (at the return: the entry's value, kept by the kernel)" : "",
+					text + strlen(f->name) + 1);
+				free(text);
+			}
+			continue;
+		}
 		if (!any) {
+			const char *why;
+
 			sb_addf(explain, "C names (DWARF):\n");
-			if (!kernel_at_least(t, 6, 6))
-				sb_addf(explain, "  the kernel's own BTF names ($arg*, PROBE_EVENTS_BTF_ARGS) need 6.6; the target is %d.%d: probecc translates them from DWARF\n",
-					t->kmajor, t->kminor);
+			if (!kernel_btf_names(t, true, &why))
+				sb_addf(explain, "  the kernel's own BTF names (PROBE_EVENTS_BTF_ARGS): no, %s: probecc translates them from DWARF\n",
+					why);
+			else if (vmlinux)
+				sb_addf(explain, "  the kernel's own BTF names (PROBE_EVENTS_BTF_ARGS): yes, %s; --vmlinux is given: probecc translates them from its DWARF\n",
+					why);
 			any = true;
 		}
 		if (p->kind == P_KRETPROBE || p->kind == P_URETPROBE) {

@@ -210,6 +210,7 @@ int kernel_load_target(struct kernel *k, const char *path, struct errmsg *e)
 	int checked;
 	char *text, *sect = NULL, *p, *line;
 	unsigned char *b64 = NULL;
+	struct strbuf readme = { 0 };
 	int no = 0, bits = 0, rc;
 	unsigned acc = 0;
 
@@ -256,6 +257,14 @@ int kernel_load_target(struct kernel *k, const char *path, struct errmsg *e)
 			else if (!strcmp(line, "missing"))
 				sb_addf(&k->sources, "target %s: no %s\n", path,
 					tab);
+			continue;
+		}
+		if (!strcmp(sect, "README")) {
+			/* kept whole: its lines are the parser's syntax */
+			if (strncmp(line, "missing\t", 8))
+				sb_addf(&readme, "%s\n", line);
+			else
+				sb_addf(&k->sources, "target %s: no %s\n", path, line + 8);
 			continue;
 		}
 		if (!strcmp(line, "") || !strncmp(line, "missing\t", 8)) {
@@ -328,11 +337,19 @@ int kernel_load_target(struct kernel *k, const char *path, struct errmsg *e)
 	}
 	if (k->events)
 		qsort(k->events, k->nevents, sizeof(char *), cmp_str);
+	if (readme.len) {
+		sb_addf(&k->sources, "target %s: tracefs README read (the probe syntax the kernel takes)\n",
+			path);
+		free(k->readme);
+		k->readme = readme.s;
+		readme.s = NULL;
+	}
 	sb_addf(&k->sources, "target %s: %s, %zu symbols%s\n", path,
 		k->release ? k->release : "unknown release", k->nsyms,
 		checked ? ", check line verified" :
 		" (no check line: a capture of an older agent, not verified)");
 out:
+	free(readme.s);
 	free(b64);
 	free(text);
 	return rc;

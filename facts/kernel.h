@@ -63,6 +63,11 @@ struct kernel {
 	char **events;		/* "group:event", sorted; NULL: unknown */
 	size_t nevents;
 	char **config;		/* "CONFIG_X=v" lines, sorted; NULL: unknown */
+	/*
+	 * tracefs README of a capture: the probe syntax the kernel's parser
+	 * takes (kernel/trace/trace.c readme_msg); NULL: unknown
+	 */
+	char *readme;
 	size_t nconfig;
 	bool syms_known, sizes_exact, ftrace_known, blacklist_known;
 	bool events_known, modules_known;
@@ -85,7 +90,8 @@ struct ksym *kernel_add_sym(struct kernel *k, const char *name, size_t len,
  * cannot be read, -EINVAL or -ENOEXEC for one that is not what it should
  * be.  What was added before the error stays in @k.
  *  - target capture (qemu-images/capture): kallsyms, the functions
- *    ftrace can filter, the kprobe blacklist, events, config.gz
+ *    ftrace can filter, the kprobe blacklist, events, config.gz, the
+ *    tracefs README
  *  - System.map ("ADDR TYPE NAME"); Debian's placeholder is refused
  *  - vmlinux (libelf): symbols with sizes, __mcount_loc, the blacklist
  *    (_kprobe_blacklist, __kprobes and noinstr text), linux_banner,

@@ -34,6 +34,8 @@ static const struct section sections[] = {
 	{ "available_events", "available_events", 0 },
 	{ "available_tracers", "available_tracers", 0 },
 	{ "trace_options", "trace_options", 0 },
+	/* the fetchargs and probe types this kernel's parser takes (trace.c readme_msg) */
+	{ "README", "README", 0 },
 	{ "config.gz", "/proc/config.gz", 1 },
 };
 

@@ -88,23 +88,34 @@ for bin in ./probecc ./probecc-asan; do
 	done
 done
 
-# One probe file for 6.1 and 6.12: good-trace-trigger-6.1 and -6.12 are
-# the same file but their "# args:" line, and what differs between the
-# two kernels, per statement, is their --explain's diff
-# (tests/compiler/trace-trigger.diff: the static events' stacks).
-d=$T_OUT/compiler/trace-trigger && rm -rf "$d" && mkdir -p "$d"
-for v in 6.1 6.12; do
-	f=tests/compiler/good-trace-trigger-$v.probes
-	sed 1d "$f" > "$d/body-$v"
-	./probecc $(case_args "$f") "$f" --explain > "$d/explain-$v" 2>&1
-done
-if ! cmp -s "$d/body-6.1" "$d/body-6.12"; then
-	t_fail "compiler/trace-trigger-same-file" "good-trace-trigger-6.1 and -6.12 differ past their first line"
-else
-	t_pass "compiler/trace-trigger-same-file"
-	diff "$d/explain-6.1" "$d/explain-6.12" > "$d/diff"
-	t_check "compiler/trace-trigger-6.1-vs-6.12" tests/compiler/trace-trigger.diff "$d/diff"
-fi
+# One probe file for 6.1 and 6.12: each pair below is the same file but
+# its "# args:" line, and what differs between the two kernels, per
+# statement, is their --explain's diff (with the 6.1 errors where 6.1
+# refuses what 6.12 takes): tests/compiler/NAME.diff.
+#   trace-trigger  good-trace-trigger-6.1, -6.12: the static events' stacks
+#   btf-args       bad-btf-args-6.1, good-btf-args-6.12: C names without
+#                  DWARF, by the kernel's BTF on 6.12
+#   ret-args       bad-ret-args-6.1, good-ret-args-6.12: a kretprobe's argN
+compiler_pair() {
+	local name=$1 f61=tests/compiler/$2.probes f612=tests/compiler/$3.probes v f
+	d=$T_OUT/compiler/$name && rm -rf "$d" && mkdir -p "$d"
+	for v in 6.1 6.12; do
+		f=$f61
+		[ $v = 6.12 ] && f=$f612
+		sed 1d "$f" > "$d/body-$v"
+		./probecc $(case_args "$f") "$f" --explain > "$d/explain-$v" 2>&1
+	done
+	if ! cmp -s "$d/body-6.1" "$d/body-6.12"; then
+		t_fail "compiler/$name-same-file" "$2 and $3 differ past their first line"
+	else
+		t_pass "compiler/$name-same-file"
+		diff "$d/explain-6.1" "$d/explain-6.12" > "$d/diff"
+		t_check "compiler/$name-6.1-vs-6.12" tests/compiler/$name.diff "$d/diff"
+	fi
+}
+compiler_pair trace-trigger good-trace-trigger-6.1 good-trace-trigger-6.12
+compiler_pair btf-args bad-btf-args-6.1 good-btf-args-6.12
+compiler_pair ret-args bad-ret-args-6.1 good-ret-args-6.12
 
 # The hostile ELF files of the bad-vmlinux-* cases are what
 # tests/elf/mkelf.py writes (it makes them from scratch, no toolchain).
