@@ -114,6 +114,7 @@ struct rawset {
 	size_t inflated;	/* bytes of rawz records inflated */
 	char why[512];		/* the first record cut or refused */
 	char now[512];		/* the last one */
+	unsigned int *need;	/* 65536 entries: formats_need() */
 };
 
 /*
@@ -126,6 +127,7 @@ struct page_layout {
 	unsigned int data_off;	/* the events start here */
 	unsigned int page_size;	/* data_off + the data field's size */
 	bool big_endian;
+	const unsigned int *need;	/* per common_type, or NULL: formats_need() */
 };
 
 /* Digits of a decimal number only, at most @max; no sign, no wrap. */
@@ -236,6 +238,7 @@ static void rawset_free(struct rawset *rs)
 		free(rs->f[i].data);
 	}
 	free(rs->f);
+	free(rs->need);
 	strmap_free(&rs->names);
 	memset(rs, 0, sizeof(*rs));
 }
@@ -469,7 +472,10 @@ static bool commit_ok(unsigned long long v, unsigned long dsize)
  * every event's words and data within the commit.  NULL when it is one,
  * else what is wrong.  @used (NULL, or a bitmap of 65536 bits) gets the
  * type of every data event: the u16 common_type its payload starts with
- * (struct trace_entry, include/linux/trace_events.h).
+ * (struct trace_entry, include/linux/trace_events.h).  With pl->need,
+ * every data event's payload holds at least the fields of its type's
+ * format (the kernel writes the whole entry struct, then the dynamic
+ * data after it).
  */
 static const char *page_check(const unsigned char *pg, const struct page_layout *pl,
 			      unsigned char *used)
@@ -522,13 +528,66 @@ static const char *page_check(const unsigned char *pg, const struct page_layout 
 				return "an event runs past the commit";
 			break;
 		}
-		if (used && payload && payload + 2 <= pos + len) {
+		if (payload && payload + 2 <= pos + len) {
 			type = read_num(data + payload, 2, pl->big_endian);
-			used[type / 8] |= 1 << (type % 8);
+			if (used)
+				used[type / 8] |= 1 << (type % 8);
+			/* libtraceevent takes a zero-size field (char buf[])
+			 * as "the rest of the record" and allocates its length
+			 * less the field's offset: a record shorter than its
+			 * format's fields would be a length that wrapped */
+			if (pl->need && pos + len - payload < pl->need[type])
+				return "a record is shorter than the fields of its event's format";
 		}
 		pos += len;
 	}
 	return NULL;
+}
+
+/*
+ * formats_need() - per common_type (the "ID: N" of a format file,
+ * kernel/trace/trace_events.c f_show()), the bytes its records hold at
+ * least: the largest offset + size of the format's fields.  65536
+ * entries, malloc'd; 0 where no format tells.  A line that does not
+ * read is skipped here (formats_fit() refuses it); two formats with one
+ * ID need the larger.
+ */
+static unsigned int *formats_need(const struct rawset *rs)
+{
+	unsigned int *need = xcalloc(65536, sizeof(*need));
+	int i;
+
+	for (i = 0; i < rs->n; i++) {
+		const char *line, *nl, *id;
+		unsigned long long type, most = 0;
+
+		if (strncmp(rs->f[i].name, "events/", 7))
+			continue;
+		id = !strncmp(rs->f[i].data, "ID: ", 4) ? rs->f[i].data :
+		     strstr(rs->f[i].data, "\nID: ");
+		if (!id)
+			continue;
+		id += *id == '\n' ? 5 : 4;
+		if (!dec_num(id, strspn(id, "0123456789"), 65535, &type))
+			continue;
+		for (line = rs->f[i].data; *line; line = *nl ? nl + 1 : nl) {
+			unsigned long long off, size;
+			const char *o, *sz;
+
+			nl = strchrnul(line, '\n');
+			if (!memmem(line, nl - line, "field:", 6))
+				continue;
+			o = memmem(line, nl - line, "offset:", 7);
+			sz = memmem(line, nl - line, "size:", 5);
+			if (o && sz && dec_num(o + 7, strspn(o + 7, "0123456789"), 65536, &off) &&
+			    dec_num(sz + 5, strspn(sz + 5, "0123456789"), 65536, &size) &&
+			    off + size > most)
+				most = off + size;
+		}
+		if (most > need[type])
+			need[type] = most;
+	}
+	return need;
 }
 
 /*
@@ -548,6 +607,8 @@ static int target_layout(struct rawset *rs, struct page_layout *pl,
 		snprintf(why, size, "no readable events/header_page in the dumps (timestamp, commit and data fields as the kernel writes them)");
 		return -1;
 	}
+	rs->need = formats_need(rs);
+	pl->need = rs->need;
 	dsize = pl->page_size - pl->data_off;
 	pl->big_endian = false;
 	for (i = 0; i < rs->n; i++) {

@@ -224,3 +224,16 @@ def print_fmt_mod_zero(n, head, recs):
 
 
 edit('raw-print-fmt-mod-zero.raw', print_fmt_mod_zero)
+# netdev's name as a zero-size field ("char name[]", the rest of the
+# record for libtraceevent) at offset 94 of records of 28 bytes (a
+# fuzz-raw find, on ftrace/print's "char buf[]"): libtraceevent takes
+# the record's size less the offset as the string's length, a negative
+# that became malloc(4294967247) in tep_print_event()
+def field_past_record(n, head, recs):
+    r = rec(recs, b'events/kprobes/netdev/format')
+    r[1] = (r[1].replace(b'field:__data_loc char[] name;\toffset:12;\tsize:4;',
+                         b'field:char name[];\toffset:94;\tsize:0;')
+            .replace(b'__get_str(name)', b'REC->name'))
+
+
+edit('raw-field-past-record.raw', field_past_record)
