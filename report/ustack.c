@@ -4,7 +4,9 @@
  * the user registers and a copy of the user stack from the stack pointer
  * up, taken at a uprobe hit (initramfs/perf.c), unwound on the host with
  * the probed program's CFI (.eh_frame, .debug_frame) under --sysroot, as
- * "perf report" does for "perf record --call-graph dwarf".
+ * "perf report" does for "perf record --call-graph dwarf"; frames in the
+ * shared objects the agent's "perf-mmap" lines place in the process are
+ * unwound and named with those objects' CFI and symbols.
  *
  * What Debian bookworm's elfutils 0.188 gives, from its source
  * (libebl/eblopenbackend.c, backends/, libdwfl/dwfl_frame.c, libdw/cfi.c):
@@ -1281,7 +1283,10 @@ static void push_frame(char ***v, int *n, int *cap, char *s)
 /*
  * ustack_frames() - the user call stack of a "perf-user" sample @s of
  * the uprobe at file offset @off of @path (in the target), from the file
- * under @sysroot (NULL: the frames stay addresses), into @frames
+ * under @sysroot (NULL: the frames stay addresses) and, where the dump's
+ * @nmaps "perf-mmap" lines @maps place a frame's pc in another object
+ * of the process (a shared library), from that object at its load bias,
+ * into @frames
  * (innermost first, strings owned by the caller): "func+0xOFF [path]"
  * then "(pc)", "(cfi)" (the frame's caller was found with CFI), "(fp)"
  * (libdwfl's frame-pointer fallback where its callee had no CFI) or
