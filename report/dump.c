@@ -315,8 +315,9 @@ const char *dump_incomplete_why(const struct dump *d, char *buf, size_t size)
 		snprintf(buf, size, "%d trace line(s) whose time is not the kernel's",
 			 d->bad_time);
 	else
-		snprintf(buf, size, "%d trace line(s) of no form the report reads, the first: %s",
-			 d->unread, d->unread_why);
+		snprintf(buf, size, "%d %sline(s) of no form the report reads, the first: %s",
+			 d->unread, strncmp(d->unread_why, "perf-mmap: ", 11) ? "trace " : "",
+			 d->unread_why);
 	return buf;
 }
 
