@@ -119,6 +119,7 @@ struct agent {
 	char *perf_text;	/* "perf" lines read so far (perf.c) */
 	size_t perf_len, perf_cap;
 	unsigned long long perf_dropped;	/* samples not kept */
+	int perf_mmaps;	/* a user-stack probe's events report mmaps */
 	char oops[AGENT_MAX_OOPS][128];	/* "TIME\tEPC\tTASK" (kmsg.c) */
 	size_t n_oops;
 	unsigned int n_dumps;	/* dumps written so far (the window child's

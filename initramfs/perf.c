@@ -221,6 +221,47 @@ static void sample_user(struct agent *a, struct perf_probe *p,
 	p->samples++;
 }
 
+/*
+ * One PERF_RECORD_MMAP2 (include/uapi/linux/perf_event.h): u32 pid, tid;
+ * u64 addr, len, pgoff; u32 maj, min; u64 ino, ino_generation (or the
+ * build id, PERF_RECORD_MISC_MMAP_BUILD_ID); u32 prot, flags; char
+ * filename[] (NUL-padded to 8 bytes); then sample_id_all's u32 pid,
+ * tid; u64 time; u32 cpu, res (the sample type's TID, TIME, CPU).
+ * Becomes "perf-mmap TIME_NS PID ADDR LEN PGOFF PATH" (ADDR, LEN, PGOFF
+ * in hex; control characters of PATH as '?'), so the host knows which
+ * shared object holds a user pc.  Only executable mappings are reported
+ * (attr.mmap without mmap_data).
+ */
+static void mmap_line(struct agent *a, struct perf_probe *p, const char *rec,
+		      size_t len)
+{
+	uint32_t pid;
+	uint64_t addr, mlen, pgoff, time;
+	char line[128 + 4096], *name;
+	size_t n, k, namemax;
+
+	if (len < 64 + 1 + 24) {
+		p->bad++;
+		return;
+	}
+	memcpy(&pid, rec, 4);
+	memcpy(&addr, rec + 8, 8);
+	memcpy(&mlen, rec + 16, 8);
+	memcpy(&pgoff, rec + 24, 8);
+	memcpy(&time, rec + len - 16, 8);
+	name = (char *)rec + 64;
+	namemax = len - 24 - 64;
+	n = snprintf(line, sizeof(line), "perf-mmap\t%llu\t%u\t%llx\t%llx\t%llx\t",
+		     (unsigned long long)time, pid, (unsigned long long)addr,
+		     (unsigned long long)mlen, (unsigned long long)pgoff);
+	for (k = 0; k < namemax && name[k] && n + 2 < sizeof(line); k++)
+		line[n++] = (unsigned char)name[k] < 0x20 || name[k] == 0x7f ? '?' : name[k];
+	if (!k)
+		line[n++] = '?';
+	line[n++] = '\n';
+	text_add(a, line, n);
+}
+
 /* Copy @len bytes at ring offset @off (wrapping) to @dst. */
 static void ring_copy(const struct perf_ring *r, uint64_t off, char *dst,
 		      size_t len)
@@ -263,6 +304,8 @@ static void ring_drain(struct agent *a, struct perf_probe *p,
 			sample_user(a, p, rec + sizeof(h), h.size - sizeof(h));
 		} else if (h.type == PERF_RECORD_SAMPLE) {
 			sample(a, p, rec + sizeof(h), h.size - sizeof(h));
+		} else if (h.type == PERF_RECORD_MMAP2) {
+			mmap_line(a, p, rec + sizeof(h), h.size - sizeof(h));
 		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
 			uint64_t lost;
 
@@ -366,6 +409,17 @@ void perf_open(struct agent *a, const char *probe, const char *event,
 		attr.sample_type = sample_type_user;
 		attr.sample_regs_user = USER_REGS_MASK;
 		attr.sample_stack_user = ustack;
+		/*
+		 * The first user-stack probe's events also report every
+		 * executable mmap on their CPU (PERF_RECORD_MMAP2, with the
+		 * sample's TID, TIME, CPU: sample_id_all): which shared
+		 * object holds a user pc.  One probe's are enough.
+		 */
+		if (!a->perf_mmaps) {
+			attr.mmap = 1;
+			attr.mmap2 = 1;
+			attr.sample_id_all = 1;
+		}
 	}
 	attr.watermark = 1;	/* wake the poll at half a ring */
 	attr.wakeup_watermark = PERF_DATA_PAGES * psz / 2;
@@ -405,6 +459,7 @@ void perf_open(struct agent *a, const char *probe, const char *event,
 		 err ? ", some cpus failed: " : "",
 		 err ? strerror(err) : "");
 	agent_item(a, probe, "armed", "perf", detail);
+	a->perf_mmaps |= attr.mmap2;
 	a->n_perf++;
 }
 

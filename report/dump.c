@@ -19,6 +19,7 @@
  * frames named from the uprobe's file under --sysroot.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -314,8 +315,9 @@ const char *dump_incomplete_why(const struct dump *d, char *buf, size_t size)
 		snprintf(buf, size, "%d trace line(s) whose time is not the kernel's",
 			 d->bad_time);
 	else
-		snprintf(buf, size, "%d trace line(s) of no form the report reads, the first: %s",
-			 d->unread, d->unread_why);
+		snprintf(buf, size, "%d %sline(s) of no form the report reads, the first: %s",
+			 d->unread, strncmp(d->unread_why, "perf-mmap: ", 11) ? "trace " : "",
+			 d->unread_why);
 	return buf;
 }
 
@@ -496,6 +498,7 @@ static struct sample *sample_push(struct dump *d, char **f)
 	s->probe = xstrdup(f[0]);
 	s->ts = strtoull(f[1], NULL, 10) / 1e9;
 	s->pid = strtol(f[4], NULL, 10);
+	s->tgid = strtol(f[3], NULL, 10);
 	return s;
 }
 
@@ -565,6 +568,63 @@ static void perf_user_line(struct dump *d, char *line)
 		}
 		s->nustack = i;
 	}
+}
+
+/*
+ * @s, all of it, as an unsigned number of base @base into @v; false on
+ * anything else (empty, a sign, other characters, more than 64 bits).
+ */
+static bool strict_ull(const char *s, int base, unsigned long long *v)
+{
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, base);
+	return !*end && errno != ERANGE;
+}
+
+/*
+ * "TIME_NS PID ADDR LEN PGOFF PATH" (docs/plan.md "perf-mmap"): a line
+ * not of that form (a field missing or not a number, a number past 64
+ * bits, a PID past INT_MAX, an empty LEN or one where ADDR + LEN wraps,
+ * a PATH neither absolute nor "[name]") is counted as unread, with its
+ * reason, so no verdict passes on a dump whose mappings are unknown.
+ */
+static void perf_mmap_line(struct dump *d, char *line)
+{
+	unsigned long long ns, pid, addr, len, pgoff;
+	const char *why = NULL;
+	char *f[6];
+	struct umap *m;
+
+	if (!tab_fields(line, f, 6))
+		why = "fewer than 6 fields";
+	else if (!strict_ull(f[0], 10, &ns))
+		why = "TIME_NS is not a decimal number";
+	else if (!strict_ull(f[1], 10, &pid) || !pid || pid > INT_MAX)
+		why = "PID is not a decimal number from 1 to 2147483647";
+	else if (!strict_ull(f[2], 16, &addr) || !strict_ull(f[3], 16, &len) ||
+		 !strict_ull(f[4], 16, &pgoff))
+		why = "ADDR, LEN or PGOFF is not a hex number of at most 64 bits";
+	else if (!len || addr + len < addr)
+		why = "LEN is 0 or ADDR + LEN wraps";
+	else if (f[5][0] != '/' && (f[5][0] != '[' || f[5][strlen(f[5]) - 1] != ']'))
+		why = "PATH is neither absolute nor [name]";
+	if (why) {
+		if (!d->unread++)
+			snprintf(d->unread_why, sizeof(d->unread_why), "perf-mmap: %s", why);
+		return;
+	}
+	ALLOC_GROW(d->umaps, d->numaps + 1, d->capumaps);
+	m = &d->umaps[d->numaps++];
+	m->ts = ns / 1e9;
+	m->pid = (long)pid;
+	m->addr = addr;
+	m->len = len;
+	m->pgoff = pgoff;
+	m->path = xstrdup(f[5]);
 }
 
 /* "NAME BASE SIZE SEC=ADDR,SEC=ADDR" (docs/plan.md "module"). */
@@ -669,6 +729,8 @@ static void parse_dump(struct report *r, char *dump)
 				perf_line(d, line + 5);
 			else if (!strncmp(line, "perf-user\t", 10))
 				perf_user_line(d, line + 10);
+			else if (!strncmp(line, "perf-mmap\t", 10))
+				perf_mmap_line(d, line + 10);
 			else if (!strncmp(line, "module\t", 7))
 				module_line(d, line + 7);
 			else if (!strncmp(line, "stext\t", 6))
@@ -817,7 +879,7 @@ static void take_sample(struct report *r, struct hit *h, struct sample *s)
 		h->nuframes = 0;
 		s->machine = dump_machine(&r->d);
 		uprobe_def(r, h->probe, &path, &off);
-		ustack_frames(s, r->sysroot, path ? path : "?", off, &h->uframes,
+		ustack_frames(s, r->d.umaps, r->d.numaps, r->sysroot, path ? path : "?", off, &h->uframes,
 			      &h->nuframes, &h->capuframes);
 		free(path);
 		return;

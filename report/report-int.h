@@ -60,7 +60,8 @@ struct hit {
 struct sample {
 	char *probe;
 	double ts;		/* seconds, perf's clock (local_clock) */
-	long pid;
+	long pid;		/* the task (TID) */
+	long tgid;		/* its process (PID), as "perf-mmap" lines' */
 	unsigned long long *addrs;
 	int n;
 	bool user;		/* a "perf-user" line */
@@ -69,6 +70,18 @@ struct sample {
 	int nuregs;
 	unsigned char *ustack;	/* the bytes from the user stack pointer up */
 	size_t nustack;
+};
+
+/*
+ * A "perf-mmap" line: an executable mapping of a process, as the
+ * kernel's PERF_RECORD_MMAP2 gave it (the file offset @pgoff of @path at
+ * @addr for @len bytes), from @ts on.  addr + len does not wrap.
+ */
+struct umap {
+	double ts;		/* seconds, perf's clock, as struct sample's */
+	long pid;
+	unsigned long long addr, len, pgoff;
+	char *path;		/* the target's path ("/lib/libc.so.6", "[vdso]") */
 };
 
 /* A "module" line: where a module's core and code sections were. */
@@ -169,6 +182,8 @@ struct dump {
 	int nsamples, capsamples, unmatched;
 	struct module *mods;
 	int nmods, capmods;
+	struct umap *umaps;	/* "perf-mmap" lines, in the dump's order */
+	int numaps, capumaps;
 	unsigned long long stext;	/* "stext": _stext in that boot; 0: unknown */
 	/*
 	 * The events are a "previous" dump's: the trace a boot left in the
@@ -401,8 +416,8 @@ int utf8_len(const unsigned char *s);
 
 /* ustack.c; a user frame that says why the stack is cut or missing starts with USTACK_MARK */
 #define USTACK_MARK	"[user stack "
-void ustack_frames(const struct sample *s, const char *sysroot,
-		   const char *path, unsigned long long off,
+void ustack_frames(const struct sample *s, const struct umap *maps, int nmaps,
+		   const char *sysroot, const char *path, unsigned long long off,
 		   char ***frames, int *n, int *cap);
 /*
  * Was user frame @frame found by prologue analysis (no CFI: MIPS)?  Every

@@ -235,7 +235,10 @@ void text_write(FILE *out, const struct report *r)
 		fprintf(out, "the kernel's ftrace dump on the console (ftrace_dump_on_oops): %d event(s), %d of them not in the agent's dump and joined%s\n",
 			d->console_events, d->console_new,
 			d->console_lost ? ", some lost (CPU:N [LOST N EVENTS])" : "");
-	if (d->unread)
+	if (d->unread && !strncmp(d->unread_why, "perf-mmap: ", 11))
+		fprintf(out, "not read: %d line(s) of no form the report reads (the first a malformed agent's mapping line), so no verdict can pass; the first: %s\n",
+			d->unread, d->unread_why);
+	else if (d->unread)
 		fprintf(out, "not read: %d trace line(s) of no form the report reads (a function_graph trace, or an option that changes the text: latency-format, nocontext-info, raw, hex, bin; \"dump SINK raw\" is read whatever the form), so no verdict can pass; the first: %s\n",
 			d->unread, d->unread_why);
 	if (d->raw && d->raw_why[0])

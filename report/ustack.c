@@ -4,7 +4,9 @@
  * the user registers and a copy of the user stack from the stack pointer
  * up, taken at a uprobe hit (initramfs/perf.c), unwound on the host with
  * the probed program's CFI (.eh_frame, .debug_frame) under --sysroot, as
- * "perf report" does for "perf record --call-graph dwarf".
+ * "perf report" does for "perf record --call-graph dwarf"; frames in the
+ * shared objects the agent's "perf-mmap" lines place in the process are
+ * unwound and named with those objects' CFI and symbols.
  *
  * What Debian bookworm's elfutils 0.188 gives, from its source
  * (libebl/eblopenbackend.c, backends/, libdwfl/dwfl_frame.c, libdw/cfi.c):
@@ -63,6 +65,9 @@ struct uw {
 	bool msb;		/* big-endian target */
 	int wsize;		/* bytes of a word: 4 (o32) or 8 */
 	const char *stop;	/* why the unwind stopped early, or NULL */
+	const struct umap *maps;	/* the dump's "perf-mmap" lines */
+	int nmaps;
+	const char *sysroot;
 	char stopbuf[640];
 };
 
@@ -158,10 +163,10 @@ static const signed char x86_64_dwarf[24] = {
 	8, 9, 10, 11, 12, 13, 14, 15,
 };
 
-/* libdwfl's callbacks get the file (attached once); the sample is its cur. */
+/* libdwfl's callbacks get the session's "cur" (attached once): the sample. */
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 {
-	struct uw *u = ((struct ufile *)arg)->cur;
+	struct uw *u = *(struct uw **)arg;
 
 	(void)dwfl;
 	if (*thread_argp)
@@ -174,7 +179,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 			void *arg)
 {
 	unsigned long long v;
-	struct uw *u = ((struct ufile *)arg)->cur;
+	struct uw *u = *(struct uw **)arg;
 
 	(void)dwfl;
 	if (!stack_word(u, addr, u->wsize, &v)) {
@@ -314,7 +319,7 @@ static Dwfl *ufile_dwfl(struct ufile *f, unsigned long long bias, struct uw *u)
 			 !(m = dwfl_report_elf(f->dwfl, "prog", f->path, -1, bias, false))) ||
 	    dwfl_report_end(f->dwfl, NULL, NULL) ||
 	    (dwfl_module_info(m, &slot, NULL, NULL, NULL, NULL, NULL, NULL), *slot = f,
-	     !dwfl_attach_state(f->dwfl, NULL, 1, &thread_callbacks, f))) {
+	     !dwfl_attach_state(f->dwfl, NULL, 1, &thread_callbacks, &f->cur))) {
 		snprintf(u->stopbuf, sizeof(u->stopbuf), "libdwfl cannot read %s: %s",
 			 f->path, dwfl_errmsg(-1));
 		u->stop = u->stopbuf;
@@ -324,16 +329,17 @@ static Dwfl *ufile_dwfl(struct ufile *f, unsigned long long bias, struct uw *u)
 	return f->dwfl;
 }
 
-/* Unwind with libdwfl; the pcs into @fr.  Reason of an early stop in u->stop. */
-static void unwind_dwfl(struct uw *u, struct ufile *f, unsigned long long bias,
-			struct uframes *fr)
+/*
+ * Unwind with libdwfl session @dwfl (its callbacks' sample at *@cur);
+ * the pcs into @fr.  Reason of an early stop in u->stop.
+ */
+static void unwind_dwfl(struct uw *u, Dwfl *dwfl, struct uw **cur, struct uframes *fr)
 {
-	Dwfl *dwfl = ufile_dwfl(f, bias, u);
 	int i;
 
 	if (!dwfl)
 		return;
-	f->cur = u;
+	*cur = u;
 	if (dwfl_getthread_frames(dwfl, u->s->pid > 0 ? u->s->pid : 1, frame_cb, fr) &&
 	    !fr->n) {
 		snprintf(u->stopbuf, sizeof(u->stopbuf), "libdwfl: %s", dwfl_errmsg(-1));
@@ -342,7 +348,7 @@ static void unwind_dwfl(struct uw *u, struct ufile *f, unsigned long long bias,
 	/* a caller came from CFI when its callee's pc has some */
 	for (i = 0; i + 1 < fr->n; i++)
 		fr->cfi[i] = has_cfi(dwfl, i ? fr->pc[i] - 1 : fr->pc[i]);
-	f->cur = NULL;
+	*cur = NULL;
 }
 
 /* ---- MIPS: CFA programs run here (libdw 0.188 refuses MIPS CFI) ---- */
@@ -724,6 +730,8 @@ static bool cfi_row(struct uw *u, struct ufile *f, unsigned long long pc,
 }
 
 static int ufile_name(struct ufile *f, unsigned long long addr, char *buf, size_t len);
+static struct ufile *pc_object(struct uw *u, unsigned long long pc,
+			       unsigned long long *bias, const char **path);
 
 /* The instruction word at link-time address @addr of @f's code, or false. */
 static bool code_word(const struct ufile *f, const struct uw *u,
@@ -833,22 +841,25 @@ static const char *mips_prologue_step(struct uw *u, struct ufile *f,
 }
 
 /* One CFI step on MIPS: @regs (valid in @have) of the callee -> the caller's. */
-static bool mips_step(struct uw *u, struct ufile *f, unsigned long long *pc,
-		      unsigned long long *regs, bool *have, bool caller, bool *heur)
+static bool mips_step(struct uw *u, struct ufile *f, unsigned long long bias,
+		      unsigned long long *pc, unsigned long long *regs, bool *have,
+		      bool caller, bool *heur)
 {
-	unsigned long long nregs[MIPS_NREGS], cfa, v;
+	unsigned long long nregs[MIPS_NREGS], cfa, v, lpc = *pc - bias;
 	bool nhave[MIPS_NREGS];
 	struct cfa_row row;
 	int i, ra = -1;
 
 	*heur = false;
-	if (!cfi_row(u, f, caller ? *pc - 1 : *pc, &row, &ra)) {
+	/* the object's link-time addresses: the pc less its load bias */
+	if (!cfi_row(u, f, caller ? lpc - 1 : lpc, &row, &ra)) {
 		const char *why;
 
 		if (u->stop)
 			return false;
-		why = mips_prologue_step(u, f, pc, regs, have, caller);
+		why = mips_prologue_step(u, f, &lpc, regs, have, caller);
 		if (!why) {
+			*pc = lpc;	/* the caller's pc (not biased: from the stack) */
 			*heur = true;
 			return true;
 		}
@@ -923,10 +934,13 @@ static bool mips_step(struct uw *u, struct ufile *f, unsigned long long *pc,
 	return true;
 }
 
-static void unwind_mips(struct uw *u, struct ufile *f, struct uframes *fr)
+static void unwind_mips(struct uw *u, struct ufile *f, unsigned long long bias,
+			struct uframes *fr)
 {
 	unsigned long long regs[MIPS_NREGS], pc;
 	bool have[MIPS_NREGS];
+	struct ufile *g;
+	unsigned long long b;
 	int i;
 
 	for (i = 0; i < MIPS_NREGS; i++)
@@ -936,8 +950,12 @@ static void unwind_mips(struct uw *u, struct ufile *f, struct uframes *fr)
 	if (!perf_reg(u->s, 0, &pc))
 		return;
 	fr->pc[fr->n++] = pc;
-	while (fr->n < USTACK_DEPTH &&
-	       mips_step(u, f, &pc, regs, have, fr->n > 1, &fr->heur[fr->n - 1])) {
+	while (fr->n < USTACK_DEPTH) {
+		/* the object holding pc (a shared object's at its bias), else the program */
+		g = pc_object(u, fr->n > 1 ? pc - 1 : pc, &b, NULL);
+		if (!mips_step(u, g ? g : f, g ? b : bias, &pc, regs, have, fr->n > 1,
+			       &fr->heur[fr->n - 1]))
+			break;
 		fr->cfi[fr->n - 1] = !fr->heur[fr->n - 1];
 		fr->pc[fr->n++] = pc;
 	}
@@ -1092,6 +1110,161 @@ static int ufile_name(struct ufile *f, unsigned long long addr, char *buf, size_
 	return 0;
 }
 
+/* ---- shared objects: the "perf-mmap" lines ---- */
+
+/*
+ * The load bias of @f mapped as @m: the mapping's address less the
+ * link-time address of file offset m->pgoff, from the PT_LOAD (code
+ * first) holding that offset (the ELF gABI's "Program Loading").  False
+ * when no PT_LOAD holds it.
+ */
+static bool map_bias(const struct ufile *f, const struct umap *m, unsigned long long *bias)
+{
+	GElf_Phdr ph;
+	size_t k, np;
+	int pass;
+
+	if (elf_getphdrnum(f->elf, &np))
+		return false;
+	for (pass = 0; pass < 2; pass++)
+		for (k = 0; k < np; k++) {
+			unsigned long long lo;
+
+			if (!gelf_getphdr(f->elf, k, &ph) || ph.p_type != PT_LOAD ||
+			    (!pass && !(ph.p_flags & PF_X)))
+				continue;
+			/* the loader maps from the page holding p_offset */
+			lo = ph.p_offset & ~(ph.p_align > 1 ? ph.p_align - 1 : 0);
+			if (m->pgoff < lo || m->pgoff >= ph.p_offset + ph.p_filesz)
+				continue;
+			*bias = m->addr - (ph.p_vaddr - ph.p_offset + m->pgoff);
+			return true;
+		}
+	return false;
+}
+
+/*
+ * The mapping of the sample's process holding @pc when it was taken:
+ * the last "perf-mmap" line of its pid, no later than the sample, whose
+ * range holds @pc (a later mmap over the same range replaces an
+ * earlier one); NULL when none does.
+ */
+static const struct umap *pc_map(const struct uw *u, unsigned long long pc)
+{
+	const struct umap *hit = NULL;
+	int i;
+
+	for (i = 0; i < u->nmaps; i++) {
+		const struct umap *m = &u->maps[i];
+
+		if (m->pid == u->s->tgid && m->ts <= u->s->ts &&
+		    pc >= m->addr && pc - m->addr < m->len)
+			hit = m;
+	}
+	return hit;
+}
+
+/*
+ * The object under --sysroot holding @pc in the sample's process (its
+ * load bias into *@bias, its target path into *@path when @path is not
+ * NULL), or NULL: no mapping holds @pc, the file cannot be read ("[vdso]"
+ * has none) or no PT_LOAD of it holds the mapped offset.
+ */
+static struct ufile *pc_object(struct uw *u, unsigned long long pc,
+			       unsigned long long *bias, const char **path)
+{
+	const struct umap *m = u->sysroot ? pc_map(u, pc) : NULL;
+	struct ufile *g;
+	char *file = NULL;
+
+	if (!m || m->path[0] != '/')
+		return NULL;
+	g = ufile_get(u->sysroot, m->path, &file);
+	free(file);
+	if (!g || !map_bias(g, m, bias))
+		return NULL;
+	if (path)
+		*path = m->path;
+	return g;
+}
+
+/* A libdwfl session of one process's objects, as mapped at its samples. */
+struct usess {
+	Dwfl *dwfl;		/* NULL: libdwfl refused (said in why) */
+	struct uw *cur;		/* the sample its callbacks read */
+	char why[400];
+};
+
+static struct strmap usessions;	/* "PID:N" (N: the pid's mappings) -> struct usess */
+
+/*
+ * The libdwfl session with every object mapped in the sample's process
+ * at its time reported at its load bias (an object mapped again: the
+ * last mapping), made once per process and set of mappings; NULL when
+ * the dump has no mappings of the process (the caller reports the probed
+ * program alone).  A session libdwfl refused has its dwfl NULL.
+ */
+static struct usess *usess_get(struct uw *u)
+{
+	struct usess *ss;
+	char key[64];
+	int i, j, n = 0, last = -1;
+
+	if (!u->sysroot)
+		return NULL;
+	for (i = 0; i < u->nmaps; i++)
+		if (u->maps[i].pid == u->s->tgid && u->maps[i].ts <= u->s->ts) {
+			n++;
+			last = i;
+		}
+	if (!n)
+		return NULL;
+	snprintf(key, sizeof(key), "%ld:%d:%d", u->s->tgid, n, last);
+	if ((ss = strmap_get(&usessions, key, strlen(key))))
+		return ss;
+	ss = xcalloc(1, sizeof(*ss));
+	xstrmap_put(&usessions, xstrdup(key), strlen(key), ss);
+	if (!(ss->dwfl = dwfl_begin(&offline_callbacks))) {
+		snprintf(ss->why, sizeof(ss->why), "libdwfl: %s", dwfl_errmsg(-1));
+		return ss;
+	}
+	dwfl_report_begin(ss->dwfl);
+	for (i = last; i >= 0; i--) {
+		const struct umap *m = &u->maps[i];
+		unsigned long long bias;
+		struct ufile *g;
+		Dwfl_Module *mod;
+		char *file = NULL;
+		void **slot;
+
+		if (m->pid != u->s->tgid || m->ts > u->s->ts || m->path[0] != '/')
+			continue;
+		for (j = i + 1; j <= last; j++)	/* mapped again later: that one counts */
+			if (u->maps[j].pid == m->pid && u->maps[j].ts <= u->s->ts &&
+			    !strcmp(u->maps[j].path, m->path))
+				break;
+		if (j <= last)
+			continue;
+		g = ufile_get(u->sysroot, m->path, &file);
+		free(file);
+		if (!g || !map_bias(g, m, &bias))
+			continue;	/* its frames then end the unwind, said */
+		mod = dwfl_report_elf(ss->dwfl, m->path, g->path, -1, bias, false);
+		if (mod) {
+			dwfl_module_info(mod, &slot, NULL, NULL, NULL, NULL, NULL, NULL);
+			*slot = g;
+		}
+	}
+	if (dwfl_report_end(ss->dwfl, NULL, NULL) ||
+	    !dwfl_attach_state(ss->dwfl, NULL, 1, &thread_callbacks, &ss->cur)) {
+		snprintf(ss->why, sizeof(ss->why), "libdwfl cannot take the objects of pid %ld: %s",
+			 u->s->tgid, dwfl_errmsg(-1));
+		dwfl_end(ss->dwfl);
+		ss->dwfl = NULL;
+	}
+	return ss;
+}
+
 /* ---- the samples ---- */
 
 bool ustack_heuristic(const char *frame)
@@ -1110,7 +1283,10 @@ static void push_frame(char ***v, int *n, int *cap, char *s)
 /*
  * ustack_frames() - the user call stack of a "perf-user" sample @s of
  * the uprobe at file offset @off of @path (in the target), from the file
- * under @sysroot (NULL: the frames stay addresses), into @frames
+ * under @sysroot (NULL: the frames stay addresses) and, where the dump's
+ * @nmaps "perf-mmap" lines @maps place a frame's pc in another object
+ * of the process (a shared library), from that object at its load bias,
+ * into @frames
  * (innermost first, strings owned by the caller): "func+0xOFF [path]"
  * then "(pc)", "(cfi)" (the frame's caller was found with CFI), "(fp)"
  * (libdwfl's frame-pointer fallback where its callee had no CFI) or
@@ -1121,11 +1297,12 @@ static void push_frame(char ***v, int *n, int *cap, char *s)
  * once per process (struct ufile).  Never fails: what cannot be done is
  * said in the frames.
  */
-void ustack_frames(const struct sample *s, const char *sysroot,
-		   const char *path, unsigned long long off,
+void ustack_frames(const struct sample *s, const struct umap *maps, int nmaps,
+		   const char *sysroot, const char *path, unsigned long long off,
 		   char ***frames, int *n, int *cap)
 {
-	struct uw u = { .s = s };
+	struct uw u = { .s = s, .maps = maps, .nmaps = nmaps, .sysroot = sysroot };
+	struct usess *ss;
 	struct uframes fr = { .n = 0 };
 	unsigned long long pc = 0, bias = 0;
 	char *file = NULL, buf[320];
@@ -1163,12 +1340,19 @@ void ustack_frames(const struct sample *s, const char *sysroot,
 					bias = pc - (ph.p_vaddr + off - ph.p_offset);
 	}
 	if (f->eh.e_machine == EM_X86_64 || f->eh.e_machine == EM_AARCH64) {
-		if (f->eh.e_machine != s->machine)
+		if (f->eh.e_machine != s->machine) {
 			u.stop = "the program's arch is not the sample's";
-		else
-			unwind_dwfl(&u, f, bias, &fr);
+		} else if ((ss = usess_get(&u))) {
+			/* the process's objects as the dump's mappings place them */
+			if (ss->dwfl)
+				unwind_dwfl(&u, ss->dwfl, &ss->cur, &fr);
+			else
+				u.stop = ss->why;
+		} else {
+			unwind_dwfl(&u, ufile_dwfl(f, bias, &u), &f->cur, &fr);
+		}
 	} else if (f->eh.e_machine == EM_MIPS) {
-		unwind_mips(&u, f, &fr);
+		unwind_mips(&u, f, bias, &fr);
 	} else {
 		snprintf(u.stopbuf, sizeof(u.stopbuf),
 			 "no user unwinder for ELF machine %d: elfutils 0.188's libdwfl has no backend that unwinds it",
@@ -1180,8 +1364,16 @@ void ustack_frames(const struct sample *s, const char *sysroot,
 	for (i = 0; i < fr.n; i++) {
 		const char *how = !i ? "pc" : fr.cfi[i - 1] ? "cfi" :
 				  fr.heur[i - 1] ? "heuristic" : "fp";
+		unsigned long long at_pc = i ? fr.pc[i] - 1 : fr.pc[i], b = bias;
+		const char *opath = path;
+		struct ufile *g = pc_object(&u, at_pc, &b, &opath);
 
-		if (!ufile_name(f, (i ? fr.pc[i] - 1 : fr.pc[i]) - bias, buf, sizeof(buf))) {
+		if (!g) {	/* no mapping: the probed program, biased as its uprobe */
+			g = f;
+			b = bias;
+			opath = path;
+		}
+		if (!ufile_name(g, at_pc - b, buf, sizeof(buf))) {
 			/* named at pc - 1 (inside the call), printed at the return address */
 			char *plus = strstr(buf, "+0x");
 			unsigned long long at = plus ? strtoull(plus + 3, NULL, 16) : 0;
@@ -1189,7 +1381,11 @@ void ustack_frames(const struct sample *s, const char *sysroot,
 			if (plus)
 				*plus = '\0';
 			push_frame(frames, n, cap, xasprintf("%s+0x%llx [%s] (%s)", buf,
-							     at + (i ? 1 : 0), path, how));
+							     at + (i ? 1 : 0), opath, how));
+		} else if (g != f) {
+			/* a shared object without the symbol: its own address, for addr2line */
+			push_frame(frames, n, cap, xasprintf("0x%llx [%s] (%s)", fr.pc[i] - b,
+							     opath, how));
 		} else {
 			push_frame(frames, n, cap, xasprintf("0x%llx (%s)", fr.pc[i], how));
 		}

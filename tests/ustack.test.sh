@@ -59,6 +59,78 @@ for arch in mipsel mips64el mips64 x86_64 arm64 riscv64; do
 	fi
 done
 
+# Dynamic programs (tests/ustack/qsort.c, in the mipsel and x86_64
+# boots): the agent reports every executable mmap (PERF_RECORD_MMAP2,
+# "perf-mmap" lines), and the report unwinds across the objects at
+# their load bias: libc's .eh_frame for its frames (libdwfl on x86_64,
+# the own CFA runner on mipsel).
+# dyn_libs ARCH SYSROOT: the loader and libc.so.6 at the target's paths
+dyn_libs() {
+	case $1 in
+	mipsel)
+		mkdir -p "$2/lib" &&
+		cp -L /usr/mipsel-linux-gnu/lib/ld.so.1 /usr/mipsel-linux-gnu/lib/libc.so.6 "$2/lib/" ;;
+	x86_64)
+		mkdir -p "$2/lib64" "$2/lib/x86_64-linux-gnu" &&
+		cp -L /lib64/ld-linux-x86-64.so.2 "$2/lib64/" &&
+		cp -L /lib/x86_64-linux-gnu/libc.so.6 "$2/lib/x86_64-linux-gnu/" ;;
+	esac
+}
+
+# qsort_check NAME ARCH DIR: qsort_probe's exact chain through libc,
+# reported again with a sysroot that also has libc's separate debug
+# file where the host has one (libc6-dbg: x86_64), which names libc's
+# static functions (msort_with_tmp); the agent's perf-mmap lines.
+qsort_check() {
+	local name=$1 arch=$2 d=$3 libc id dbg
+	local rs=$d/rsysroot
+
+	case $arch in
+	mipsel) libc=/lib/libc.so.6 ;;
+	x86_64) libc=/lib/x86_64-linux-gnu/libc.so.6 ;;
+	esac
+	if grep -aq "perf-mmap	[0-9]*	[0-9]*	[0-9a-f]*	[0-9a-f]*	[0-9a-f]*	$libc\$" "$d/out/ttyS1.raw"; then
+		t_pass $name/mmap-lines
+	else
+		t_fail $name/mmap-lines "no perf-mmap line of $libc in the dump" "$d/out/ttyS1.raw"
+	fi
+	rm -rf "$rs" && cp -as "$(cd "$d/sysroot" && pwd)" "$rs"
+	id=$(readelf -n "$rs$libc" | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
+	dbg=/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
+	if [ -n "$id" ] && [ -r "$dbg" ]; then
+		mkdir -p "$rs/usr/lib/debug/.build-id/${id:0:2}" && ln -s "$dbg" "$rs$dbg"
+	fi
+	./probecc report --sysroot "$rs" --probes "$d/probes" "$d/out/ttyS1.raw" > "$d/qsort.report" 2>&1
+	user_frames qsort_probe "$d/qsort.report" > "$d/qsort.frames"
+	# offsets dropped; a libc frame no symbol names keeps its object ("0x? [LIBC]")
+	sed -E -e 's/\+0x[0-9a-f]+ \[/ [/' -e 's/^0x[0-9a-f]+ \[/0x? [/' "$d/qsort.frames" |
+		head -$(qsort_want $arch $libc "$rs$dbg" | wc -l) > "$d/qsort.got"
+	qsort_want $arch $libc "$rs$dbg" > "$d/qsort.want"
+	if cmp -s "$d/qsort.want" "$d/qsort.got" && ! grep -q '\[user stack cut' "$d/qsort.frames" &&
+	   grep -Eq '^_?_start\+0x[0-9a-f]+ \[/bin/qsort\] \(cfi\)$' "$d/qsort.frames"; then
+		t_pass $name/exact-chain
+	else
+		t_fail $name/exact-chain "$(tr '\n' '|' < "$d/qsort.frames")" "$d/qsort.report"
+	fi
+}
+
+# qsort_want ARCH LIBC DEBUGFILE: qsort_probe's frames up to main.  In
+# libc: the comparison's caller, msort_with_tmp (static: named only by
+# libc's debug file, libc6-dbg's .part.0 clone on x86_64; mipsel's cross
+# libc has none), then qsort_r, and on mipsel qsort itself (x86_64's
+# qsort jumps to qsort_r: no frame of its own).
+qsort_want() {
+	local msort="0x? [$2] (cfi)"
+	[ -e "$3" ] && msort="msort_with_tmp.part.0 [$2] (cfi)"
+	echo "probe_me [/bin/qsort] (pc)"
+	echo "compare [/bin/qsort] (cfi)"
+	echo "$msort"
+	echo "qsort_r [$2] (cfi)"
+	[ $1 = mipsel ] && echo "qsort [$2] (cfi)"
+	echo "sort_two [/bin/qsort] (cfi)"
+	echo "main [/bin/qsort] (cfi)"
+}
+
 for arch in ${US_TARGETS:-mipsel x86_64 loongson3 loongson3-o32 arm64}; do
 	d=$us_dir/$arch && mkdir -p "$d/sysroot/bin"
 	case $arch in
@@ -72,9 +144,22 @@ for arch in ${US_TARGETS:-mipsel x86_64 loongson3 loongson3-o32 arm64}; do
 		t_fail ustack/$arch/build "$cc failed" "$d/cc.err"
 		continue
 	fi
+	probes=tests/ustack/chain.probes
+	case $arch in
+	mipsel | x86_64)
+		# the dynamic program in the same boot (/bin/qsort), with the loader and libc
+		if ! $cc -g -O2 -o "$d/sysroot/bin/qsort" tests/ustack/qsort.c 2>> "$d/cc.err" ||
+		   ! dyn_libs $arch "$d/sysroot"; then
+			t_fail ustack/$arch/build "$cc -g -O2 (dynamic) or the libraries' copy failed" "$d/cc.err"
+			continue
+		fi
+		cat tests/ustack/chain.probes tests/ustack/qsort.probes > "$d/probes"
+		probes=$d/probes ;;
+	esac
 	run_probes_oops ustack/$arch/boot "$d/out" --arch $arch --rc tests/ustack/rc-chain \
-		--sysroot "$d/sysroot" --report tests/ustack/chain.probes || continue
+		--sysroot "$d/sysroot" --report "$probes" || continue
 	ustack_check ustack/$arch "$d/out/run.log" "$d/out/ttyS1.raw" "$d/out/console.log" "$d"
+	[ "$probes" = tests/ustack/chain.probes ] || qsort_check ustack/$arch/qsort $arch "$d"
 	# without --sysroot the stack is not unwound and says so (x86_64 keeps
 	# the kernel's own frame-pointer frames, as addresses); 'stack has' fails
 	./probecc report --probes tests/ustack/chain.probes "$d/out/ttyS1.raw" > "$d/nosysroot" 2>&1
