@@ -686,6 +686,23 @@ static void kcount_line(struct dump *d, char *line)
 	d->kcounts[d->nkcounts++].missed = strtoull(f[2], NULL, 10);
 }
 
+/* "PROBE samples N lost L throttled T bad B" (docs/plan.md "perf-stat"). */
+static void pstat_line(struct dump *d, char *line)
+{
+	struct perf_stat *p;
+	char *f[9];
+
+	if (!tab_fields(line, f, 9))
+		return;
+	ALLOC_GROW(d->pstats, d->npstats + 1, d->cappstats);
+	p = &d->pstats[d->npstats++];
+	p->probe = xstrdup(f[0]);
+	p->samples = strtoull(f[2], NULL, 10);
+	p->lost = strtoull(f[4], NULL, 10);
+	p->throttled = strtoull(f[6], NULL, 10);
+	p->bad = strtoull(f[8], NULL, 10);
+}
+
 static void parse_dump(struct report *r, char *dump)
 {
 	struct dump *d = &r->d;
@@ -731,6 +748,10 @@ static void parse_dump(struct report *r, char *dump)
 				perf_user_line(d, line + 10);
 			else if (!strncmp(line, "perf-mmap\t", 10))
 				perf_mmap_line(d, line + 10);
+			else if (!strncmp(line, "perf-stat\t", 10))
+				pstat_line(d, line + 10);
+			else if (!strncmp(line, "note\tperf\t", 10))
+				d->perf_notkept = strtoull(line + 10, NULL, 10);
 			else if (!strncmp(line, "module\t", 7))
 				module_line(d, line + 7);
 			else if (!strncmp(line, "stext\t", 6))

@@ -124,6 +124,17 @@ struct kcount {
 };
 
 /*
+ * A dump's "perf-stat" line (docs/plan.md, initramfs/perf.c perf_dump()):
+ * per perf probe, the samples the agent read from its rings, those the
+ * kernel dropped because a ring was full (PERF_RECORD_LOST), throttled
+ * (PERF_RECORD_THROTTLE records) and records it could not read.
+ */
+struct perf_stat {
+	char *probe;
+	unsigned long long samples, lost, throttled, bad;
+};
+
+/*
  * A dump's "timebase" line (docs/plan.md): CLOCK_BOOTTIME nanoseconds of
  * the agent's start, just before and just after its trace_marker write
  * "probecc-clock N MARK", and when the ring buffer stopped for the dump;
@@ -199,6 +210,10 @@ struct dump {
 	char *oops_epc, *oops_task;
 	struct kcount *kcounts;	/* "kprobe-profile" lines */
 	int nkcounts, capkcounts;
+	struct perf_stat *pstats;	/* "perf-stat" lines */
+	int npstats, cappstats;
+	/* "note perf N samples not kept": read, but past the agent's text limit */
+	unsigned long long perf_notkept;
 	bool raw;		/* raw dumps: hits from their trace.dat (events.c) */
 	long raw_events, raw_unknown;	/* records read, of no known format */
 	char raw_why[1024];	/* the trace.dat could not be read: why */

@@ -150,11 +150,46 @@ static void not_armed(FILE *out, const struct report *r)
 /* Hits with arguments printed per probe without --hits: a screenful. */
 #define TEXT_HITS	8
 
+/*
+ * The samples of perf probe @name that no hit got: what the kernel lost
+ * to a full perf ring (PERF_RECORD_LOST: the agent read too slowly),
+ * throttled, what the agent could not read, and what it read but did not
+ * keep (its dump holds a bounded sample text).  @n hits, @stacks of them
+ * with a stack.
+ */
+static void perf_losses(FILE *out, const struct dump *d, const char *name,
+			int n, int stacks)
+{
+	const struct perf_stat *p = NULL;
+	int i;
+
+	for (i = 0; i < d->npstats; i++)
+		if (!strcmp(d->pstats[i].probe, name))
+			p = &d->pstats[i];
+	if (!p || (!p->lost && !p->throttled && !p->bad && !d->perf_notkept))
+		return;
+	fprintf(out, "    perf samples: %llu read by the agent", p->samples);
+	if (p->lost)
+		fprintf(out, ", %llu lost by the kernel to a full perf ring (PERF_RECORD_LOST)",
+			p->lost);
+	if (p->throttled)
+		fprintf(out, ", throttled %llu time(s) (PERF_RECORD_THROTTLE)", p->throttled);
+	if (p->bad)
+		fprintf(out, ", %llu unreadable", p->bad);
+	fprintf(out, "\n");
+	if (d->perf_notkept)
+		fprintf(out, "    (the agent read %llu sample(s), of all probes, that it did not keep: its dump's sample text was full)\n",
+			d->perf_notkept);
+	if (stacks < n)
+		fprintf(out, "    %d of %d hit(s) have no stack: not in these trees\n",
+			n - stacks, n);
+}
+
 static void probe_hits(FILE *out, const struct report *r, const char *name)
 {
 	const struct dump *d = &r->d;
 	struct node root = { 0 }, uroot = { 0 };
-	int j, n = 0, before = 0, shown = 0, more = 0;
+	int j, n = 0, before = 0, shown = 0, more = 0, stacks = 0;
 	double first = -1;
 
 	for (j = 0; j < d->nhits; j++) {
@@ -173,6 +208,8 @@ static void probe_hits(FILE *out, const struct report *r, const char *name)
 			tree_add(&root, &h->parent, 1);
 		if (h->nuframes)
 			tree_add(&uroot, h->uframes, h->nuframes);
+		if (h->nuframes || h->nframes)
+			stacks++;
 	}
 	if (!n) {
 		fprintf(out, "  %-24s %5d hit(s)\n", name, n);
@@ -204,6 +241,7 @@ static void probe_hits(FILE *out, const struct report *r, const char *name)
 			r->sysroot ? "" : "; --sysroot names them");
 		tree_print(out, uroot.child, 0);
 	}
+	perf_losses(out, d, name, n, stacks);
 }
 
 /* text_write() - everything but the closing count (text_summary()). */
