@@ -545,6 +545,26 @@ static const char *page_check(const unsigned char *pg, const struct page_layout 
 }
 
 /*
+ * field_line() - a format file's line @line..@nl: 0 when it is not a
+ * field ("field:" missing), 1 with its offset and size (each at most
+ * 65536: their sum does not wrap), -1 when they do not read.
+ */
+static int field_line(const char *line, const char *nl,
+		      unsigned long long *off, unsigned long long *size)
+{
+	const char *o, *s;
+
+	if (!memmem(line, nl - line, "field:", 6))
+		return 0;
+	o = memmem(line, nl - line, "offset:", 7);
+	s = memmem(line, nl - line, "size:", 5);
+	if (!o || !s || !dec_num(o + 7, strspn(o + 7, "0123456789"), 65536, off) ||
+	    !dec_num(s + 5, strspn(s + 5, "0123456789"), 65536, size))
+		return -1;
+	return 1;
+}
+
+/*
  * formats_need() - per common_type (the "ID: N" of a format file,
  * kernel/trace/trace_events.c f_show()), the bytes its records hold at
  * least: the largest offset + size of the format's fields.  65536
@@ -572,16 +592,9 @@ static unsigned int *formats_need(const struct rawset *rs)
 			continue;
 		for (line = rs->f[i].data; *line; line = *nl ? nl + 1 : nl) {
 			unsigned long long off, size;
-			const char *o, *sz;
 
 			nl = strchrnul(line, '\n');
-			if (!memmem(line, nl - line, "field:", 6))
-				continue;
-			o = memmem(line, nl - line, "offset:", 7);
-			sz = memmem(line, nl - line, "size:", 5);
-			if (o && sz && dec_num(o + 7, strspn(o + 7, "0123456789"), 65536, &off) &&
-			    dec_num(sz + 5, strspn(sz + 5, "0123456789"), 65536, &size) &&
-			    off + size > most)
+			if (field_line(line, nl, &off, &size) > 0 && off + size > most)
 				most = off + size;
 		}
 		if (most > need[type])
@@ -1168,18 +1181,13 @@ static int formats_fit(const struct rawset *rs, const struct page_layout *pl,
 			continue;
 		for (line = rs->f[i].data; *line; line = *nl ? nl + 1 : nl) {
 			unsigned long long off, size;
-			const char *o, *s;
-			size_t no, ns;
+			int f;
 
 			nl = strchrnul(line, '\n');
-			if (!memmem(line, nl - line, "field:", 6))
+			f = field_line(line, nl, &off, &size);
+			if (!f)
 				continue;
-			o = memmem(line, nl - line, "offset:", 7);
-			s = memmem(line, nl - line, "size:", 5);
-			no = o ? strspn(o + 7, "0123456789") : 0;
-			ns = s ? strspn(s + 5, "0123456789") : 0;
-			if (!o || !s || !dec_num(o + 7, no, 65536, &off) ||
-			    !dec_num(s + 5, ns, 65536, &size) || off + size > dsize)
+			if (f < 0 || off + size > dsize)
 				return errmsg_set(e, -EINVAL, "%s: a field that does not fit in a page's %u bytes of data: %.*s",
 						  rs->f[i].name, dsize,
 						  (int)(nl - line > 120 ? 120 : nl - line), line);
