@@ -130,7 +130,8 @@ for i in $(seq "$runs"); do
 				u ? sprintf("%.2f", s8x / u) : "-", u ? sprintf("%.2f", s2x / u) : "-", s8, s2, load }'
 	done
 	nk=$(sed -n 's/^note\tperf\t\([0-9]*\) samples not kept.*/\1/p' "$d/dump2" 2> /dev/null | head -1)
-	echo "| $i | | the agent's note: ${nk:-0} samples read but not kept in the dump (its 2 MiB of sample text) | | | | | | | | | | | | |"
+	nm=$(grep -c '^perf-mmap' "$d/dump2" 2> /dev/null || :)
+	echo "| $i | | the agent's note: ${nk:-0} samples read but not kept in the dump (its 2 MiB of sample text); ${nm:-0} perf-mmap lines | | | | | | | | | | | | |"
 done
 # stats MODE EXPR NAME: median and range of EXPR over the boots' MODE rows
 stats() {

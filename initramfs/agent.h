@@ -11,6 +11,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -55,6 +56,22 @@ struct perf_probe {
 	struct perf_ring *rings;
 	size_t nrings;
 	unsigned long long samples, lost, throttled, bad;
+};
+
+/*
+ * An executable mapping (PERF_RECORD_MMAP2) held until a dump, which
+ * writes it only for a process with a kept user-stack sample (perf.c).
+ */
+struct perf_map {
+	uint64_t time;		/* ns, the trace clock */
+	uint32_t pid;		/* tgid */
+	char *rest;		/* "ADDR\tLEN\tPGOFF\tPATH\n", owned */
+};
+
+/* A new process (PERF_RECORD_FORK with pid != ppid): it inherits ppid's maps. */
+struct perf_fork {
+	uint64_t time;
+	uint32_t pid, ppid;
 };
 
 /* One manifest "item" line; strings are owned by the item (never freed). */
@@ -120,6 +137,15 @@ struct agent {
 	size_t perf_len, perf_cap;
 	unsigned long long perf_dropped;	/* samples not kept */
 	int perf_mmaps;	/* a user-stack probe's events report mmaps */
+	unsigned long long perf_ring_bytes;	/* data bytes of every ring mapped */
+	int perf_full;	/* the sample text was full once: samples only counted */
+	struct perf_map *maps;	/* at most PERF_MAPS_MAX */
+	size_t n_maps;
+	unsigned long long maps_dropped;
+	struct perf_fork *forks;	/* at most PERF_FORKS_MAX */
+	size_t n_forks;
+	uint32_t *upids;	/* tgids with a kept user-stack sample, PERF_UPIDS_MAX */
+	size_t n_upids;
 	char oops[AGENT_MAX_OOPS][128];	/* "TIME\tEPC\tTASK" (kmsg.c) */
 	size_t n_oops;
 	unsigned int n_dumps;	/* dumps written so far (the window child's

@@ -40,6 +40,33 @@
 
 #define PERF_DATA_PAGES	16	/* per ring: 64 KiB with 4 KiB pages */
 #define PERF_TEXT_MAX	(2 * 1024 * 1024)	/* bytes of "perf" lines kept */
+/*
+ * A user-stack probe's ring holds PERF_USTACK_SAMPLES samples of its
+ * copy (8 KiB: 64 KiB held 7, and a tight loop lost 92-96 %, bench/),
+ * rounded up to a power of two pages (kernel/events/core.c perf_mmap()
+ * refuses any other count; perf_event_open(2): "1+2^n pages"), at most
+ * PERF_USTACK_RING bytes: what "perf record" maps per CPU by default,
+ * the kernel's perf_event_mlock_kb (516: 512 KiB and the control page,
+ * kernel/events/core.c) past which only CAP_IPC_LOCK maps more; and all
+ * user-stack rings together at most
+ * 1/PERF_RING_RAM_DIV of the RAM, so a small board keeps its memory
+ * (halved down to PERF_DATA_PAGES).  On MIPS the ring is vmalloc'ed
+ * (CONFIG_PERF_USE_VMALLOC, kernel/events/ring_buffer.c rb_alloc()).
+ */
+#define PERF_USTACK_SAMPLES	64
+#define PERF_USTACK_RING	(512 * 1024)
+#define PERF_RING_RAM_DIV	64
+/*
+ * The "perf-mmap" lines are held apart from the sample text, at most
+ * PERF_MAPS_MAX of them (a boot with a few dozen dynamic programs maps
+ * ~10 objects each; more are counted), and written only for a process
+ * with a kept sample: PERF_UPIDS_MAX such processes, PERF_FORKS_MAX
+ * fork records read.
+ */
+#define PERF_MAPS_MAX	8192
+#define PERF_UPIDS_MAX	1024
+#define PERF_FORKS_MAX	8192
+#define PERF_FORK_DEPTH	16	/* ancestors whose mappings a process inherits */
 #define PERF_POLL_MS	200
 
 static const uint64_t sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
@@ -79,12 +106,17 @@ static long page_size(void)
 	return n > 0 ? n : 4096;
 }
 
-/* Append to the sample text; past PERF_TEXT_MAX the sample is counted, not kept. */
-static void text_add(struct agent *a, const char *s, size_t n)
+/*
+ * Append to the sample text; past PERF_TEXT_MAX the sample is counted,
+ * not kept, and so is every later one (a->perf_full: they cost no
+ * formatting).  0, or -1 when not kept.
+ */
+static int text_add(struct agent *a, const char *s, size_t n)
 {
 	if (a->perf_len + n > PERF_TEXT_MAX) {
+		a->perf_full = 1;
 		a->perf_dropped++;
-		return;
+		return -1;
 	}
 	if (a->perf_len + n + 1 > a->perf_cap) {
 		size_t cap = a->perf_cap ? a->perf_cap * 2 : 65536;
@@ -94,8 +126,9 @@ static void text_add(struct agent *a, const char *s, size_t n)
 			cap *= 2;
 		p = realloc(a->perf_text, cap);
 		if (!p) {
+			a->perf_full = 1;
 			a->perf_dropped++;
-			return;
+			return -1;
 		}
 		a->perf_text = p;
 		a->perf_cap = cap;
@@ -103,6 +136,27 @@ static void text_add(struct agent *a, const char *s, size_t n)
 	memcpy(a->perf_text + a->perf_len, s, n);
 	a->perf_len += n;
 	a->perf_text[a->perf_len] = '\0';
+	return 0;
+}
+
+/* Note @pid as a process with a kept user-stack sample (its maps are written). */
+static void upid_add(struct agent *a, uint32_t pid)
+{
+	size_t i;
+	uint32_t *p;
+
+	for (i = a->n_upids; i-- > 0;)
+		if (a->upids[i] == pid)
+			return;
+	if (a->n_upids == PERF_UPIDS_MAX)
+		return;
+	if (!a->upids) {
+		p = malloc(PERF_UPIDS_MAX * sizeof(*p));
+		if (!p)
+			return;
+		a->upids = p;
+	}
+	a->upids[a->n_upids++] = pid;
 }
 
 /* The head both sample types share: u32 pid, tid; u64 time; u32 cpu, res. */
@@ -137,6 +191,11 @@ static void sample(struct agent *a, struct perf_probe *p, const char *rec,
 
 	if (len < 32)
 		return;
+	p->samples++;
+	if (a->perf_full) {
+		a->perf_dropped++;
+		return;
+	}
 	sample_head(rec, &h);
 	memcpy(&nr, rec + 24, 8);
 	if (nr > (len - 32) / 8)
@@ -155,7 +214,6 @@ static void sample(struct agent *a, struct perf_probe *p, const char *rec,
 	}
 	line[n++] = '\n';
 	text_add(a, line, n);
-	p->samples++;
 }
 
 /*
@@ -179,6 +237,11 @@ static void sample_user(struct agent *a, struct perf_probe *p,
 
 	if (len < 32)
 		return;
+	if (a->perf_full) {	/* not kept: counted, never hex-encoded */
+		p->samples++;
+		a->perf_dropped++;
+		return;
+	}
 	sample_head(rec, &h);
 	memcpy(&abi, rec + 24, 8);
 	at = 32;
@@ -210,6 +273,12 @@ static void sample_user(struct agent *a, struct perf_probe *p,
 			dyn = size;
 	}
 	n += snprintf(line + n, sizeof(line) - n, "\t%llu\t", (unsigned long long)dyn);
+	if (a->perf_len + n + (dyn ? 2 * dyn : 1) + 1 > PERF_TEXT_MAX) {
+		p->samples++;	/* does not fit: the text is full, no hex */
+		a->perf_full = 1;
+		a->perf_dropped++;
+		return;
+	}
 	for (i = 0; i < dyn && n + 4 < sizeof(line); i++) {
 		line[n++] = hex[stack[i] >> 4];
 		line[n++] = hex[stack[i] & 15];
@@ -217,8 +286,9 @@ static void sample_user(struct agent *a, struct perf_probe *p,
 	if (!dyn)
 		line[n++] = '-';
 	line[n++] = '\n';
-	text_add(a, line, n);
 	p->samples++;
+	if (!text_add(a, line, n))
+		upid_add(a, h.pid);
 }
 
 /*
@@ -227,14 +297,15 @@ static void sample_user(struct agent *a, struct perf_probe *p,
  * build id, PERF_RECORD_MISC_MMAP_BUILD_ID); u32 prot, flags; char
  * filename[] (NUL-padded to 8 bytes); then sample_id_all's u32 pid,
  * tid; u64 time; u32 cpu, res (the sample type's TID, TIME, CPU).
- * Becomes "perf-mmap TIME_NS PID ADDR LEN PGOFF PATH" (ADDR, LEN, PGOFF
- * in hex; control characters of PATH as '?'), so the host knows which
- * shared object holds a user pc.  Only executable mappings are reported
- * (attr.mmap without mmap_data).
+ * Held in a->maps as "ADDR LEN PGOFF PATH" (in hex; control characters
+ * of PATH as '?') until perf_dump() writes it as a "perf-mmap" line, so
+ * the host knows which shared object holds a user pc.  Only executable
+ * mappings are reported (attr.mmap without mmap_data).
  */
 static void mmap_line(struct agent *a, struct perf_probe *p, const char *rec,
 		      size_t len)
 {
+	struct perf_map *m;
 	uint32_t pid;
 	uint64_t addr, mlen, pgoff, time;
 	char line[128 + 4096], *name;
@@ -244,6 +315,17 @@ static void mmap_line(struct agent *a, struct perf_probe *p, const char *rec,
 		p->bad++;
 		return;
 	}
+	if (a->n_maps == PERF_MAPS_MAX) {
+		a->maps_dropped++;
+		return;
+	}
+	if (!a->maps) {
+		a->maps = malloc(PERF_MAPS_MAX * sizeof(*a->maps));
+		if (!a->maps) {
+			a->maps_dropped++;
+			return;
+		}
+	}
 	memcpy(&pid, rec, 4);
 	memcpy(&addr, rec + 8, 8);
 	memcpy(&mlen, rec + 16, 8);
@@ -251,15 +333,51 @@ static void mmap_line(struct agent *a, struct perf_probe *p, const char *rec,
 	memcpy(&time, rec + len - 16, 8);
 	name = (char *)rec + 64;
 	namemax = len - 24 - 64;
-	n = snprintf(line, sizeof(line), "perf-mmap\t%llu\t%u\t%llx\t%llx\t%llx\t",
-		     (unsigned long long)time, pid, (unsigned long long)addr,
-		     (unsigned long long)mlen, (unsigned long long)pgoff);
+	n = snprintf(line, sizeof(line), "%llx\t%llx\t%llx\t",
+		     (unsigned long long)addr, (unsigned long long)mlen,
+		     (unsigned long long)pgoff);
 	for (k = 0; k < namemax && name[k] && n + 2 < sizeof(line); k++)
 		line[n++] = (unsigned char)name[k] < 0x20 || name[k] == 0x7f ? '?' : name[k];
 	if (!k)
 		line[n++] = '?';
 	line[n++] = '\n';
-	text_add(a, line, n);
+	line[n] = '\0';
+	m = &a->maps[a->n_maps];
+	m->rest = strdup(line);
+	if (!m->rest) {
+		a->maps_dropped++;
+		return;
+	}
+	m->time = time;
+	m->pid = pid;
+	a->n_maps++;
+}
+
+/*
+ * One PERF_RECORD_FORK (include/uapi/linux/perf_event.h): u32 pid, ppid;
+ * u32 tid, ptid; u64 time.  The kernel sends it to every event with
+ * attr.mmap2 (kernel/events/core.c perf_event_task_match()); ppid is the
+ * forking task's tgid (perf_event_task_output()).  A new thread has
+ * pid == ppid and is not kept: a new process starts with its parent's
+ * mappings and reports none of them itself.
+ */
+static void fork_record(struct agent *a, const char *rec, size_t len)
+{
+	struct perf_fork *f;
+
+	if (len < 24 || a->n_forks == PERF_FORKS_MAX)
+		return;
+	if (!a->forks) {
+		a->forks = malloc(PERF_FORKS_MAX * sizeof(*a->forks));
+		if (!a->forks)
+			return;
+	}
+	f = &a->forks[a->n_forks];
+	memcpy(&f->pid, rec, 4);
+	memcpy(&f->ppid, rec + 4, 4);
+	memcpy(&f->time, rec + 16, 8);
+	if (f->pid != f->ppid)
+		a->n_forks++;
 }
 
 /* Copy @len bytes at ring offset @off (wrapping) to @dst. */
@@ -306,6 +424,8 @@ static void ring_drain(struct agent *a, struct perf_probe *p,
 			sample(a, p, rec + sizeof(h), h.size - sizeof(h));
 		} else if (h.type == PERF_RECORD_MMAP2) {
 			mmap_line(a, p, rec + sizeof(h), h.size - sizeof(h));
+		} else if (h.type == PERF_RECORD_FORK) {
+			fork_record(a, rec + sizeof(h), h.size - sizeof(h));
 		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
 			uint64_t lost;
 
@@ -332,6 +452,37 @@ void perf_drain(struct agent *a)
 	for (i = 0; i < a->n_perf; i++)
 		for (j = 0; j < a->perf[i].nrings; j++)
 			ring_drain(a, &a->perf[i], &a->perf[i].rings[j]);
+}
+
+/*
+ * The data pages of one ring of a probe: PERF_DATA_PAGES for a kernel
+ * callchain; for @ustack bytes of user stack per sample, room for
+ * PERF_USTACK_SAMPLES samples as a power of two, at most
+ * PERF_USTACK_RING bytes, halved while @ncpu such rings and the ones
+ * already mapped (a->perf_ring_bytes) pass 1/PERF_RING_RAM_DIV of the
+ * RAM, never below PERF_DATA_PAGES.  @psz: the page size in bytes.
+ */
+static size_t ring_pages(const struct agent *a, unsigned long ustack,
+			 long ncpu, long psz)
+{
+	/* a sample: header, TID TIME CPU, ABI, registers, size, data, dyn_size */
+	unsigned long long want, ram;
+	long phys = sysconf(_SC_PHYS_PAGES);
+	size_t pages = PERF_DATA_PAGES;
+
+	if (!ustack)
+		return pages;
+	want = (unsigned long long)PERF_USTACK_SAMPLES *
+	       (8 + 24 + 8 + 8 * 64 + 8 + ustack + 8);
+	while ((unsigned long long)pages * psz < want &&
+	       (unsigned long long)pages * 2 * psz <= PERF_USTACK_RING)
+		pages *= 2;
+	ram = phys > 0 ? (unsigned long long)phys * psz : 0;
+	while (pages > PERF_DATA_PAGES && ram &&
+	       a->perf_ring_bytes + (unsigned long long)ncpu * pages * psz >
+	       ram / PERF_RING_RAM_DIV)
+		pages /= 2;
+	return pages;
 }
 
 /* The id of tracefs events/@event/id (@event: "GROUP/NAME"), or -errno. */
@@ -375,6 +526,7 @@ void perf_open(struct agent *a, const char *probe, const char *event,
 	struct perf_probe *p;
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF), psz = page_size();
 	long long id;
+	size_t pages;
 	int cpu, err = 0;
 
 	if (a->n_perf == AGENT_MAX_PERF) {
@@ -421,11 +573,12 @@ void perf_open(struct agent *a, const char *probe, const char *event,
 			attr.sample_id_all = 1;
 		}
 	}
+	pages = ring_pages(a, ustack, ncpu, psz);
 	attr.watermark = 1;	/* wake the poll at half a ring */
-	attr.wakeup_watermark = PERF_DATA_PAGES * psz / 2;
+	attr.wakeup_watermark = pages * psz / 2;
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		struct perf_ring *r = &p->rings[p->nrings];
-		size_t len = (1 + PERF_DATA_PAGES) * psz;
+		size_t len = (1 + pages) * psz;
 		int fd = syscall(__NR_perf_event_open, &attr, -1, cpu, -1,
 				 PERF_FLAG_FD_CLOEXEC);
 
@@ -436,6 +589,12 @@ void perf_open(struct agent *a, const char *probe, const char *event,
 		}
 		r->base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
 			       fd, 0);
+		if (r->base == MAP_FAILED && pages > PERF_DATA_PAGES) {
+			/* no room for the big ring: a small one samples less */
+			len = (1 + PERF_DATA_PAGES) * psz;
+			r->base = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				       MAP_SHARED, fd, 0);
+		}
 		if (r->base == MAP_FAILED) {
 			err = errno;
 			close(fd);
@@ -444,8 +603,9 @@ void perf_open(struct agent *a, const char *probe, const char *event,
 		r->fd = fd;
 		r->cpu = cpu;
 		r->data = (char *)r->base + psz;
-		r->size = PERF_DATA_PAGES * psz;
+		r->size = len - psz;
 		p->nrings++;
+		a->perf_ring_bytes += r->size;
 	}
 	if (!p->nrings) {
 		snprintf(detail, sizeof(detail), "perf_event_open: %s",
@@ -603,6 +763,54 @@ void stext_line(struct agent *a, struct out *o)
 }
 
 /*
+ * The "perf-mmap" lines of the processes with a kept user-stack sample,
+ * oldest first (the host takes the last line of the sample's pid that
+ * holds a pc): the mappings a process inherited at its fork, from its
+ * parent's parent down (at most PERF_FORK_DEPTH up, each made before
+ * the fork that passed it on), under its own pid and their own time,
+ * then its own.  A process that exec'ed after its fork has later
+ * mappings of its own, which the host prefers.  Other processes'
+ * mappings are not written.
+ */
+static void map_lines(struct agent *a, struct out *o)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < a->n_upids; i++) {
+		uint32_t who[PERF_FORK_DEPTH + 1];
+		uint64_t until[PERF_FORK_DEPTH + 1];
+		int depth = 0;
+
+		who[0] = a->upids[i];
+		until[0] = UINT64_MAX;
+		while (depth < PERF_FORK_DEPTH) {
+			const struct perf_fork *f = NULL;
+
+			/* the last fork that made who[depth] before until[depth] */
+			for (k = 0; k < a->n_forks; k++)
+				if (a->forks[k].pid == who[depth] &&
+				    a->forks[k].time <= until[depth] &&
+				    (!f || a->forks[k].time >= f->time))
+					f = &a->forks[k];
+			if (!f)
+				break;
+			depth++;
+			who[depth] = f->ppid;
+			until[depth] = f->time;
+		}
+		for (; depth >= 0; depth--)
+			for (j = 0; j < a->n_maps; j++) {
+				const struct perf_map *m = &a->maps[j];
+
+				if (m->pid == who[depth] && m->time <= until[depth])
+					out_printf(o, "perf-mmap\t%llu\t%u\t%s",
+						   (unsigned long long)m->time,
+						   who[0], m->rest);
+			}
+	}
+}
+
+/*
  * perf_dump() - the "perf" lines of docs/plan.md into @o: the samples
  * read so far, then one "perf-stat" line per probe.  Drains first.
  */
@@ -615,6 +823,7 @@ void perf_dump(struct agent *a, struct out *o)
 	perf_drain(a);
 	stext_line(a, o);
 	module_lines(a, o);
+	map_lines(a, o);
 	if (a->perf_len)
 		out_write(o, a->perf_text, a->perf_len);
 	for (i = 0; i < a->n_perf; i++) {
@@ -626,4 +835,7 @@ void perf_dump(struct agent *a, struct out *o)
 	if (a->perf_dropped)
 		out_printf(o, "note\tperf\t%llu samples not kept (more than %d bytes)\n",
 			   a->perf_dropped, PERF_TEXT_MAX);
+	if (a->maps_dropped)
+		out_printf(o, "note\tperf-mmap\t%llu mappings not kept (more than %d)\n",
+			   a->maps_dropped, PERF_MAPS_MAX);
 }

@@ -703,6 +703,59 @@ static void pstat_line(struct dump *d, char *line)
 	p->bad = strtoull(f[8], NULL, 10);
 }
 
+/*
+ * perf_stat_of() - the last "perf-stat" line of perf probe @probe (each
+ * dump repeats them: the latest counts), or NULL when there is none.
+ */
+const struct perf_stat *perf_stat_of(const struct dump *d, const char *probe)
+{
+	const struct perf_stat *p = NULL;
+	int i;
+
+	for (i = 0; i < d->npstats; i++)
+		if (!strcmp(d->pstats[i].probe, probe))
+			p = &d->pstats[i];
+	return p;
+}
+
+/*
+ * perf_lossy() - whether perf probe @p (may be NULL: false) has samples
+ * the report cannot see: lost by the kernel, throttled, unreadable, or
+ * read by the agent past its text limit (counted for all probes).
+ */
+bool perf_lossy(const struct dump *d, const struct perf_stat *p)
+{
+	return p && (p->lost || p->throttled || p->bad || d->perf_notkept ||
+		     d->perf_maps_notkept);
+}
+
+/*
+ * perf_loss_why() - append "; the samples of PROBE: ..." to @why (a
+ * string in @size bytes, cut to fit) when perf probe @probe lost any
+ * (perf_lossy()): a verdict on its stacks saw only the ones kept.
+ */
+void perf_loss_why(const struct dump *d, const char *probe, char *why, size_t size)
+{
+	const struct perf_stat *p = perf_stat_of(d, probe);
+	size_t n = strlen(why);
+
+	if (!perf_lossy(d, p) || n + 1 >= size)
+		return;
+	n += snprintf(why + n, size - n, "; perf samples of %s: %llu read", probe, p->samples);
+	if (p->lost && n < size)
+		n += snprintf(why + n, size - n, ", %llu lost to a full perf ring", p->lost);
+	if (p->throttled && n < size)
+		n += snprintf(why + n, size - n, ", throttled %llu time(s)", p->throttled);
+	if (p->bad && n < size)
+		n += snprintf(why + n, size - n, ", %llu unreadable", p->bad);
+	if (d->perf_notkept && n < size)
+		n += snprintf(why + n, size - n, "; %llu read but not kept (the agent's sample text was full)",
+			      d->perf_notkept);
+	if (d->perf_maps_notkept && n < size)
+		snprintf(why + n, size - n, "; %llu mapping(s) not kept (the agent's bound)",
+			 d->perf_maps_notkept);
+}
+
 static void parse_dump(struct report *r, char *dump)
 {
 	struct dump *d = &r->d;
@@ -752,6 +805,8 @@ static void parse_dump(struct report *r, char *dump)
 				pstat_line(d, line + 10);
 			else if (!strncmp(line, "note\tperf\t", 10))
 				d->perf_notkept = strtoull(line + 10, NULL, 10);
+			else if (!strncmp(line, "note\tperf-mmap\t", 15))
+				d->perf_maps_notkept = strtoull(line + 15, NULL, 10);
 			else if (!strncmp(line, "module\t", 7))
 				module_line(d, line + 7);
 			else if (!strncmp(line, "stext\t", 6))

@@ -271,6 +271,9 @@ static bool expect_stack(const struct expectation *e, const struct dump *d,
 	else
 		snprintf(why, size, "not in the stacks of %lld hit(s)%s", count,
 			 raw ? "; user frames are addresses: --sysroot names them" : "");
+	if (hits)	/* the stacks the kernel or the agent dropped */
+		perf_loss_why(d, strchr(e->target, ':') ? strchr(e->target, ':') + 1 : e->target,
+			      why, size);
 	add_oops_reason(d, why, size);
 	return false;
 }

@@ -143,6 +143,40 @@ static void json_not_armed(FILE *f, const struct dump *d)
 	}
 }
 
+/*
+ * "perf": each perf probe's samples as its last "perf-stat" line counts
+ * them (read by the agent, lost to a full ring, throttling records,
+ * unreadable), its hits and those with a stack; "not_kept" the samples
+ * of all probes read past the agent's text limit, "mappings_not_kept"
+ * the executable mappings past its bound.  Absent without perf probes.
+ */
+static void json_perf(FILE *f, const struct dump *d)
+{
+	int i, j, n = 0;
+
+	if (!d->npstats)
+		return;
+	fprintf(f, "\"perf\": {\"not_kept\": %llu, \"mappings_not_kept\": %llu, \"probes\": [",
+		d->perf_notkept, d->perf_maps_notkept);
+	for (i = 0; i < d->npstats; i++) {
+		const struct perf_stat *p = &d->pstats[i];
+		int hits = 0, stacks = 0;
+
+		if (perf_stat_of(d, p->probe) != p)	/* an earlier dump's */
+			continue;
+		for (j = 0; j < d->nhits; j++)
+			if (!strcmp(d->hits[j].probe, p->probe)) {
+				hits++;
+				stacks += d->hits[j].nframes || d->hits[j].nuframes;
+			}
+		fprintf(f, "%s\n  {\"probe\": ", n++ ? "," : "");
+		json_string(f, p->probe);
+		fprintf(f, ", \"samples\": %llu, \"lost\": %llu, \"throttled\": %llu, \"unreadable\": %llu, \"hits\": %d, \"hits_with_stack\": %d}",
+			p->samples, p->lost, p->throttled, p->bad, hits, stacks);
+	}
+	fprintf(f, "\n]}, ");
+}
+
 /* "boot": the verdict, its status, and the death when the console had one. */
 static void json_boot(FILE *f, const struct report *r)
 {
@@ -279,7 +313,9 @@ void json_write(FILE *f, const struct report *r)
 	}
 	fprintf(f, "\n], \"not_armed\": [");
 	json_not_armed(f, d);
-	fprintf(f, "\n], \"expectations\": [");
+	fprintf(f, "\n], ");
+	json_perf(f, d);
+	fprintf(f, "\"expectations\": [");
 	for (i = 0, e = r->prog ? r->prog->expects : NULL; e; e = e->next, i++) {
 		fprintf(f, "%s\n  {\"expect\": ", i ? "," : "");
 		json_string(f, e->text);

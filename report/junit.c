@@ -47,6 +47,41 @@ static void junit_boot(FILE *f, const struct boot *b)
 	fprintf(f, "</testcase>\n");
 }
 
+/*
+ * The perf probes that lost samples (perf_lossy()) as the suite's
+ * properties "perf PROBE": "N read, L lost, T throttled, B unreadable",
+ * and "perf not kept": samples read past the agent's text limit.  A
+ * failed `stack has` says the same in its failure message.
+ */
+static void junit_perf(FILE *f, const struct dump *d)
+{
+	bool head = false;
+	int i;
+
+	for (i = 0; i < d->npstats; i++) {
+		const struct perf_stat *p = &d->pstats[i];
+
+		if (perf_stat_of(d, p->probe) != p || !perf_lossy(d, p))
+			continue;
+		if (!head)
+			fprintf(f, "  <properties>\n");
+		head = true;
+		fprintf(f, "    <property name=\"perf ");
+		xml_escaped(f, p->probe);
+		fprintf(f, "\" value=\"%llu read, %llu lost, %llu throttled, %llu unreadable\"/>\n",
+			p->samples, p->lost, p->throttled, p->bad);
+	}
+	if (!head)
+		return;
+	if (d->perf_notkept)
+		fprintf(f, "    <property name=\"perf not kept\" value=\"%llu\"/>\n",
+			d->perf_notkept);
+	if (d->perf_maps_notkept)
+		fprintf(f, "    <property name=\"perf mappings not kept\" value=\"%llu\"/>\n",
+			d->perf_maps_notkept);
+	fprintf(f, "  </properties>\n");
+}
+
 void junit_write(FILE *f, const struct report *r)
 {
 	const struct expectation *e;
@@ -62,6 +97,7 @@ void junit_write(FILE *f, const struct report *r)
 	compare_junit(NULL, r, &tests, &failures);	/* counts the baseline's cases */
 	fprintf(f, "<testsuite name=\"probecc\" tests=\"%d\" failures=\"%d\">\n",
 		tests + boot, failures + (boot && r->boot.end != BOOT_CLEAN));
+	junit_perf(f, &r->d);
 	if (boot)
 		junit_boot(f, &r->boot);
 	fprintf(f, "  <testcase classname=\"probecc\" name=\"complete dump\">");

@@ -214,6 +214,8 @@ struct dump {
 	int npstats, cappstats;
 	/* "note perf N samples not kept": read, but past the agent's text limit */
 	unsigned long long perf_notkept;
+	/* "note perf-mmap N mappings not kept": past the agent's bound */
+	unsigned long long perf_maps_notkept;
 	bool raw;		/* raw dumps: hits from their trace.dat (events.c) */
 	long raw_events, raw_unknown;	/* records read, of no known format */
 	char raw_why[1024];	/* the trace.dat could not be read: why */
@@ -377,6 +379,9 @@ static inline void add_hit(struct dump *d, const struct hit *h)
 bool dump_evidence(const struct dump *d);
 bool dump_complete(const struct dump *d);
 const char *dump_incomplete_why(const struct dump *d, char *buf, size_t size);
+const struct perf_stat *perf_stat_of(const struct dump *d, const char *probe);
+bool perf_lossy(const struct dump *d, const struct perf_stat *p);
+void perf_loss_why(const struct dump *d, const char *probe, char *why, size_t size);
 bool clock_mark(struct dump *d, const char *msg, double ts);
 void dump_read(struct report *r, char *text, size_t len);
 void dump_console_trace(struct report *r, const char *text);

@@ -160,13 +160,9 @@ static void not_armed(FILE *out, const struct report *r)
 static void perf_losses(FILE *out, const struct dump *d, const char *name,
 			int n, int stacks)
 {
-	const struct perf_stat *p = NULL;
-	int i;
+	const struct perf_stat *p = perf_stat_of(d, name);
 
-	for (i = 0; i < d->npstats; i++)
-		if (!strcmp(d->pstats[i].probe, name))
-			p = &d->pstats[i];
-	if (!p || (!p->lost && !p->throttled && !p->bad && !d->perf_notkept))
+	if (!perf_lossy(d, p))
 		return;
 	fprintf(out, "    perf samples: %llu read by the agent", p->samples);
 	if (p->lost)
@@ -180,6 +176,9 @@ static void perf_losses(FILE *out, const struct dump *d, const char *name,
 	if (d->perf_notkept)
 		fprintf(out, "    (the agent read %llu sample(s), of all probes, that it did not keep: its dump's sample text was full)\n",
 			d->perf_notkept);
+	if (d->perf_maps_notkept)
+		fprintf(out, "    (the agent did not keep %llu executable mapping(s), of all processes: past its bound, frames in them stay unnamed)\n",
+			d->perf_maps_notkept);
 	if (stacks < n)
 		fprintf(out, "    %d of %d hit(s) have no stack: not in these trees\n",
 			n - stacks, n);
