@@ -494,7 +494,7 @@ df_norm() {
 		-e 's/(build-id|program.s) [0-9a-f]{32,}/\1 ID/g' \
 		-e 's/(CRC-32|gnu_debuglink.s) 0x[0-9a-f]{8}/\1 0xCRC/g' \
 		-e 's|(/bin/[a-z0-9]+):0x[0-9a-f]+|\1:OFFSET|g' \
-		-e 's/ at 0x[0-9a-f]+ from / at ADDR from /; s/file offset 0x[0-9a-f]+/file offset OFFSET/' "$1"
+		-e 's/ at 0x[0-9a-f]+ (from|->) / at ADDR \1 /; s/file offset 0x[0-9a-f]+/file offset OFFSET/' "$1"
 }
 df_args() { case_args "$1" | sed "s|@SYSROOT@|$DF/sr|g"; }
 # df_strip PROG ROOT NAME HOW [X-]: PROG stripped to ROOT/bin/NAME, its
