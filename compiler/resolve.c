@@ -179,11 +179,11 @@ static int check_user_stack_names(struct program *prog,
 				  const char *sysroot, struct diags *d)
 {
 	const struct expectation *e;
-	struct probe *p;
-	int errors = 0;
+	struct uframe_files *all = NULL, *ffp;
+	struct probe *p, **seen = NULL;
+	int errors = 0, nseen = 0, k;
 
 	for (e = prog->expects; sysroot && e; e = e->next) {
-		struct uframe_files ff;
 		struct fname_look l = { .want = e->func };
 		const struct pos *at = e->func_pos.src ? &e->func_pos : &e->pos;
 		struct strbuf files = { 0 };
@@ -198,28 +198,35 @@ static int check_user_stack_names(struct program *prog,
 				break;
 		if (!p)
 			continue;
-		uframe_files(&ff, sysroot, p->target);
-		if (!p->ustack_why)
-			p->ustack_why = xstrdup(ff.read.s);
-		if (ff.stripped && !ff.dynamic) {
+		/* each probe's files found and read once */
+		for (k = 0; k < nseen && seen[k] != p; k++)
+			;
+		if (k == nseen) {
+			seen = xrealloc_array(seen, nseen + 1, sizeof(*seen));
+			all = xrealloc_array(all, nseen + 1, sizeof(*all));
+			seen[nseen] = p;
+			uframe_files(&all[nseen++], sysroot, p->target);
+			p->ustack_why = xstrdup(all[k].read.s);
+		}
+		ffp = &all[k];
+		if (ffp->stripped && !ffp->dynamic) {
 			diag_add(d, at, "%s has no symbol table (stripped) and no separate debug file (%s): no user frame of '%s' can be named",
-				 ff.path[0], ff.stripped, p->name);
+				 ffp->path[0], ffp->stripped, p->name);
 			errors++;
-			uframe_files_free(&ff);
 			continue;
 		}
 		suggest_init(&l.sg, e->func);
-		for (i = 0; i < ff.n && !l.found; i++)
-			uelf_each_func(ff.path[i], fname_seen, &l);
+		for (i = 0; i < ffp->n && !l.found; i++)
+			uelf_each_func(ffp->path[i], fname_seen, &l);
 		if (!l.found) {
-			for (i = 0; i < ff.n; i++)
-				sb_addf(&files, "%s%s", i ? (i == ff.n - 1 ? " or " : ", ") : "",
-					ff.path[i]);
+			for (i = 0; i < ffp->n; i++)
+				sb_addf(&files, "%s%s", i ? (i == ffp->n - 1 ? " or " : ", ") : "",
+					ffp->path[i]);
 			near = suggest_text(&l.sg);
 			diag_add(d, at, "no symbol \"%s\" in %s%s (a user frame of '%s' is named from its program%s%s)",
 				 e->func, files.s, near, p->name,
-				 ff.dynamic ? " and the libraries it loads" : "",
-				 ff.stripped ? "; the program is stripped and has no separate debug file" : "");
+				 ffp->dynamic ? " and the libraries it loads" : "",
+				 ffp->stripped ? "; the program is stripped and has no separate debug file" : "");
 			free(near);
 			free(files.s);
 			errors++;
@@ -227,8 +234,11 @@ static int check_user_stack_names(struct program *prog,
 		while (l.nkept)
 			free(l.kept[--l.nkept]);
 		free(l.kept);
-		uframe_files_free(&ff);
 	}
+	for (k = 0; k < nseen; k++)
+		uframe_files_free(&all[k]);
+	free(all);
+	free(seen);
 	return errors;
 }
 
