@@ -596,3 +596,29 @@ else
 		t_bad_cases "$tag" "$bin" df_args df_norm tests/compiler/debugfile/bad-*.probes
 	done
 fi
+
+# libc's static functions name frames only through its debug file: with
+# the host's libc6-dbg file at its build-id path in a copy of the x86_64
+# sysroot, 'stack has msort_with_tmp' (libc's msort_with_tmp.part.0, a
+# GCC clone, as the report matches it) compiles; without it, it is
+# refused with libc among the files named.
+id=$(readelf -n /lib/x86_64-linux-gnu/libc.so.6 2> /dev/null | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
+dbg=/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
+if [ -d "$DF/sr/x86_64" ] && [ -n "$id" ] && [ -r "$dbg" ]; then
+	d=$DF/libc-dbg && rm -rf "$d" && cp -as "$DF/sr/x86_64" "$d" &&
+	mkdir -p "$d/usr/lib/debug/.build-id/${id:0:2}" && ln -sf "$dbg" "$d$dbg"
+	printf '%s\n' 'uprobe q /bin/qsort:probe_me { stack }' 'expect q stack has msort_with_tmp' > "$DF/msort.probes"
+	./probecc "$DF/msort.probes" --arch x86_64 --sysroot "$d" --explain > "$DF/msort.dbg" 2>&1
+	rc_dbg=$?
+	./probecc "$DF/msort.probes" --arch x86_64 --sysroot "$DF/sr/x86_64" > /dev/null 2> "$DF/msort.nodbg"
+	rc_nodbg=$?
+	if [ $rc_dbg = 0 ] && grep -q "libc.so.6 (DT_NEEDED; stripped, its debug file $d$dbg by build-id)" "$DF/msort.dbg" &&
+	   [ $rc_nodbg = 1 ] && grep -q 'no symbol "msort_with_tmp" in .*/lib/x86_64-linux-gnu/libc.so.6' "$DF/msort.nodbg"; then
+		t_pass compiler/debugfile/libc-debug-file-names-msort
+	else
+		t_fail compiler/debugfile/libc-debug-file-names-msort "exit $rc_dbg with, $rc_nodbg without" \
+			"$DF/msort.dbg" "$DF/msort.nodbg"
+	fi
+else
+	t_skip compiler/debugfile/libc-debug-file-names-msort "no libc6-dbg file of the host's libc.so.6 ($dbg)"
+fi
