@@ -514,18 +514,6 @@ df_strip() {
 		(cd "$root/usr/lib/debug/bin" && ${x}objcopy --add-gnu-debuglink=$name.debug "$root/bin/$name")
 	fi
 }
-# df_off PROG FUNC: FUNC's file offset in PROG from nm and readelf -l
-df_off() {
-	local v o a s f
-	v=$((16#$(nm "$1" | awk -v f="$2" '$3 == f { print $1 }')))
-	while read -r o a s f; do
-		if [ $v -ge $((a)) ] && [ $v -lt $((a + s)) ]; then
-			printf '0x%x\n' $((v - a + o))
-			return 0
-		fi
-	done < <(readelf -lW "$1" | awk '$1 == "LOAD" && / E +0x/ { print $2, $3, $5, "x" }')
-	return 1
-}
 df_build() {	# ARCH CC X HOW HOSTLIB=TARGETLIB...
 	local a=$1 cc=$2 x=$3 how=$4 r=$DF/sr/$1 b=$DF/build/$1
 	shift 4
@@ -583,9 +571,9 @@ else
 			df_norm "$d/explain.raw" > "$d/explain"
 			t_check "$name.plan" "$base.plan" "$d/plan"
 			t_check "$name.explain" "$base.explain" "$d/explain"
-			want=$(printf '%s\n' "/bin/chain:$(df_off "$DF/build/$a/chain" probe_me)" \
-				"/bin/chain:$(df_off "$DF/build/$a/chain" caller_three)" \
-				"/bin/qsort:$(df_off "$DF/build/$a/qsort" probe_me)")
+			want=$(printf '%s\n' "/bin/chain:$(elf_foff "$DF/build/$a/chain" probe_me)" \
+				"/bin/chain:$(elf_foff "$DF/build/$a/chain" caller_three)" \
+				"/bin/qsort:$(elf_foff "$DF/build/$a/qsort" probe_me)")
 			got=$(grep -o '/bin/[a-z]*:0x[0-9a-f]*' "$d/plan.raw" | sort -u)
 			if [ "$(sort -u <<< "$want")" = "$got" ]; then
 				t_pass "$name.offsets"
