@@ -136,6 +136,8 @@ struct probe {
 	long long usym_off;	/* the +OFF of PATH:SYMBOL+OFF, kept once resolved */
 	const struct abi *abi;	/* uprobe: its file's ABI (resolve_uprobes()); NULL: the kernel's (probe_abi()) */
 	char *abi_why;		/* uprobe: what the file's header said, for --explain */
+	char *usym_why;		/* uprobe: its symbol read from a separate debug file, for --explain; NULL: from the program */
+	char *ustack_why;	/* uprobe: the files 'stack has' names were checked in, for --explain */
 	struct pos target_pos, usym_pos;
 	struct field *fields;
 	bool stack;

@@ -725,6 +725,12 @@ static void uprobe(struct ctx *c, const struct probe *p)
 	enable(c, p->name, ev);
 	explain(c, "%s %s: agent (the kernel has no command-line or bootconfig form for uprobes; %s must exist when the agent runs)",
 		is_return(p) ? "uretprobe" : "uprobe", p->name, p->target);
+	if (p->usym_why)
+		explain(c, "%s %s: %s", is_return(p) ? "uretprobe" : "uprobe",
+			p->name, p->usym_why);
+	if (p->ustack_why)
+		explain(c, "%s %s: 'stack has' names looked up in %s",
+			is_return(p) ? "uretprobe" : "uprobe", p->name, p->ustack_why);
 	explain_abi(c, p);
 	free(body);
 	free(def);

@@ -29,30 +29,168 @@
 #include <string.h>
 
 #include "compiler.h"
+#include "debugfile.h"
 #include "debuginfo.h"
 #include "kernel.h"
 #include "uelf.h"
+#include "ulibs.h"
 
 /* ---- uprobes ---- */
 
 /*
- * "expect U stack has F" on a uprobe U of a static program under
- * @sysroot: F (a name, not a glob) must be a symbol of the program, as
- * the report names user frames from it (did-you-mean from its
- * symbols).  A dynamic program's frames may be its libraries': not
- * checked.  Returns the errors added to @d.
+ * usym_resolve() - uprobe @target:@sym+@off under @sysroot to *@us:
+ * from the program's own symbols, or, when it is stripped (no
+ * .symtab), from its separate debug file's (facts/debugfile.c: by
+ * build-id, then .gnu_debuglink; its build-id the program's), the file
+ * offset from the program's own segments either way.  *@dbg is the
+ * debug file read (malloc'd, the caller's) or NULL, *@how how it was
+ * found.  -EINVAL with @why; a stripped program without a debug file
+ * says where one was looked for.
  */
-static int check_user_stack_names(const struct program *prog,
+static int usym_resolve(const char *sysroot, const char *target, const char *sym,
+			unsigned long long off, struct uelf_sym *us, char **dbg,
+			const char **how, struct errmsg *why)
+{
+	char *path = xasprintf("%s%s", sysroot, target);
+	struct debugfile df;
+	size_t n;
+	int ret;
+
+	*dbg = NULL;
+	*how = NULL;
+	if (uelf_has_symtab(path) != 0) {	/* its own .symtab, or unreadable: uelf says */
+		ret = uelf_resolve_sym(path, sym, off, us, why);
+		free(path);
+		return ret;
+	}
+	if (debugfile_find_path(sysroot, target, &df)) {
+		ret = uelf_resolve_sym(path, sym, off, us, why);	/* its .dynsym */
+		n = strlen(why->msg);
+		if (ret && n < sizeof(why->msg))
+			snprintf(why->msg + n, sizeof(why->msg) - n,
+				 "; no separate debug file: %s", df.looked);
+	} else {
+		ret = uelf_resolve_dbg(path, df.path, sym, off, us, why);
+		*dbg = xstrdup(df.path);
+		*how = df.how;
+	}
+	debugfile_release(&df);
+	free(path);
+	return ret;
+}
+
+/* The files that name the user frames of a uprobe's program. */
+struct uframe_files {
+	char **path;		/* host paths, malloc'd */
+	int n, cap;
+	struct strbuf read;	/* what was read, for --explain */
+	char *stripped;		/* the program is stripped and no debug file was found: where it looked */
+	bool dynamic;
+};
+
+/* @target (a target path) and, stripped, its debug file, into @ff. */
+static void uframe_add(struct uframe_files *ff, const char *sysroot,
+		       const char *target, const char *role)
+{
+	char *path = xasprintf("%s%s", sysroot, target);
+	struct debugfile df;
+
+	push_str(&ff->path, &ff->n, &ff->cap, path);
+	sb_addf(&ff->read, "%s%s (%s", ff->read.len ? ", " : "", path, role);
+	if (uelf_has_symtab(path) == 0) {
+		if (!debugfile_find_path(sysroot, target, &df)) {
+			push_str(&ff->path, &ff->n, &ff->cap, xstrdup(df.path));
+			sb_addf(&ff->read, "; stripped, its debug file %s by %s", df.path, df.how);
+		} else {
+			sb_addf(&ff->read, "; stripped, no debug file");
+			if (ff->n == 1)	/* the program itself */
+				ff->stripped = xstrdup(df.looked);
+		}
+		debugfile_release(&df);
+	}
+	sb_addf(&ff->read, ")");
+}
+
+/* The program @target and the libraries it loads (DT_NEEDED, facts/ulibs.c). */
+static void uframe_files(struct uframe_files *ff, const char *sysroot, const char *target)
+{
+	struct ulib *libs;
+	struct errmsg e;
+	int i, n;
+
+	memset(ff, 0, sizeof(*ff));
+	uframe_add(ff, sysroot, target, "the program");
+	n = ulibs_find(sysroot, target, &libs, &e);
+	ff->dynamic = n > 0;
+	for (i = 0; i < n; i++) {
+		if (libs[i].path)
+			uframe_add(ff, sysroot, libs[i].path, "DT_NEEDED");
+		else
+			sb_addf(&ff->read, ", %s (DT_NEEDED: not found under the sysroot)",
+				libs[i].name);
+	}
+	if (n > 0)
+		ulibs_free(libs, n);
+}
+
+static void uframe_files_free(struct uframe_files *ff)
+{
+	while (ff->n)
+		free(ff->path[--ff->n]);
+	free(ff->path);
+	free(ff->read.s);
+	free(ff->stripped);
+}
+
+/* One name looked for among the files' symbols, and the names near it. */
+struct fname_look {
+	const char *want;
+	bool found;
+	struct suggest sg;
+	char **kept;		/* the near names, copied: suggest_add() borrows */
+	int nkept, capkept;
+};
+
+static void fname_seen(const char *name, void *arg)
+{
+	struct fname_look *l = arg;
+	size_t n = strlen(l->want);
+
+	/* a GCC clone (name.part.0, name.isra.0) is the function, as report/expect.c matches */
+	if (!strncmp(name, l->want, n) && (!name[n] || (name[n] == '.' && !strchr(l->want, '.')))) {
+		l->found = true;
+	} else if (edit_distance(name, l->want, l->sg.limit) <= l->sg.limit) {
+		char *k = xstrdup(name);
+
+		push_str(&l->kept, &l->nkept, &l->capkept, k);
+		suggest_add(&l->sg, k);
+	}
+}
+
+/*
+ * "expect U stack has F" on a uprobe U under @sysroot: F (a name, not a
+ * glob) must be a symbol that can name one of U's user frames: of the
+ * program, of the libraries it loads (DT_NEEDED under the sysroot), or
+ * of a stripped one's separate debug file, as the report names frames
+ * (did-you-mean from all of them); a GCC clone (F.part.0) is F.  A
+ * stripped static program without a debug file has no names at all:
+ * refused, saying where the debug file was looked for.  Each probe's files go to p->ustack_why for
+ * --explain.  Returns the errors added to @d.
+ */
+static int check_user_stack_names(struct program *prog,
 				  const char *sysroot, struct diags *d)
 {
 	const struct expectation *e;
-	const struct probe *p;
-	int errors = 0;
+	struct uframe_files *all = NULL, *ffp;
+	struct probe *p, **seen = NULL;
+	int errors = 0, nseen = 0, k;
 
 	for (e = prog->expects; sysroot && e; e = e->next) {
-		unsigned long long foff;
-		struct errmsg why;
-		char *path;
+		struct fname_look l = { .want = e->func };
+		const struct pos *at = e->func_pos.src ? &e->func_pos : &e->pos;
+		struct strbuf files = { 0 };
+		char *near;
+		int i;
 
 		if (e->kind != E_STACK || strpbrk(e->func, "*?["))
 			continue;
@@ -62,16 +200,47 @@ static int check_user_stack_names(const struct program *prog,
 				break;
 		if (!p)
 			continue;
-		path = xasprintf("%s%s", sysroot, p->target);
-		if (uelf_is_dynamic(path) == 0 &&
-		    uelf_resolve(path, e->func, 0, &foff, &why)) {
-			diag_add(d, e->func_pos.src ? &e->func_pos : &e->pos,
-				 "%s (a user frame of '%s' is named from its program)",
-				 why.msg, p->name);
+		/* each probe's files found and read once */
+		for (k = 0; k < nseen && seen[k] != p; k++)
+			;
+		if (k == nseen) {
+			seen = xrealloc_array(seen, nseen + 1, sizeof(*seen));
+			all = xrealloc_array(all, nseen + 1, sizeof(*all));
+			seen[nseen] = p;
+			uframe_files(&all[nseen++], sysroot, p->target);
+			p->ustack_why = xstrdup(all[k].read.s);
+		}
+		ffp = &all[k];
+		if (ffp->stripped && !ffp->dynamic) {
+			diag_add(d, at, "%s has no symbol table (stripped) and no separate debug file (%s): no user frame of '%s' can be named",
+				 ffp->path[0], ffp->stripped, p->name);
+			errors++;
+			continue;
+		}
+		suggest_init(&l.sg, e->func);
+		for (i = 0; i < ffp->n && !l.found; i++)
+			uelf_each_func(ffp->path[i], fname_seen, &l);
+		if (!l.found) {
+			for (i = 0; i < ffp->n; i++)
+				sb_addf(&files, "%s%s", i ? (i == ffp->n - 1 ? " or " : ", ") : "",
+					ffp->path[i]);
+			near = suggest_text(&l.sg);
+			diag_add(d, at, "no symbol \"%s\" in %s%s (a user frame of '%s' is named from its program%s%s)",
+				 e->func, files.s, near, p->name,
+				 ffp->dynamic ? " and the libraries it loads" : "",
+				 ffp->stripped ? "; the program is stripped and has no separate debug file" : "");
+			free(near);
+			free(files.s);
 			errors++;
 		}
-		free(path);
+		while (l.nkept)
+			free(l.kept[--l.nkept]);
+		free(l.kept);
 	}
+	for (k = 0; k < nseen; k++)
+		uframe_files_free(&all[k]);
+	free(all);
+	free(seen);
 	return errors;
 }
 
@@ -91,10 +260,10 @@ int resolve_uprobes(struct program *prog, const char *sysroot,
 	int errors = 0;
 
 	for (p = prog->probes; p; p = p->next) {
-		unsigned long long foff;
+		struct uelf_sym us;
 		struct errmsg why;
-		const char *uabi = NULL;
-		char *path, desc[160];
+		const char *uabi = NULL, *how;
+		char *path, *dbg, desc[160];
 
 		if (p->kind != P_UPROBE && p->kind != P_URETPROBE)
 			continue;
@@ -125,15 +294,21 @@ int resolve_uprobes(struct program *prog, const char *sysroot,
 			internal_error("no %s table under a %s kernel", uabi, kabi->arch);
 		p->abi_why = xstrdup(desc);
 		if (p->usym) {
-			if (uelf_resolve(path, p->usym, (unsigned long long)p->offset,
-					 &foff, &why)) {
+			if (usym_resolve(sysroot, p->target, p->usym,
+					 (unsigned long long)p->offset, &us, &dbg,
+					 &how, &why)) {
 				diag_add(d, &p->usym_pos, "%s", why.msg);
 				errors++;
 			} else {
 				p->usym_off = p->offset;
-				p->offset = (long long)foff;
+				p->offset = (long long)us.foff;
 				p->has_offset = true;
+				if (dbg)
+					p->usym_why = xasprintf("%s at 0x%llx from the .symtab of %s (the separate debug file of %s, found by %s), file offset 0x%llx from the program's PT_LOAD",
+								p->usym, us.addr, dbg, path, how,
+								us.foff);
 			}
+			free(dbg);
 		} else if (uelf_check_offset(path, (unsigned long long)p->offset,
 					     &why)) {
 			diag_add(d, &p->target_pos, "%s", why.msg);
@@ -920,6 +1095,7 @@ static bool probe_site(struct res *r, const struct probe *p,
 	}
 	if (p->kind == P_UPROBE || p->kind == P_URETPROBE) {
 		struct uelf_sym us;
+		const char *how;
 		char *path;
 		size_t i, n;
 
@@ -928,10 +1104,11 @@ static bool probe_site(struct res *r, const struct probe *p,
 				    p->name);
 		if (!p->usym)
 			return cname_fail(r, &p->target_pos, "C names need the uprobe written PATH:SYMBOL (the function gives the scope)");
-		path = xasprintf("%s%s", sysroot, p->target);
-		if (uelf_resolve_sym(path, p->usym, (unsigned long long)p->usym_off,
-				     &us, &err))
+		if (usym_resolve(sysroot, p->target, p->usym,
+				 (unsigned long long)p->usym_off, &us, &path, &how, &err))
 			return cname_fail(r, &p->usym_pos, "%s", err.msg);
+		if (!path)	/* not stripped: its own DWARF */
+			path = xasprintf("%s%s", sysroot, p->target);
 		o = dw_open(path, false, &err);
 		if (!o)
 			return cname_fail(r, NULL, "%s", err.msg);

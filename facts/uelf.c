@@ -427,21 +427,24 @@ static void lookup(struct uelf *u, struct symtab *t, const char *symbol, struct 
  * The function names closest to SYMBOL, as common/suggest.c words them,
  * into buf.  Names are copied there before the tables go away.
  */
-static void did_you_mean(struct uelf *u, const char *symbol, char *buf, size_t len)
+static void did_you_mean(struct uelf *u, struct uelf *su, const char *symbol,
+			 char *buf, size_t len)
 {
 	static const GElf_Word types[] = { SHT_SYMTAB, SHT_DYNSYM };
 	struct suggest sg;
 	struct symtab t;
 	const char *name;
+	struct uelf *f;
 	GElf_Sym s;
 	size_t i, k;
 	char *text;
 
 	suggest_init(&sg, symbol);
 	for (k = 0; k < sizeof(types) / sizeof(types[0]); k++) {
-		if (!table_open(u, types[k], &t))
+		f = k ? u : su;
+		if (!table_open(f, types[k], &t))
 			continue;
-		for (i = 0; sym_at(u, &t, i, &s, &name); i++) {
+		for (i = 0; sym_at(f, &t, i, &s, &name); i++) {
 			if (is_defined(&s) && is_code_type(GELF_ST_TYPE(s.st_info)) && *name)
 				suggest_add(&sg, name);
 		}
@@ -451,14 +454,19 @@ static void did_you_mean(struct uelf *u, const char *symbol, char *buf, size_t l
 	free(text);
 }
 
-/* Resolve in an open file; see uelf_resolve_sym(). */
-static int resolve(struct uelf *u, const char *symbol, unsigned long long off,
-		   struct uelf_sym *out)
+/*
+ * Resolve in an open file; see uelf_resolve_sym().  The .symtab is
+ * @su's (@u itself, or its separate debug file), the .dynsym and the
+ * segments @u's.
+ */
+static int resolve(struct uelf *u, struct uelf *su, const char *symbol,
+		   unsigned long long off, struct uelf_sym *out)
 {
+	struct uelf *f;
 	static const GElf_Word types[] = { SHT_SYMTAB, SHT_DYNSYM };
 	bool have[2] = { false, false }, label = false;
 	int data_type = -1, seg;
-	struct found f = { .ncode = 0 };
+	struct found fd = { .ncode = 0 };
 	const char *table = NULL;
 	GElf_Sym s = { .st_name = 0 }, label_sym = { .st_name = 0 };
 	const char *label_table = NULL;
@@ -472,35 +480,36 @@ static int resolve(struct uelf *u, const char *symbol, unsigned long long off,
 	if (!*symbol)
 		return uelf_fail(u, "empty symbol name for %s", u->path);
 	for (k = 0; k < 2 && !table; k++) {
-		if (!table_open(u, types[k], &t))
+		f = k ? u : su;
+		if (!table_open(f, types[k], &t))
 			continue;
 		have[k] = true;
-		lookup(u, &t, symbol, &f);
-		if (f.ncode > 1) {
+		lookup(f, &t, symbol, &fd);
+		if (fd.ncode > 1) {
 			int n, i;
 
 			/* one uprobe, one place: name them by file offset */
 			n = snprintf(hint, sizeof(hint), "%d functions named \"%s\" in the %s of %s (file offsets",
-				     f.ncode, symbol, t.name, u->path);
-			for (i = 0; i < f.ncode && i < NAMBIG && n > 0 && (size_t)n < sizeof(hint); i++) {
-				if (seg_by_vaddr(u, f.code[i], &ph) == 0)
+				     fd.ncode, symbol, t.name, u->path);
+			for (i = 0; i < fd.ncode && i < NAMBIG && n > 0 && (size_t)n < sizeof(hint); i++) {
+				if (seg_by_vaddr(u, fd.code[i], &ph) == 0)
 					n += snprintf(hint + n, sizeof(hint) - n, "%s 0x%llx", i ? "," : "",
-						      f.code[i] - ph.p_vaddr + ph.p_offset);
+						      fd.code[i] - ph.p_vaddr + ph.p_offset);
 				else
 					n += snprintf(hint + n, sizeof(hint) - n, "%s ?", i ? "," : "");
 			}
 			return uelf_fail(u, "%s%s); use PATH:0xOFFSET to pick one", hint,
-				    f.ncode > NAMBIG ? ", ..." : "");
+				    fd.ncode > NAMBIG ? ", ..." : "");
 		}
-		if (f.ncode == 1) {
-			s = f.code_sym;
+		if (fd.ncode == 1) {
+			s = fd.code_sym;
 			table = t.name;
-		} else if (f.label && !label) {
+		} else if (fd.label && !label) {
 			label = true;
-			label_sym = f.label_sym;
+			label_sym = fd.label_sym;
 			label_table = t.name;
-		} else if (f.data_type >= 0 && data_type < 0) {
-			data_type = f.data_type;
+		} else if (fd.data_type >= 0 && data_type < 0) {
+			data_type = fd.data_type;
 		}
 	}
 	if (!table && label) {
@@ -514,7 +523,10 @@ static int resolve(struct uelf *u, const char *symbol, unsigned long long off,
 		if (!have[0] && !have[1])
 			return uelf_fail(u, "%s has no symbol table (stripped); %s",
 				    u->path, STRIPPED_HINT);
-		did_you_mean(u, symbol, hint, sizeof(hint));
+		did_you_mean(u, su, symbol, hint, sizeof(hint));
+		if (su != u)
+			return uelf_fail(u, "no symbol \"%s\" in %s (the debug file of %s)%s",
+				    symbol, su->path, u->path, hint);
 		if (!have[0])
 			return uelf_fail(u, "no symbol \"%s\" in the .dynsym of %s, which has no .symtab (stripped)%s; %s",
 				    symbol, u->path, hint, STRIPPED_HINT);
@@ -522,7 +534,7 @@ static int resolve(struct uelf *u, const char *symbol, unsigned long long off,
 	}
 
 	type = GELF_ST_TYPE(s.st_info);
-	addr = sym_addr(u, &s);
+	addr = sym_addr(u, &s);	/* the same e_machine: su is u's debug file */
 	size = s.st_size;
 	if (off)
 		snprintf(what, sizeof(what), "%s+0x%llx", symbol, off);
@@ -580,7 +592,71 @@ int uelf_resolve_sym(const char *path, const char *symbol, unsigned long long of
 
 	if (uelf_open(&u, path, err))
 		return -1;
-	ret = resolve(&u, symbol, off, sym);
+	ret = resolve(&u, &u, symbol, off, sym);
+	uelf_close(&u);
+	return ret;
+}
+
+int uelf_resolve_dbg(const char *path, const char *dbgpath, const char *symbol,
+		     unsigned long long off, struct uelf_sym *sym, struct errmsg *err)
+{
+	struct uelf u, su;
+	int ret;
+
+	if (uelf_open(&u, path, err))
+		return -1;
+	if (uelf_open(&su, dbgpath, err)) {
+		uelf_close(&u);
+		return -1;
+	}
+	if (su.eh.e_machine != u.eh.e_machine ||
+	    su.eh.e_ident[EI_CLASS] != u.eh.e_ident[EI_CLASS] ||
+	    su.eh.e_ident[EI_DATA] != u.eh.e_ident[EI_DATA])
+		ret = uelf_fail(&u, "%s is not for the machine of %s (its ELF header differs)",
+				dbgpath, path);
+	else
+		ret = resolve(&u, &su, symbol, off, sym);
+	uelf_close(&su);
+	uelf_close(&u);
+	return ret;
+}
+
+int uelf_each_func(const char *path, void (*fn)(const char *name, void *arg),
+		   void *arg)
+{
+	static const GElf_Word types[] = { SHT_SYMTAB, SHT_DYNSYM };
+	struct symtab t;
+	const char *name;
+	struct uelf u;
+	GElf_Sym s;
+	size_t i, k;
+	int type;
+
+	if (uelf_open(&u, path, NULL))
+		return -1;
+	for (k = 0; k < sizeof(types) / sizeof(types[0]); k++) {
+		if (!table_open(&u, types[k], &t))
+			continue;
+		for (i = 0; sym_at(&u, &t, i, &s, &name); i++) {
+			type = GELF_ST_TYPE(s.st_info);
+			if (is_defined(&s) && *name &&
+			    (is_code_type(type) || type == STT_NOTYPE))
+				fn(name, arg);
+		}
+	}
+	uelf_close(&u);
+	return 0;
+}
+
+int uelf_has_symtab(const char *path)
+{
+	struct uelf u;
+	GElf_Shdr sh;
+	int ret;
+
+	if (uelf_open(&u, path, NULL))
+		return -1;
+	ret = find_table(&u, SHT_SYMTAB, &sh) != NULL;
 	uelf_close(&u);
 	return ret;
 }

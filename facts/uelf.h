@@ -65,6 +65,34 @@ int uelf_resolve_sym(const char *path, const char *symbol, unsigned long long of
 		     struct uelf_sym *sym, struct errmsg *err);
 
 /*
+ * uelf_resolve_dbg() - uelf_resolve_sym() for a stripped @path through
+ * its separate debug file @dbgpath (facts/debugfile.h finds it): the
+ * symbol from @dbgpath's .symtab (then @path's own .dynsym), the file
+ * offset from @path's program headers.  objcopy --only-keep-debug
+ * keeps the program's section addresses and program headers, so a
+ * .symtab address is one of @path's; the caller checks that they are
+ * one build (debugfile_find() compares build-ids).  Same results and
+ * errors as uelf_resolve_sym(); an unknown symbol names both files and
+ * offers the debug file's functions; a debug file of another machine,
+ * class or byte order is refused.
+ */
+int uelf_resolve_dbg(const char *path, const char *dbgpath, const char *symbol,
+		     unsigned long long off, struct uelf_sym *sym, struct errmsg *err);
+
+/*
+ * uelf_each_func() - @fn(NAME, @arg) for every defined code symbol of
+ * PATH's .symtab and .dynsym (STT_FUNC, STT_GNU_IFUNC, and STT_NOTYPE
+ * labels, which name frames too): the names a user frame can get.
+ * NAME lives during the call only.  0, or -1 when PATH is unreadable
+ * or no executable or shared object.
+ */
+int uelf_each_func(const char *path, void (*fn)(const char *name, void *arg),
+		   void *arg);
+
+/* 1 when PATH has a .symtab (not stripped), 0 none, -1 unreadable. */
+int uelf_has_symtab(const char *path);
+
+/*
  * The user ABI of an ELF file is read from its header and named as in
  * compiler/abi.c's table: EM_MIPS ELFCLASS64 is "n64"; EM_MIPS
  * ELFCLASS32 is "n32" with EF_MIPS_ABI2 in e_flags, "o32" when the

@@ -40,16 +40,15 @@
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
-#include <zlib.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "debugfile.h"
 #include "report-int.h"
 #include "strmap.h"
 #include "uelf.h"
@@ -234,7 +233,7 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 
 /*
  * libdwfl's find_debuginfo: the separate debug file ufile_get() found
- * (debug_file()), whose lookup under the sysroot libdwfl's own cannot
+ * (facts/debugfile.c), whose lookup under the sysroot libdwfl's own cannot
  * make: an absolute debuginfo_path entry gets the main file's host
  * directory (SYSROOT/bin) appended (libdwfl/find-debuginfo.c), not the
  * target's (/bin) that Debian's /usr/lib/debug tree mirrors.
@@ -963,67 +962,6 @@ static void unwind_mips(struct uw *u, struct ufile *f, unsigned long long bias,
 
 /* ---- the files under --sysroot ---- */
 
-/* Is @path a readable file whose CRC-32 (zlib's, as .gnu_debuglink's) is @crc? */
-static bool crc_matches(const char *path, GElf_Word crc)
-{
-	unsigned char buf[65536];
-	uLong c = crc32(0, NULL, 0);
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return false;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		c = crc32(c, buf, (uInt)n);
-	close(fd);
-	return n == 0 && c == crc;
-}
-
-/*
- * The separate debug file of @f (SYSROOT/PATH, target path @path) as
- * Debian's -dbgsym packages and GDB place it ("Separate Debug Files" in
- * the GDB manual): by the build-id note, SYSROOT/usr/lib/debug/.build-id/
- * xx/rest.debug; by .gnu_debuglink NAME (its CRC-32 checked), in the
- * file's directory, its .debug/ and SYSROOT/usr/lib/debug/DIR/.  A new
- * string, or NULL when there is none.
- */
-static char *debug_file(const struct ufile *f, const char *sysroot, const char *path)
-{
-	const unsigned char *id;
-	const char *link;
-	char *dir, *cand;
-	GElf_Word crc;
-	ssize_t n;
-	int i;
-
-	n = dwelf_elf_gnu_build_id(f->elf, (const void **)&id);
-	if (n > 1) {
-		char hex[2 * 64 + 1];
-
-		for (i = 0; i < n && i < 64; i++)
-			sprintf(hex + 2 * i, "%02x", id[i]);
-		cand = xasprintf("%s/usr/lib/debug/.build-id/%.2s/%s.debug", sysroot, hex, hex + 2);
-		if (!access(cand, R_OK))
-			return cand;
-		free(cand);
-	}
-	link = dwelf_elf_gnu_debuglink(f->elf, &crc);
-	if (!link || strchr(link, '/'))
-		return NULL;
-	dir = xstrndup(path, strrchr(path, '/') ? (size_t)(strrchr(path, '/') - path) : 0);
-	for (i = 0; i < 3; i++) {
-		cand = i == 0 ? xasprintf("%s%s/%s", sysroot, dir, link) :
-		       i == 1 ? xasprintf("%s%s/.debug/%s", sysroot, dir, link) :
-				xasprintf("%s/usr/lib/debug%s/%s", sysroot, dir, link);
-		if (strcmp(cand, f->path) && crc_matches(cand, crc))
-			break;
-		free(cand);
-		cand = NULL;
-	}
-	free(dir);
-	return cand;
-}
-
 /* @elf's CFI sections (.debug_frame, .eh_frame with bytes) into f->secs. */
 static void add_cfi_secs(struct ufile *f, Elf *elf)
 {
@@ -1060,6 +998,7 @@ static struct ufile *ufile_get(const char *sysroot, const char *path, char **fil
 {
 	char *name = xasprintf("%s%s", sysroot, path);
 	struct ufile *f = strmap_get(&ufiles, name, strlen(name));
+	struct debugfile df;
 
 	*file = NULL;
 	if (f) {
@@ -1080,7 +1019,9 @@ static struct ufile *ufile_get(const char *sysroot, const char *path, char **fil
 		return NULL;
 	}
 	add_cfi_secs(f, f->elf);
-	f->dbgpath = debug_file(f, sysroot, path);
+	if (!debugfile_find(f->elf, sysroot, path, &df))
+		f->dbgpath = xstrdup(df.path);
+	debugfile_release(&df);
 	if (f->dbgpath && (f->dbgfd = open(f->dbgpath, O_RDONLY | O_CLOEXEC)) >= 0 &&
 	    (f->dbgelf = elf_begin(f->dbgfd, ELF_C_READ_MMAP, NULL)))
 		add_cfi_secs(f, f->dbgelf);

@@ -474,3 +474,139 @@ if [ $rc1 = 0 ] && [ $rc2 = 0 ] && ! grep -q warning "$d/console.err" &&
 else
 	t_fail compiler/overlay-sink-warning "exit $rc1/$rc2" "$d/console.err" "$d/file.err"
 fi
+
+# Stripped programs named through their separate debug files
+# (tests/compiler/debugfile/): tests/ustack's chain.c (static, -O2; -O0
+# for another build's debug file) and qsort.c (dynamic: the loader and
+# libc copied in as tests/ustack.test.sh does), built for x86_64 (gcc,
+# debug files by build-id) and mipsel (mipsel-linux-gnu-gcc, by
+# .gnu_debuglink), stripped as Debian's -dbgsym packages ship them
+# ("objcopy --only-keep-debug", "strip --strip-all").  Sysroots with a
+# missing debug file, another build's at the build-id path, one whose
+# CRC-32 differs and one linked to another build (CRC holds, build-id
+# not).  Goldens with the sysroot, build-ids, CRCs and addresses taken
+# out; the file offsets each good plan gives are checked against nm on
+# the unstripped program and readelf's segments.
+DF=$T_OUT/compiler/debugfile
+df_norm() {
+	sed -E -e "s|$DF/sr|SYSROOT|g" \
+		-e 's|\.build-id/[0-9a-f]{2}/[0-9a-f]{30,}\.debug|.build-id/XX/ID.debug|g' \
+		-e 's/(build-id|program.s) [0-9a-f]{32,}/\1 ID/g' \
+		-e 's/(CRC-32|gnu_debuglink.s) 0x[0-9a-f]{8}/\1 0xCRC/g' \
+		-e 's|(/bin/[a-z0-9]+):0x[0-9a-f]+|\1:OFFSET|g' \
+		-e 's/ at 0x[0-9a-f]+ (from|->) / at ADDR \1 /; s/file offset 0x[0-9a-f]+/file offset OFFSET/' "$1"
+}
+df_args() { case_args "$1" | sed "s|@SYSROOT@|$DF/sr|g"; }
+# df_strip PROG ROOT NAME HOW [X-]: PROG stripped to ROOT/bin/NAME, its
+# debug file by build-id or .gnu_debuglink ("link")
+df_strip() {
+	local prog=$1 root=$2 name=$3 how=$4 x=${5:-} id
+	mkdir -p "$root/bin" "$root/usr/lib/debug/bin" && root=$(cd "$root" && pwd)
+	# (binutils warns of the notes it keeps without their segment's bytes)
+	${x}objcopy --only-keep-debug "$prog" "$root/$name.debug.tmp" 2> /dev/null &&
+	${x}strip --strip-all -o "$root/bin/$name" "$prog" || return 1
+	if [ "$how" = buildid ]; then
+		id=$(readelf -n "$prog" | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
+		[ -n "$id" ] && mkdir -p "$root/usr/lib/debug/.build-id/${id:0:2}" &&
+		mv "$root/$name.debug.tmp" "$root/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug"
+	else
+		mv "$root/$name.debug.tmp" "$root/usr/lib/debug/bin/$name.debug" &&
+		(cd "$root/usr/lib/debug/bin" && ${x}objcopy --add-gnu-debuglink=$name.debug "$root/bin/$name")
+	fi
+}
+df_build() {	# ARCH CC X HOW HOSTLIB=TARGETLIB...
+	local a=$1 cc=$2 x=$3 how=$4 r=$DF/sr/$1 b=$DF/build/$1
+	shift 4
+	mkdir -p "$b" && rm -rf "$DF/sr/$a"* &&
+	$cc -static -g -O2 -o "$b/chain" tests/ustack/chain.c &&
+	$cc -static -g -O0 -o "$b/chain-O0" tests/ustack/chain.c &&
+	$cc -g -O2 -o "$b/qsort" tests/ustack/qsort.c &&
+	df_strip "$b/chain" "$r" chain $how $x && df_strip "$b/qsort" "$r" qsort $how $x &&
+	for l in "$@"; do	# HOSTPATH=TARGETPATH
+		mkdir -p "$r$(dirname "${l#*=}")" && cp -L "${l%=*}" "$r${l#*=}" || return 1
+	done &&
+	mkdir -p "$r-nodebug/bin" && cp "$r/bin/chain" "$r-nodebug/bin/" &&
+	df_strip "$b/chain-O0" "$b/O0" chain $how $x || return 1
+	if [ $how = buildid ]; then
+		# -O0's debug file at -O2's build-id path
+		mkdir -p "$r-wrong/bin" && cp "$r/bin/chain" "$r-wrong/bin/" &&
+		cp -r "$r/usr" "$r-wrong/" &&
+		for f in "$r-wrong"/usr/lib/debug/.build-id/*/*.debug; do
+			cmp -s "$f" "$(ls "$b"/O0/usr/lib/debug/.build-id/*/*.debug)" ||
+			cp "$(ls "$b"/O0/usr/lib/debug/.build-id/*/*.debug)" "$f"
+		done
+	else
+		# -O0's debug file where -O2's .gnu_debuglink points: another CRC-32
+		mkdir -p "$r-crc/bin" "$r-crc/usr/lib/debug/bin" && cp "$r/bin/chain" "$r-crc/bin/" &&
+		cp "$b/O0/usr/lib/debug/bin/chain.debug" "$r-crc/usr/lib/debug/bin/" &&
+		# -O2 stripped and linked to -O0's debug file: the CRC-32 holds
+		mkdir -p "$r-wrongid/bin" "$r-wrongid/usr/lib/debug/bin" &&
+		cp "$b/O0/usr/lib/debug/bin/chain.debug" "$r-wrongid/usr/lib/debug/bin/" &&
+		${x}strip --strip-all -o "$r-wrongid/bin/chain" "$b/chain" &&
+		(cd "$r-wrongid/usr/lib/debug/bin" && ${x}objcopy --add-gnu-debuglink=chain.debug "$r-wrongid/bin/chain")
+	fi
+}
+rm -rf "$DF" && mkdir -p "$DF"
+if ! command -v mipsel-linux-gnu-gcc > /dev/null; then
+	t_skip compiler/debugfile "no mipsel-linux-gnu-gcc (qemu-images/deps.sh build)"
+elif ! { df_build x86_64 gcc "" buildid /lib64/ld-linux-x86-64.so.2=/lib64/ld-linux-x86-64.so.2 \
+		/lib/x86_64-linux-gnu/libc.so.6=/lib/x86_64-linux-gnu/libc.so.6 &&
+	 df_build mipsel mipsel-linux-gnu-gcc mipsel-linux-gnu- link \
+		/usr/mipsel-linux-gnu/lib/ld.so.1=/lib/ld.so.1 /usr/mipsel-linux-gnu/lib/libc.so.6=/lib/libc.so.6; } \
+	> "$DF/build.log" 2>&1; then
+	t_fail compiler/debugfile/build "a compiler, objcopy or strip failed" "$DF/build.log"
+else
+	for bin in ./probecc ./probecc-asan; do
+		tag=$(basename "$bin")/debugfile
+		[ -x "$bin" ] || continue
+		for f in tests/compiler/debugfile/good-*.probes; do
+			base=${f%.probes} name=$tag/$(basename "$base") a=${base##*good-}
+			d=$T_OUT/compiler/$name && mkdir -p "$d"
+			if ! "$bin" $(df_args "$f") "$f" --plan "$d/plan.raw" 2> "$d/stderr" ||
+			   ! "$bin" $(df_args "$f") "$f" --explain > "$d/explain.raw" 2>> "$d/stderr"; then
+				t_fail "$name" "refused" "$d/stderr"
+				continue
+			fi
+			df_norm "$d/plan.raw" > "$d/plan"
+			df_norm "$d/explain.raw" > "$d/explain"
+			t_check "$name.plan" "$base.plan" "$d/plan"
+			t_check "$name.explain" "$base.explain" "$d/explain"
+			want=$(printf '%s\n' "/bin/chain:$(elf_foff "$DF/build/$a/chain" probe_me)" \
+				"/bin/chain:$(elf_foff "$DF/build/$a/chain" caller_three)" \
+				"/bin/qsort:$(elf_foff "$DF/build/$a/qsort" probe_me)")
+			got=$(grep -o '/bin/[a-z]*:0x[0-9a-f]*' "$d/plan.raw" | sort -u)
+			if [ "$(sort -u <<< "$want")" = "$got" ]; then
+				t_pass "$name.offsets"
+			else
+				t_fail "$name.offsets" "plan $(echo $got), nm and readelf $(echo $want)"
+			fi
+		done
+		t_bad_cases "$tag" "$bin" df_args df_norm tests/compiler/debugfile/bad-*.probes
+	done
+fi
+
+# libc's static functions name frames only through its debug file: with
+# the host's libc6-dbg file at its build-id path in a copy of the x86_64
+# sysroot, 'stack has msort_with_tmp' (libc's msort_with_tmp.part.0, a
+# GCC clone, as the report matches it) compiles; without it, it is
+# refused with libc among the files named.
+id=$(readelf -n /lib/x86_64-linux-gnu/libc.so.6 2> /dev/null | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
+dbg=/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
+if [ -d "$DF/sr/x86_64" ] && [ -n "$id" ] && [ -r "$dbg" ]; then
+	d=$DF/libc-dbg && rm -rf "$d" && cp -as "$DF/sr/x86_64" "$d" &&
+	mkdir -p "$d/usr/lib/debug/.build-id/${id:0:2}" && ln -sf "$dbg" "$d$dbg"
+	printf '%s\n' 'uprobe q /bin/qsort:probe_me { stack }' 'expect q stack has msort_with_tmp' > "$DF/msort.probes"
+	./probecc "$DF/msort.probes" --arch x86_64 --sysroot "$d" --explain > "$DF/msort.dbg" 2>&1
+	rc_dbg=$?
+	./probecc "$DF/msort.probes" --arch x86_64 --sysroot "$DF/sr/x86_64" > /dev/null 2> "$DF/msort.nodbg"
+	rc_nodbg=$?
+	if [ $rc_dbg = 0 ] && grep -q "libc.so.6 (DT_NEEDED; stripped, its debug file $d$dbg by build-id)" "$DF/msort.dbg" &&
+	   [ $rc_nodbg = 1 ] && grep -q 'no symbol "msort_with_tmp" in .*/lib/x86_64-linux-gnu/libc.so.6' "$DF/msort.nodbg"; then
+		t_pass compiler/debugfile/libc-debug-file-names-msort
+	else
+		t_fail compiler/debugfile/libc-debug-file-names-msort "exit $rc_dbg with, $rc_nodbg without" \
+			"$DF/msort.dbg" "$DF/msort.nodbg"
+	fi
+else
+	t_skip compiler/debugfile/libc-debug-file-names-msort "no libc6-dbg file of the host's libc.so.6 ($dbg)"
+fi

@@ -46,6 +46,22 @@ t_skip() {
 	fi
 }
 
+# elf_foff PROG FUNC: FUNC's file offset in PROG, worked out apart from
+# probecc: nm's address, in the executable PT_LOAD readelf -l shows
+# holding it, less its VirtAddr plus its Offset (any arch: ELF headers
+# only).  Fails when no such segment holds it.
+elf_foff() {
+	local v o a s f
+	v=$((16#$(nm "$1" | awk -v f="$2" '$3 == f { print $1 }')))
+	while read -r o a s f; do
+		if [ $v -ge $((a)) ] && [ $v -lt $((a + s)) ]; then
+			printf '0x%x\n' $((v - a + o))
+			return 0
+		fi
+	done < <(readelf -lW "$1" | awk '$1 == "LOAD" && / E +0x/ { print $2, $3, $5, "x" }')
+	return 1
+}
+
 # t_grep NAME FILE REGEX [WHY]: pass when a line of FILE (text or not)
 # matches the extended REGEX; WHY is the failure's reason.
 t_grep() {

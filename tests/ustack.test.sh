@@ -182,11 +182,14 @@ done
 # code was only there), its "objcopy --only-keep-debug" file goes where
 # the report looks: by build-id on x86_64
 # (/usr/lib/debug/.build-id/xx/rest.debug), by .gnu_debuglink on mipsel
-# (/usr/lib/debug/bin/chain.debug, CRC-32 checked).  The uprobe is at
-# the file offset (the compiler resolves symbols from the program
-# itself), the chain must be exact and named.  First on the stored real
-# dumps of bench/ustack/ (chain.c as it was then: three callers; no
-# boot), then on a boot of each arch (-O2 only, no /bin/chain-O0).
+# (/usr/lib/debug/bin/chain.debug, CRC-32 checked).  The chain must be
+# exact and named.  First on the stored real dumps of bench/ustack/
+# (chain.c as it was then: three callers; no boot; the uprobe at its
+# file offset), then on a boot of each arch (-O2 only, no
+# /bin/chain-O0), the uprobe written /bin/chain:probe_me and its
+# 'stack has' names checked: the compiler reads the same debug file
+# (facts/debugfile.c), and its file offset must be the one nm and
+# readelf give for the unstripped program.
 
 # strip_into PROG SYSROOT ARCH: PROG stripped to SYSROOT/bin/chain, its debug file placed
 strip_into() {
@@ -208,18 +211,8 @@ strip_into() {
 	esac
 }
 
-# probe_off PROG: the file offset of probe_me in PROG (any arch: ELF headers only)
-probe_off() {
-	local v o a s f
-	v=$((16#$(nm "$1" | awk '$3 == "probe_me" { print $1 }')))
-	while read -r o a s f; do
-		if [ $v -ge $((a)) ] && [ $v -lt $((a + s)) ]; then
-			printf '0x%x\n' $((v - a + o))
-			return 0
-		fi
-	done < <(readelf -lW "$1" | awk '$1 == "LOAD" && / E +0x/ { print $2, $3, $5, "x" }')
-	return 1
-}
+# probe_off PROG: the file offset of probe_me in PROG (tests/lib.sh)
+probe_off() { elf_foff "$1" probe_me; }
 
 # first_frames N REPORT HOW: probe_me's first N user frames of REPORT,
 # the callers' "+0xOFF [/bin/chain]" dropped before "(HOW)"
@@ -290,9 +283,14 @@ for arch in mipsel x86_64; do
 		t_fail ustack/stripped/$arch/build "$cc, nm, objcopy or strip failed" "$d/cc.err"
 		continue
 	fi
-	chain_only "$d" "$off" ""
+	chain_only "$d" probe_me stack-has
 	run_probes_oops ustack/stripped/$arch/boot "$d/out" --arch $arch --rc "$d/rc" \
 		--sysroot "$d/sysroot" --report "$d/chain.probes" || continue
+	if grep -q "	uprobe_events	p:uprobes/probe_me /bin/chain:$off " "$d/out/plan"; then
+		t_pass ustack/stripped/$arch/offset-from-debug-file
+	else
+		t_fail ustack/stripped/$arch/offset-from-debug-file "not /bin/chain:$off" "$d/out/plan"
+	fi
 	first_frames 5 "$d/out/run.log" cfi > "$d/chain.got"
 	want_frames cfi caller_three caller_two caller_one main > "$d/chain.want"
 	if cmp -s "$d/chain.want" "$d/chain.got" && ! grep -q '\[user stack cut' "$d/out/run.log" &&

@@ -3,7 +3,9 @@
  * fuzz-facts: the readers of what the target is (facts/): an ELF kernel
  * (kernel_load_vmlinux: symbols, mcount sites, blacklist, banner,
  * IKCONFIG), a user ELF (uelf: arch check, symbol to file offset, raw
- * offset check), its DWARF (resolve_list_vars(): every parameter's type
+ * offset check, through itself as its own debug file too; its separate
+ * debug file looked for, facts/debugfile.c; its DT_NEEDED libraries,
+ * facts/ulibs.c), its DWARF (resolve_list_vars(): every parameter's type
  * and location at a function), a System.map and a target capture.
  *
  * Input: byte 0 chooses the reader (its value modulo 5: vmlinux, user
@@ -26,9 +28,11 @@
 #include <unistd.h>
 
 #include "compiler.h"
+#include "debugfile.h"
 #include "debuginfo.h"
 #include "kernel.h"
 #include "uelf.h"
+#include "ulibs.h"
 #include "fuzz.h"
 
 static char dir[64], path[96];
@@ -91,6 +95,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct kernel *k;
 	struct errmsg e;
 	struct uelf_sym sym;
+	struct debugfile df;
+	struct ulib *libs;
+	int n;
 	struct strbuf out = { 0 };
 	struct target t = { .kmajor = 6, .kminor = 1 };
 	const char *abi;
@@ -122,6 +129,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uelf_check_arch(path, archs[mode / 5 % 2], &abi, &e);
 		uelf_resolve_sym(path, "main", mode / 10, &sym, &e);
 		uelf_check_offset(path, 0x400, &e);
+		/* its notes, link and .dynamic: the debug file and libraries looked for */
+		if (!debugfile_find_path(dir, "/bin/f", &df))
+			uelf_resolve_dbg(path, df.path, "main", 0, &sym, &e);
+		debugfile_release(&df);
+		uelf_resolve_dbg(path, path, "main", 0, &sym, &e);
+		n = ulibs_find(dir, "/bin/f", &libs, &e);
+		if (n > 0)
+			ulibs_free(libs, n);
 		break;
 	case 2:
 		t.abi = abi_find(archs[mode / 5 % 2]);

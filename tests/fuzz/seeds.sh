@@ -104,12 +104,18 @@ facts)
 	for f in tests/elf/*.vmlinux; do
 		{ printf '\000'; cat "$f"; } | seed "vmlinux-$(basename "$f")"
 	done
-	for f in tests/out/dwarf/sysroot/bin/* tests/out/uelf/*; do
+	# (and tests/compiler's stripped dynamic programs and debug files:
+	# build-id notes, .gnu_debuglink, DT_NEEDED)
+	for f in tests/out/dwarf/sysroot/bin/* tests/out/uelf/* \
+		tests/out/compiler/debugfile/sr/*/bin/qsort \
+		tests/out/compiler/debugfile/sr/mipsel/usr/lib/debug/bin/*.debug; do
 		[ -f "$f" ] && [ "$(head -c 4 "$f")" = "$(printf '\177ELF')" ] || continue
 		[ "$(stat -c %s "$f")" -le 65536 ] || continue
-		{ printf '\001'; cat "$f"; } | seed "uelf-$(basename "$f")"
+		n=$(basename "$f")
+		case $f in */debugfile/sr/*) n=$(echo "${f#*/sr/}" | tr / -) ;; esac
+		{ printf '\001'; cat "$f"; } | seed "uelf-$n"
 		for fn in main dw_item dw_point dw_loop; do
-			{ printf '\002%s\000' $fn; cat "$f"; } | seed "dwarf-$fn-$(basename "$f")"
+			{ printf '\002%s\000' $fn; cat "$f"; } | seed "dwarf-$fn-$n"
 		done
 	done
 	for f in tests/facts/*.map tests/compiler/*.map; do
