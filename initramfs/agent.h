@@ -74,6 +74,12 @@ struct perf_fork {
 	uint32_t pid, ppid;
 };
 
+/* An exec (PERF_RECORD_COMM with PERF_RECORD_MISC_COMM_EXEC): older maps are gone. */
+struct perf_exec {
+	uint64_t time;
+	uint32_t pid;
+};
+
 /* One manifest "item" line; strings are owned by the item (never freed). */
 struct item {
 	char *probe;
@@ -144,6 +150,8 @@ struct agent {
 	unsigned long long maps_dropped;
 	struct perf_fork *forks;	/* at most PERF_FORKS_MAX */
 	size_t n_forks;
+	struct perf_exec *execs;	/* at most PERF_FORKS_MAX */
+	size_t n_execs;
 	uint32_t *upids;	/* tgids with a kept user-stack sample, PERF_UPIDS_MAX */
 	size_t n_upids;
 	char oops[AGENT_MAX_OOPS][128];	/* "TIME\tEPC\tTASK" (kmsg.c) */

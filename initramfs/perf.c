@@ -380,6 +380,30 @@ static void fork_record(struct agent *a, const char *rec, size_t len)
 		a->n_forks++;
 }
 
+/*
+ * One PERF_RECORD_COMM of an exec (misc PERF_RECORD_MISC_COMM_EXEC,
+ * attr.comm_exec; include/uapi/linux/perf_event.h): u32 pid, tid; char
+ * comm[] (NUL-padded to 8 bytes); then sample_id_all's u32 pid, tid;
+ * u64 time; u32 cpu, res.  The kernel sends it from begin_new_exec()
+ * (fs/exec.c, __set_task_comm()), after the old mm is gone and before
+ * the new program's mmaps: mappings of @pid older than it are dead.
+ */
+static void exec_record(struct agent *a, const char *rec, size_t len)
+{
+	struct perf_exec *x;
+
+	if (len < 8 + 24 || a->n_execs == PERF_FORKS_MAX)
+		return;
+	if (!a->execs) {
+		a->execs = malloc(PERF_FORKS_MAX * sizeof(*a->execs));
+		if (!a->execs)
+			return;
+	}
+	x = &a->execs[a->n_execs++];
+	memcpy(&x->pid, rec, 4);
+	memcpy(&x->time, rec + len - 16, 8);
+}
+
 /* Copy @len bytes at ring offset @off (wrapping) to @dst. */
 static void ring_copy(const struct perf_ring *r, uint64_t off, char *dst,
 		      size_t len)
@@ -426,6 +450,9 @@ static void ring_drain(struct agent *a, struct perf_probe *p,
 			mmap_line(a, p, rec + sizeof(h), h.size - sizeof(h));
 		} else if (h.type == PERF_RECORD_FORK) {
 			fork_record(a, rec + sizeof(h), h.size - sizeof(h));
+		} else if (h.type == PERF_RECORD_COMM &&
+			   (h.misc & PERF_RECORD_MISC_COMM_EXEC)) {
+			exec_record(a, rec + sizeof(h), h.size - sizeof(h));
 		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
 			uint64_t lost;
 
@@ -570,6 +597,8 @@ void perf_open(struct agent *a, const char *probe, const char *event,
 		if (!a->perf_mmaps) {
 			attr.mmap = 1;
 			attr.mmap2 = 1;
+			attr.comm = 1;		/* with comm_exec: each exec */
+			attr.comm_exec = 1;
 			attr.sample_id_all = 1;
 		}
 	}
@@ -762,15 +791,28 @@ void stext_line(struct agent *a, struct out *o)
 	}
 }
 
+/* The time of @pid's last exec no later than @until; 0: none seen. */
+static uint64_t last_exec(const struct agent *a, uint32_t pid, uint64_t until)
+{
+	uint64_t t = 0;
+	size_t k;
+
+	for (k = 0; k < a->n_execs; k++)
+		if (a->execs[k].pid == pid && a->execs[k].time <= until &&
+		    a->execs[k].time > t)
+			t = a->execs[k].time;
+	return t;
+}
+
 /*
  * The "perf-mmap" lines of the processes with a kept user-stack sample,
  * oldest first (the host takes the last line of the sample's pid that
  * holds a pc): the mappings a process inherited at its fork, from its
  * parent's parent down (at most PERF_FORK_DEPTH up, each made before
  * the fork that passed it on), under its own pid and their own time,
- * then its own.  A process that exec'ed after its fork has later
- * mappings of its own, which the host prefers.  Other processes'
- * mappings are not written.
+ * then its own.  A process that exec'ed keeps only its mappings since
+ * its last exec (PERF_RECORD_COMM, comm_exec): nothing older survives
+ * an exec.  Other processes' mappings are not written.
  */
 static void map_lines(struct agent *a, struct out *o)
 {
@@ -778,14 +820,17 @@ static void map_lines(struct agent *a, struct out *o)
 
 	for (i = 0; i < a->n_upids; i++) {
 		uint32_t who[PERF_FORK_DEPTH + 1];
-		uint64_t until[PERF_FORK_DEPTH + 1];
+		uint64_t until[PERF_FORK_DEPTH + 1], from[PERF_FORK_DEPTH + 1];
 		int depth = 0;
 
 		who[0] = a->upids[i];
 		until[0] = UINT64_MAX;
-		while (depth < PERF_FORK_DEPTH) {
+		for (;;) {
 			const struct perf_fork *f = NULL;
 
+			from[depth] = last_exec(a, who[depth], until[depth]);
+			if (from[depth] || depth == PERF_FORK_DEPTH)
+				break;
 			/* the last fork that made who[depth] before until[depth] */
 			for (k = 0; k < a->n_forks; k++)
 				if (a->forks[k].pid == who[depth] &&
@@ -802,7 +847,8 @@ static void map_lines(struct agent *a, struct out *o)
 			for (j = 0; j < a->n_maps; j++) {
 				const struct perf_map *m = &a->maps[j];
 
-				if (m->pid == who[depth] && m->time <= until[depth])
+				if (m->pid == who[depth] && m->time <= until[depth] &&
+				    m->time >= from[depth])
 					out_printf(o, "perf-mmap\t%llu\t%u\t%s",
 						   (unsigned long long)m->time,
 						   who[0], m->rest);

@@ -94,6 +94,22 @@ qsort_check() {
 	else
 		t_fail $name/mmap-lines "no perf-mmap line of $libc in the dump" "$d/out/ttyS1.raw"
 	fi
+	# only the mappings of processes with a kept sample: the rc's other
+	# programs (busybox, each exec) are held back by the agent
+	if awk -F'\t' '$1 == "perf-user" { s[$5] = 1 } $1 == "perf-mmap" { m[$3] = 1; n++ }
+		END { for (p in m) if (!(p in s)) { print "pid " p " has no sample"; exit 1 }; exit !n }' \
+		"$d/out/dump2" > "$d/mmap-pids" 2>&1; then
+		t_pass $name/mmap-lines-sampled-only
+	else
+		t_fail $name/mmap-lines-sampled-only "$(cat "$d/mmap-pids")" "$d/out/dump2"
+	fi
+	# the rc's shell forked each program, which exec'ed: what it
+	# inherited (busybox's mappings) died at the exec and is not written
+	if grep -q $'^perf-mmap\t.*\t/bin/busybox$' "$d/out/dump2"; then
+		t_fail $name/mmap-lines-since-exec "busybox mappings under a sampled pid" "$d/out/dump2"
+	else
+		t_pass $name/mmap-lines-since-exec
+	fi
 	rm -rf "$rs" && cp -as "$(cd "$d/sysroot" && pwd)" "$rs"
 	id=$(readelf -n "$rs$libc" | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
 	dbg=/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
