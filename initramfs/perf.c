@@ -291,6 +291,33 @@ static void sample_user(struct agent *a, struct perf_probe *p,
 		upid_add(a, h.pid);
 }
 
+/* Keep process @pid's mapping @rest ("ADDR\tLEN\tPGOFF\tPATH\n", copied) of @time in a->maps. */
+static void map_keep(struct agent *a, uint32_t pid, uint64_t time, const char *rest)
+{
+	struct perf_map *m;
+
+	if (a->n_maps == PERF_MAPS_MAX) {
+		a->maps_dropped++;
+		return;
+	}
+	if (!a->maps) {
+		a->maps = malloc(PERF_MAPS_MAX * sizeof(*a->maps));
+		if (!a->maps) {
+			a->maps_dropped++;
+			return;
+		}
+	}
+	m = &a->maps[a->n_maps];
+	m->rest = strdup(rest);
+	if (!m->rest) {
+		a->maps_dropped++;
+		return;
+	}
+	m->time = time;
+	m->pid = pid;
+	a->n_maps++;
+}
+
 /*
  * One PERF_RECORD_MMAP2 (include/uapi/linux/perf_event.h): u32 pid, tid;
  * u64 addr, len, pgoff; u32 maj, min; u64 ino, ino_generation (or the
@@ -305,7 +332,6 @@ static void sample_user(struct agent *a, struct perf_probe *p,
 static void mmap_line(struct agent *a, struct perf_probe *p, const char *rec,
 		      size_t len)
 {
-	struct perf_map *m;
 	uint32_t pid;
 	uint64_t addr, mlen, pgoff, time;
 	char line[128 + 4096], *name;
@@ -314,17 +340,6 @@ static void mmap_line(struct agent *a, struct perf_probe *p, const char *rec,
 	if (len < 64 + 1 + 24) {
 		p->bad++;
 		return;
-	}
-	if (a->n_maps == PERF_MAPS_MAX) {
-		a->maps_dropped++;
-		return;
-	}
-	if (!a->maps) {
-		a->maps = malloc(PERF_MAPS_MAX * sizeof(*a->maps));
-		if (!a->maps) {
-			a->maps_dropped++;
-			return;
-		}
 	}
 	memcpy(&pid, rec, 4);
 	memcpy(&addr, rec + 8, 8);
@@ -342,15 +357,7 @@ static void mmap_line(struct agent *a, struct perf_probe *p, const char *rec,
 		line[n++] = '?';
 	line[n++] = '\n';
 	line[n] = '\0';
-	m = &a->maps[a->n_maps];
-	m->rest = strdup(line);
-	if (!m->rest) {
-		a->maps_dropped++;
-		return;
-	}
-	m->time = time;
-	m->pid = pid;
-	a->n_maps++;
+	map_keep(a, pid, time, line);
 }
 
 /*
@@ -402,6 +409,68 @@ static void exec_record(struct agent *a, const char *rec, size_t len)
 	x = &a->execs[a->n_execs++];
 	memcpy(&x->pid, rec, 4);
 	memcpy(&x->time, rec + len - 16, 8);
+}
+
+/*
+ * The executable mappings of the processes that exist when the first
+ * user-stack probe's events open, which no PERF_RECORD_MMAP2 will
+ * report (perf record does the same: perf_event__synthesize_mmap_events
+ * in tools/perf/util/synthetic-events.c).  The agent runs first, but
+ * the kernel may have started user processes before it: usermode
+ * helpers run from rootfs_initcall on (usermodehelper_enable() in
+ * init/initramfs.c), e.g. a uevent helper per device
+ * (CONFIG_UEVENT_HELPER_PATH, UMH_NO_WAIT in lib/kobject_uevent.c) or
+ * request_module_nowait()'s modprobe, still running when /init starts;
+ * and the agent itself (PID 1, until it execs the real init).  Each
+ * "r-xp" line of /proc/PID/maps ("START-END PERMS OFFSET DEV INODE
+ * PATH", fs/proc/task_mmu.c show_map_vma()) with a path is kept as a
+ * mapping of time 0 (mapped before the events opened: any later one of
+ * the process at the same place is newer), written as the records' are
+ * (map_lines(): the sampled processes' and what they inherited).  Kernel threads
+ * have no mappings.  Best effort: a process that ends meanwhile is
+ * skipped.
+ */
+static void mmaps_before(struct agent *a)
+{
+	char dir[AGENT_PATH_MAX], path[AGENT_PATH_MAX + 32], buf[512];
+	char line[128 + 4096];
+	struct dirent *e;
+	DIR *d;
+
+	if (rooted(a, dir, sizeof(dir), "/proc") || !(d = opendir(dir)))
+		return;
+	while ((e = readdir(d))) {
+		char *end;
+		unsigned long pid = strtoul(e->d_name, &end, 10);
+		FILE *f;
+
+		if (*end || !pid || pid > 0x7fffffffUL)
+			continue;
+		snprintf(path, sizeof(path), "%s/%lu/maps", dir, pid);
+		if (!(f = fopen(path, "re")))
+			continue;
+		while (fgets(buf, sizeof(buf), f)) {
+			unsigned long long start, stop, off;
+			char perms[8];
+			int at = 0;
+			size_t n, k;
+
+			/* (a path past the buffer: its tail, read as another line, does not parse) */
+			if (sscanf(buf, "%llx-%llx %7s %llx %*s %*s %n", &start, &stop,
+				   perms, &off, &at) != 4 || !at || perms[2] != 'x' ||
+			    stop <= start || (buf[at] != '/' && buf[at] != '['))
+				continue;
+			n = snprintf(line, sizeof(line), "%llx\t%llx\t%llx\t",
+				     start, stop - start, off);
+			for (k = at; buf[k] && buf[k] != '\n' && n + 2 < sizeof(line); k++)
+				line[n++] = (unsigned char)buf[k] < 0x20 || buf[k] == 0x7f ? '?' : buf[k];
+			line[n++] = '\n';
+			line[n] = '\0';
+			map_keep(a, (uint32_t)pid, 0, line);
+		}
+		fclose(f);
+	}
+	closedir(d);
 }
 
 /* Copy @len bytes at ring offset @off (wrapping) to @dst. */
@@ -648,6 +717,8 @@ void perf_open(struct agent *a, const char *probe, const char *event,
 		 err ? ", some cpus failed: " : "",
 		 err ? strerror(err) : "");
 	agent_item(a, probe, "armed", "perf", detail);
+	if (attr.mmap2 && !a->perf_mmaps)
+		mmaps_before(a);	/* after the open: nothing falls between */
 	a->perf_mmaps |= attr.mmap2;
 	a->n_perf++;
 }

@@ -955,8 +955,9 @@ static void take_sample(struct report *r, struct hit *h, struct sample *s)
 		h->nuframes = 0;
 		s->machine = dump_machine(&r->d);
 		uprobe_def(r, h->probe, &path, &off);
-		ustack_frames(s, r->d.umaps, r->d.numaps, r->sysroot, path ? path : "?", off, &h->uframes,
-			      &h->nuframes, &h->capuframes);
+		ustack_frames(s, r->d.umaps, r->d.numaps, r->sysroot, path ? path : "?", off,
+			      uprobe_is_return(r, h->probe), &h->uframes, &h->nuframes,
+			      &h->capuframes);
 		free(path);
 		return;
 	}
@@ -1084,6 +1085,31 @@ bool uprobe_def(const struct report *r, const char *name, char **path,
 			*off = (unsigned long long)pr->offset;
 			return true;
 		}
+	return false;
+}
+
+/*
+ * Is the uprobe @name a uretprobe?  From its "uprobe_events" item
+ * ("r:uprobes/NAME ...", as uprobe_def() reads it), else from the probe
+ * file; false when neither says.
+ */
+bool uprobe_is_return(const struct report *r, const char *name)
+{
+	const char *p, *want = "\tuprobe_events\t";
+	const struct probe *pr;
+	size_t n = strlen(name);
+
+	for (p = r->d.items.s ? r->d.items.s : ""; *p; p = strchr(p, '\n') + 1) {
+		const char *nl = strchr(p, '\n'), *def;
+
+		if (!nl)
+			break;
+		if (!strncmp(p, name, n) && p[n] == '\t' && (def = strstr(p, want)) && def < nl)
+			return def[strlen(want)] == 'r';
+	}
+	for (pr = r->prog ? r->prog->probes : NULL; pr; pr = pr->next)
+		if (pr->kind == P_URETPROBE && !strcmp(pr->name, name))
+			return true;
 	return false;
 }
 

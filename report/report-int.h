@@ -393,6 +393,8 @@ void dump_console_trace(struct report *r, const char *text);
  */
 bool uprobe_def(const struct report *r, const char *name, char **path,
 		unsigned long long *off);
+/* Is the uprobe @name a uretprobe (its item's "r:" definition, else the probe file)? */
+bool uprobe_is_return(const struct report *r, const char *name);
 void dump_probe_names(struct report *r);
 
 /* baseline.c */
@@ -438,7 +440,7 @@ int utf8_len(const unsigned char *s);
 #define USTACK_MARK	"[user stack "
 void ustack_frames(const struct sample *s, const struct umap *maps, int nmaps,
 		   const char *sysroot, const char *path, unsigned long long off,
-		   char ***frames, int *n, int *cap);
+		   bool ret, char ***frames, int *n, int *cap);
 /*
  * Was user frame @frame found by prologue analysis (no CFI: MIPS)?  Every
  * output keeps the mark USTACK_HEUR after the frame's name.

@@ -1234,13 +1234,19 @@ static void push_frame(char ***v, int *n, int *cap, char *s)
  * "(heuristic)" (MIPS prologue analysis, the same); a last frame
  * "[user stack cut: WHY]" when the unwind stopped before the outermost
  * frame (the function of the ELF entry point), "[user stack not
- * unwound: WHY]" without the file (USTACK_MARK).  Each file is read
+ * unwound: WHY]" without the file (USTACK_MARK).  @ret: the probe is a
+ * uretprobe, whose sample's pc is the address the probed function
+ * returned to (the kernel sets it before the handlers run,
+ * handle_trampoline() in kernel/events/uprobes.c): the function's own
+ * frame is gone, the first frame is its caller's, marked "(ret)" and
+ * named inside the call, its object and bias from the mappings (the
+ * return address need not be in the probed file).  Each file is read
  * once per process (struct ufile).  Never fails: what cannot be done is
  * said in the frames.
  */
 void ustack_frames(const struct sample *s, const struct umap *maps, int nmaps,
 		   const char *sysroot, const char *path, unsigned long long off,
-		   char ***frames, int *n, int *cap)
+		   bool ret, char ***frames, int *n, int *cap)
 {
 	struct uw u = { .s = s, .maps = maps, .nmaps = nmaps, .sysroot = sysroot };
 	struct usess *ss;
@@ -1267,9 +1273,26 @@ void ustack_frames(const struct sample *s, const struct umap *maps, int nmaps,
 		free(file);
 		return;
 	}
+	free(file);
+	if (ret) {
+		/* the return address's object: a mapping of the dump, else the probed ET_EXEC */
+		const char *rpath = path;
+		unsigned long long rbias = 0;
+		struct ufile *g = pc_object(&u, pc - 1, &rbias, &rpath);
+
+		if (g) {
+			f = g;
+			path = rpath;
+			bias = rbias;
+		} else if (f->eh.e_type == ET_DYN) {
+			push_frame(frames, n, cap, xasprintf("0x%llx (ret)", pc));
+			push_frame(frames, n, cap, xasprintf(USTACK_MARK "cut: no perf-mmap line places 0x%llx, where the uretprobe's function returned (its caller's object and load bias unknown)]", pc));
+			return;
+		}
+	}
 	u.msb = f->eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	u.wsize = f->eh.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
-	if (f->eh.e_type == ET_DYN) {
+	if (f->eh.e_type == ET_DYN && !ret) {
 		/* the load bias: the sample's pc against the probe's address */
 		GElf_Phdr ph;
 		size_t k, np;
@@ -1303,9 +1326,11 @@ void ustack_frames(const struct sample *s, const struct umap *maps, int nmaps,
 	if (!fr.n)
 		fr.pc[fr.n++] = pc;
 	for (i = 0; i < fr.n; i++) {
-		const char *how = !i ? "pc" : fr.cfi[i - 1] ? "cfi" :
+		const char *how = !i ? (ret ? "ret" : "pc") : fr.cfi[i - 1] ? "cfi" :
 				  fr.heur[i - 1] ? "heuristic" : "fp";
-		unsigned long long at_pc = i ? fr.pc[i] - 1 : fr.pc[i], b = bias;
+		/* a return address is named inside its call, a hit's pc as it is */
+		bool inside = i || ret;
+		unsigned long long at_pc = inside ? fr.pc[i] - 1 : fr.pc[i], b = bias;
 		const char *opath = path;
 		struct ufile *g = pc_object(&u, at_pc, &b, &opath);
 
@@ -1322,7 +1347,7 @@ void ustack_frames(const struct sample *s, const struct umap *maps, int nmaps,
 			if (plus)
 				*plus = '\0';
 			push_frame(frames, n, cap, xasprintf("%s+0x%llx [%s] (%s)", buf,
-							     at + (i ? 1 : 0), opath, how));
+							     at + (inside ? 1 : 0), opath, how));
 		} else if (g != f) {
 			/* a shared object without the symbol: its own address, for addr2line */
 			push_frame(frames, n, cap, xasprintf("0x%llx [%s] (%s)", fr.pc[i] - b,

@@ -34,10 +34,13 @@
 #           trace.dat (its endian byte 1) in which trace-cmd report shows
 #           the same values, the function tracer's register_netdevice,
 #           and as many events as the dump's per-CPU "entries".
-#  8. ustack tests/ustack/chain.probes: tests/ustack/chain.c built n64
-#           big-endian -O2 and -O0, run by rc-static; each probe_me's user
-#           call stack (the agent's perf user-stack sample: big-endian
-#           stack words) unwound with the program's CFI, exact to __start
+#  8. ustack tests/ustack/{chain,qsort,dlopen,ret}.probes: chain.c built
+#           n64 big-endian -O2, -O0 and stripped (its debug file by
+#           .gnu_debuglink), the dynamic qsort.c and dlopen.c (with
+#           plugin.c, the loader and libc), run by rc-static; each
+#           probe's user call stack (the agent's perf user-stack sample:
+#           big-endian stack words) unwound with the programs' CFI, exact
+#           to __start, uretprobes' from the return address
 #           (tests/ustack/check.sh, as tests/ustack.test.sh elsewhere).
 #  4. bootconfig: probecc -o bootconfig appended with probecc-bootconfig's
 #           little-endian footer is loaded by this big-endian 6.1 kernel
@@ -309,36 +312,37 @@ else
 	t_fail kernel-mips64be/tracedat/boot "boot failed" "$b/td.err" "$b/td.cerr" "$b/td.log"
 fi
 
-# 8. ustack: user call stacks of a big-endian n64 program without frame
-# pointers (tests/ustack/chain.c -O2 and -O0, run by rc-static): the perf
-# user-stack sample's big-endian words unwound with the programs' CFI
-# (tests/ustack/check.sh, as tests/ustack.test.sh on the other targets)
+# 8. ustack: user call stacks of big-endian n64 programs without frame
+# pointers, run by rc-static (tests/ustack/check.sh ustack_sysroot): the
+# perf user-stack sample's big-endian words unwound with the programs'
+# CFI: tests/ustack/chain.c -O2 and -O0 (ustack_check, as
+# tests/ustack.test.sh on the other targets), the dynamic qsort.c through
+# libc, dlopen.c through the library it dlopen()s, uretprobes with
+# 'stack', chain.c stripped with its debug file by .gnu_debuglink
+# (dyn_check)
 . tests/ustack/check.sh
-sr=$b/ustack-sysroot
-mkdir -p "$sr/bin" "$b/ustack"
-if ! mips64-linux-gnuabi64-gcc -static -g -O2 -o "$sr/bin/chain" tests/ustack/chain.c \
-	2> "$b/ustack.cerr" ||
-   ! mips64-linux-gnuabi64-gcc -static -g -O0 -o "$sr/bin/chain-O0" tests/ustack/chain.c \
-	2>> "$b/ustack.cerr"; then
-	t_fail kernel-mips64be/ustack/build "cannot build tests/ustack/chain.c" "$b/ustack.cerr"
-elif ./probecc tests/ustack/chain.probes --vmlinux "$BE_VMLINUX" --sysroot "$sr" \
+u=$b/ustack && mkdir -p "$u"
+if ! ustack_sysroot mips64 "$u" debuglink; then
+	t_fail kernel-mips64be/ustack/build "a compile, the libraries' copy or the strip failed" "$u/cc.err"
+elif ./probecc "$u/probes" --vmlinux "$BE_VMLINUX" --sysroot "$u/sysroot" \
 	--cmdline-max $mbe_max --plan "$b/ustack.plan" --cmdline > "$b/ustack.cmdline" \
-	2>> "$b/ustack.cerr" &&
+	2> "$b/ustack.cerr" &&
      qemu-images/mkimage malta64 -o "$b/ustack.gz" --plan "$b/ustack.plan" --module none \
-	--rc "$b/rc" --add "$sr/bin/chain:/bin/chain" --add "$sr/bin/chain-O0:/bin/chain-O0" \
+	--rc "$b/rc" $(cd "$u/sysroot" && find . -type f | sort | sed 's|^\.\(.*\)|--add '"$u"'/sysroot\1:\1|') \
 	2>> "$b/ustack.cerr" &&
      mbe_boot ustack; then
 	rc=0
-	./probecc report "$b/ustack.raw" --probes tests/ustack/chain.probes \
-		--vmlinux "$BE_VMLINUX" --sysroot "$sr" --junit "$b/ustack.junit" \
+	./probecc report "$b/ustack.raw" --probes "$u/probes" \
+		--vmlinux "$BE_VMLINUX" --sysroot "$u/sysroot" --junit "$b/ustack.junit" \
 		> "$b/ustack.report" 2>&1 || rc=$?
 	if [ $rc = 0 ] && grep -q 'failures="0"' "$b/ustack.junit"; then
 		t_pass kernel-mips64be/ustack/expectations-hold
 	else
 		t_fail kernel-mips64be/ustack/expectations-hold "report exit $rc" "$b/ustack.report"
 	fi
-	ustack_check kernel-mips64be/ustack "$b/ustack.report" "$b/ustack.raw" "$b/ustack.log" \
-		"$b/ustack"
+	ustack_check kernel-mips64be/ustack "$b/ustack.report" "$b/ustack.raw" "$b/ustack.log" "$u"
+	cat "$b"/ustack.dump[0-9]* > "$u/dumps"
+	dyn_check kernel-mips64be/ustack mips64 "$u" "$b/ustack.raw" "$u/dumps" "$b/ustack.plan"
 else
 	t_fail kernel-mips64be/ustack "compile, image or boot failed" "$b/ustack.cerr" "$b/ustack.log"
 fi

@@ -16,10 +16,11 @@
  *     3 pages): do_mmap (mm/mmap.c, 6.1) gets 8 arguments, 5 and 6 of
  *     them known (flags 2, pgoff 3) for an n64 kprobe reading them from
  *     $8-$11 (tests/kernel/mips64be-args.probes);
- *  6. runs /bin/args10, /bin/chain and /bin/chain-O0, each when the
- *     image has it (tests/boot64/args10.c, the uprobe target of ten
- *     arguments; tests/ustack/chain.c -O2 and -O0, the user stacks),
- *     built n64 big-endian by the test;
+ *  6. runs /bin/args10, /bin/chain, /bin/chain-O0, /bin/chain-s,
+ *     /bin/qsort and /bin/dlopen, each when the image has it
+ *     (tests/boot64/args10.c, the uprobe target of ten arguments;
+ *     tests/ustack/chain.c -O2, -O0 and stripped, qsort.c and dlopen.c,
+ *     the user stacks), built n64 big-endian by the test;
  *  7. waits for the agent's window dump (/run/probecc.done, 30 s at most)
  *     and powers off (reboot(2) RB_POWER_OFF).
  * Messages go to the console prefixed "rc:".  Built by the test with the
@@ -107,6 +108,9 @@ int main(void)
 	run("/bin/args10");
 	run("/bin/chain");
 	run("/bin/chain-O0");
+	run("/bin/chain-s");
+	run("/bin/qsort");
+	run("/bin/dlopen");
 
 	for (i = 0; i < 150 && access("/run/probecc.done", F_OK); i++)
 		nanosleep(&fifth, NULL);
