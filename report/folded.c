@@ -9,8 +9,9 @@
  * the "/0xSIZE" of a kernel stack, or the " [module]" tag, so that the
  * same caller seen by the kernel's stack trace and by the agent's perf
  * callchain merges into one frame.  flamegraph.pl splits frames at ';':
- * one in a name becomes ':'.  A uprobe hit's user frames come first
- * (outermost), below its kernel frames, as perf script prints them; a
+ * one in a name becomes ':'.  A uprobe hit's user frames, and a kprobe's
+ * with "stack user", come first (outermost), below its kernel frames, as
+ * perf script prints them; a
  * user stack whose unwind stopped or was not done starts with
  * "[incomplete]"; a user frame found by prologue analysis keeps its
  * " (heuristic)" after the name.

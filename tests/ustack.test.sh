@@ -131,6 +131,75 @@ qsort_want() {
 	echo "main [/bin/qsort] (cfi)"
 }
 
+# A kprobe's "stack user" (tests/ustack/ksync.c and ksync.probes, in the
+# mipsel, x86_64 and arm64 boots): ksys_sync's hits from /bin/ksync and
+# /bin/ksync-O0 have the kernel frames, ksys_sync first, then the system
+# call's entry (kernel_entry WANT), and below them the task's user
+# frames, unwound through the task's perf-mmap lines: sync in libc (the
+# pc after the syscall instruction), then probe_me, caller_three,
+# caller_two, caller_one, main, to the entry point's function.  On MIPS
+# a system call's entry saves no $30 (SAVE_SOME), so -O0's frames on
+# $fp begin with probe_me found by prologue analysis, "(heuristic)".
+# kernel_frames PROBE LOG: the kernel frames of PROBE's first stack in
+# the report's text, one a line, without the counts
+kernel_frames() {
+	awk -v p="$1" '$1 == p && $3 == "hit(s)," { in_p = 1; next }
+		in_p && /^    callers/ { on = 1; next }
+		on && /^      / { $1 = ""; sub(/^ /, ""); print; next }
+		on { exit }' "$2"
+}
+
+# ksync_want PROG HOW: the user frames of PROG up to main, offsets dropped
+ksync_want() {
+	echo "sync [$1] (pc)"
+	echo "probe_me [$1] ($2)"
+	for c in caller_three caller_two caller_one main; do
+		echo "$c [$1] (cfi)"
+	done
+}
+
+# ksync_check NAME ARCH DIR
+ksync_check() {
+	local name=$1 arch=$2 d=$3 prog how entry
+	case $arch in
+	x86_64) entry='entry_SYSCALL_64' ;;
+	arm64) entry='el0t_64_sync' ;;
+	*) entry='(handle_sys|syscall_common)' ;;
+	esac
+	kernel_frames ksync "$d/out/run.log" > "$d/ksync.kframes"
+	if head -1 "$d/ksync.kframes" | grep -q '^ksys_sync+0x0$' &&
+	   sed -n 2p "$d/ksync.kframes" | grep -Eq '^(__[a-z0-9]+_)?sys_sync\+0x' &&
+	   tail -1 "$d/ksync.kframes" | grep -Eq "^$entry"; then
+		t_pass $name/kernel-frames
+	else
+		t_fail $name/kernel-frames "$(tr '\n' '|' < "$d/ksync.kframes")" "$d/out/run.log"
+	fi
+	user_frames ksync "$d/out/run.log" > "$d/ksync.uframes"
+	for prog in /bin/ksync /bin/ksync-O0; do
+		how=cfi
+		[ $prog = /bin/ksync-O0 ] && [ $arch = mipsel ] && how=heuristic
+		grep -F "[$prog]" "$d/ksync.uframes" > "$d/ksync.$(basename $prog).frames"
+		ksync_want $prog $how > "$d/ksync.want"
+		sed -E 's/\+0x[0-9a-f]+ \[/ [/' "$d/ksync.$(basename $prog).frames" | head -6 > "$d/ksync.got"
+		if cmp -s "$d/ksync.want" "$d/ksync.got" &&
+		   tail -1 "$d/ksync.$(basename $prog).frames" | grep -Eq "^_?_start\+0x[0-9a-f]+ \[$prog\] \(cfi\)$"; then
+			t_pass $name/$(basename $prog)/exact-chain
+		else
+			t_fail $name/$(basename $prog)/exact-chain "$(tr '\n' '|' < "$d/ksync.$(basename $prog).frames")" "$d/out/run.log"
+		fi
+	done
+	t_grep $name/armed "$d/out/ttyS1.raw" \
+		$'^item\tksync\tarmed\tperf\tperf: [0-9]+ cpus, id [0-9]+, kernel callchain, user stack$'
+	# folded: root first, the user frames (main ... sync) then the kernel's (... ksys_sync)
+	./probecc report --sysroot "$d/sysroot" --probes "$d/probes" --folded "$d/ksync.folded" \
+		--json "$d/ksync.json" "$d/out/ttyS1.raw" > /dev/null 2>&1
+	if grep -Eq ';main;caller_one;caller_two;caller_three;probe_me;sync;.*;(__[a-z0-9]+_)?sys_sync;ksys_sync;ksync [0-9]+$' "$d/ksync.folded"; then
+		t_pass $name/folded-user-then-kernel
+	else
+		t_fail $name/folded-user-then-kernel "no root-first user-then-kernel stack of ksync" "$d/ksync.folded"
+	fi
+}
+
 for arch in ${US_TARGETS:-mipsel x86_64 loongson3 loongson3-o32 arm64}; do
 	d=$us_dir/$arch && mkdir -p "$d/sysroot/bin"
 	case $arch in
@@ -156,10 +225,24 @@ for arch in ${US_TARGETS:-mipsel x86_64 loongson3 loongson3-o32 arm64}; do
 		cat tests/ustack/chain.probes tests/ustack/qsort.probes > "$d/probes"
 		probes=$d/probes ;;
 	esac
+	case $arch in
+	mipsel | x86_64 | arm64)
+		# a kprobe's "stack user" in the same boot: sync(2) from /bin/ksync, /bin/ksync-O0
+		if ! $cc -static -g -O2 -o "$d/sysroot/bin/ksync" tests/ustack/ksync.c 2>> "$d/cc.err" ||
+		   ! $cc -static -g -O0 -o "$d/sysroot/bin/ksync-O0" tests/ustack/ksync.c 2>> "$d/cc.err"; then
+			t_fail ustack/$arch/build "$cc failed on ksync.c" "$d/cc.err"
+			continue
+		fi
+		cat "$probes" tests/ustack/ksync.probes > "$d/probes.k" && mv "$d/probes.k" "$d/probes"
+		probes=$d/probes ;;
+	esac
 	run_probes_oops ustack/$arch/boot "$d/out" --arch $arch --rc tests/ustack/rc-chain \
 		--sysroot "$d/sysroot" --report "$probes" || continue
 	ustack_check ustack/$arch "$d/out/run.log" "$d/out/ttyS1.raw" "$d/out/console.log" "$d"
-	[ "$probes" = tests/ustack/chain.probes ] || qsort_check ustack/$arch/qsort $arch "$d"
+	case $arch in
+	mipsel | x86_64) qsort_check ustack/$arch/qsort $arch "$d" ;;
+	esac
+	[ ! -e "$d/sysroot/bin/ksync" ] || ksync_check ustack/$arch/ksync $arch "$d"
 	# without --sysroot the stack is not unwound and says so (x86_64 keeps
 	# the kernel's own frame-pointer frames, as addresses); 'stack has' fails
 	./probecc report --probes tests/ustack/chain.probes "$d/out/ttyS1.raw" > "$d/nosysroot" 2>&1
