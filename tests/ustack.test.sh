@@ -138,8 +138,9 @@ qsort_want() {
 # frames, unwound through the task's perf-mmap lines: sync in libc (the
 # pc after the syscall instruction), then probe_me, caller_three,
 # caller_two, caller_one, main, to the entry point's function.  On MIPS
-# a system call's entry saves no $30 (SAVE_SOME), so -O0's frames on
-# $fp begin with probe_me found by prologue analysis, "(heuristic)".
+# a system call's entry saves no $30 (SAVE_SOME), so at -O0, whose CFA is
+# $fp, probe_me's caller is found by prologue analysis, "(heuristic)",
+# which restores $fp for the CFI of the frames above.
 # kernel_frames PROBE LOG: the kernel frames of PROBE's first stack in
 # the report's text, one a line, without the counts
 kernel_frames() {
@@ -149,11 +150,13 @@ kernel_frames() {
 		on { exit }' "$2"
 }
 
-# ksync_want PROG HOW: the user frames of PROG up to main, offsets dropped
+# ksync_want PROG HOW: the user frames of PROG up to main, offsets
+# dropped; HOW is how caller_three was found (from probe_me's frame)
 ksync_want() {
 	echo "sync [$1] (pc)"
-	echo "probe_me [$1] ($2)"
-	for c in caller_three caller_two caller_one main; do
+	echo "probe_me [$1] (cfi)"
+	echo "caller_three [$1] ($2)"
+	for c in caller_two caller_one main; do
 		echo "$c [$1] (cfi)"
 	done
 }
@@ -167,7 +170,7 @@ ksync_check() {
 	*) entry='(handle_sys|syscall_common)' ;;
 	esac
 	kernel_frames ksync "$d/out/run.log" > "$d/ksync.kframes"
-	if head -1 "$d/ksync.kframes" | grep -q '^ksys_sync+0x0$' &&
+	if head -1 "$d/ksync.kframes" | grep -Eq '^ksys_sync\+0x[0-9a-f]+$' &&
 	   sed -n 2p "$d/ksync.kframes" | grep -Eq '^(__[a-z0-9]+_)?sys_sync\+0x' &&
 	   tail -1 "$d/ksync.kframes" | grep -Eq "^$entry"; then
 		t_pass $name/kernel-frames
