@@ -13,7 +13,8 @@
  * with "stack user", come first (outermost), below its kernel frames, as
  * perf script prints them; a
  * user stack whose unwind stopped or was not done starts with
- * "[incomplete]"; a user frame found by prologue analysis keeps its
+ * "[incomplete]" (a kernel thread's hit, with no user context, has its
+ * kernel frames alone); a user frame found by prologue analysis keeps its
  * " (heuristic)" after the name.
  */
 #include <stdlib.h>
@@ -27,6 +28,8 @@ static void add_frame(struct strbuf *sb, const char *s)
 	size_t n = strcspn(s, "+/ ");
 	bool heur;
 
+	if (!strncmp(s, USTACK_MARK "absent:", strlen(USTACK_MARK "absent:")))
+		return;	/* no user context (a kernel thread): the kernel frames are the stack */
 	if (!strncmp(s, USTACK_MARK, strlen(USTACK_MARK))) {
 		sb_addf(sb, "[incomplete];");
 		return;

@@ -14,7 +14,9 @@
 # CFI, the walk must reach the entry point's function, and the kernel
 # must not warn about the sampled registers.  First, on the host, the
 # agent's register mask of each arch (riscv64 too) against the kernel's
-# perf_regs (tests/ustack/regs-mask.sh).
+# perf_regs (tests/ustack/regs-mask.sh).  The mipsel, x86_64 and arm64
+# boots also run tests/ustack/ksync.c under a kprobe's "stack user"
+# (ksync_check below).
 # Five boots, ~1.5-2 min warm (the kernels are the boot groups').
 # Run alone: bash tests/ustack.test.sh (through tests/run-tests.sh);
 # US_TARGETS="mipsel arm64" picks targets.
@@ -362,6 +364,54 @@ for arch in mipsel x86_64; do
 		t_pass ustack/stripped-stored/$arch/no-debug-file-said
 	else
 		t_fail ustack/stripped-stored/$arch/no-debug-file-said "not said" "$d/report-nodebug"
+	fi
+done
+
+# A kprobe's "stack user" sample, on the host: the stored real samples
+# of bench/ustack/ written as a kprobe's (the kernel callchain after the
+# stack, docs/plan.md "perf-user"), with a perf-mmap line placing
+# /bin/chain's code where the kernel mapped it: no uprobe names the
+# program, the report finds it through the task's mappings and unwinds
+# the same exact chain, under the kernel frames.  Without the mapping the
+# stack says it was not unwound and why; a kernel thread's sample (ABI 0:
+# no registers, no stack, as perf_sample_regs_user() gives it) says "no
+# user context".
+for arch in mipsel x86_64; do
+	d=$us_dir/kstack-stored-$arch && mkdir -p "$d/sysroot/bin"
+	xz -dc bench/ustack/$arch-chain.xz > "$d/sysroot/bin/chain"
+	case $arch in
+	mipsel) map=$'perf-mmap\t1000\t81\t400000\t8a000\t0\t/bin/chain' k=$'\t81f70400 81f70500' ;;
+	x86_64) map=$'perf-mmap\t1000\t86\t401000\t78000\t1000\t/bin/chain' k=$'\tffffffff97e01000 ffffffff97e02000' ;;
+	esac
+	awk -v map="$map" -v k="$k" '/^perf-user\t/ { print map; print $0 k; next } { print }' \
+		bench/ustack/$arch.dump2 > "$d/kernel.dump"
+	grep -v '^perf-mmap' "$d/kernel.dump" > "$d/nomap.dump"
+	awk -F '\t' -v OFS='\t' '$1 == "perf-user" { $7 = 0; $9 = "-"; $10 = 0; $11 = "-" } { print }' \
+		"$d/kernel.dump" > "$d/kthread.dump"
+	./probecc report --sysroot "$d/sysroot" --probes bench/ustack/chain.probes \
+		--folded "$d/folded" "$d/kernel.dump" > "$d/report" 2>&1
+	first_frames 4 "$d/report" cfi > "$d/chain.got"
+	want_frames cfi caller_two caller_one main > "$d/chain.want"
+	if cmp -s "$d/chain.want" "$d/chain.got" && ! grep -q '\[user stack' "$d/report" &&
+	   [ "$(kernel_frames probe_me "$d/report" | wc -l)" = 2 ] &&
+	   grep -q ';main;caller_one;caller_two;probe_me;[^;]*;[^;]*;probe_me 1$' "$d/folded"; then
+		t_pass ustack/kstack-stored/$arch/exact-chain
+	else
+		t_fail ustack/kstack-stored/$arch/exact-chain "$(tr '\n' '|' < "$d/chain.got")" "$d/report"
+	fi
+	./probecc report --sysroot "$d/sysroot" --probes bench/ustack/chain.probes \
+		"$d/nomap.dump" > "$d/report-nomap" 2>&1
+	t_grep ustack/kstack-stored/$arch/no-mapping-said "$d/report-nomap" \
+		"\[user stack not unwound: no perf-mmap line places 0x[0-9a-f]+ in pid [0-9]+ \(its program was mapped before the agent's perf events opened\)\]"
+	./probecc report --sysroot "$d/sysroot" --probes bench/ustack/chain.probes \
+		"$d/kthread.dump" > "$d/report-kthread" 2>&1
+	./probecc report --sysroot "$d/sysroot" --probes bench/ustack/chain.probes \
+		--folded "$d/folded-kthread" "$d/kthread.dump" > /dev/null 2>&1
+	if grep -q '\[user stack absent: no user context (the hit was in a kernel thread)\]' "$d/report-kthread" &&
+	   grep -Eq '^[^;]+;[^;]+;probe_me 1$' "$d/folded-kthread"; then
+		t_pass ustack/kstack-stored/$arch/kernel-thread-said
+	else
+		t_fail ustack/kstack-stored/$arch/kernel-thread-said "not said, or the folded stack is not the kernel frames alone" "$d/report-kthread"
 	fi
 done
 
