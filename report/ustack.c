@@ -947,16 +947,17 @@ static bool mips_step(struct uw *u, struct ufile *f, unsigned long long bias,
 /*
  * Whether the user register $@reg holds the task's value in a sample of
  * a kernel probe ("stack user"): a system call's entry saves only
- * SAVE_SOME's registers ($0, $2-$7, $8-$9 on 64-bit, $25, $28, $29,
- * $31: arch/mips/include/asm/stackframe.h, scall32-o32.S handle_sys),
- * and task_pt_regs() keeps stale words for the others, $16-$23 and $30
- * among them.  An interrupt or fault entry saves them all (SAVE_ALL),
- * but the sample does not say which entry it was: the fewer count.
+ * SAVE_SOME's registers ($0, $2-$7, $25, $28, $29, $31, and $8-$9 in a
+ * 64-bit kernel: arch/mips/include/asm/stackframe.h, scall32-o32.S
+ * handle_sys), and task_pt_regs() keeps stale words for the others,
+ * $16-$23 and $30 among them.  An interrupt or fault entry saves them
+ * all (SAVE_ALL), but the sample does not say which entry it was: the
+ * fewer count ($8-$9 too: no unwind rule needs them).
  */
-static bool mips_entry_saved(int reg, int wsize)
+static bool mips_entry_saved(int reg)
 {
-	return reg == 0 || (reg >= 2 && reg <= 7) || ((reg == 8 || reg == 9) && wsize == 8) ||
-	       reg == 25 || reg == 28 || reg == 29 || reg == 31;
+	return reg == 0 || (reg >= 2 && reg <= 7) || reg == 25 || reg == 28 ||
+	       reg == 29 || reg == 31;
 }
 
 static void unwind_mips(struct uw *u, struct ufile *f, unsigned long long bias,
@@ -970,7 +971,7 @@ static void unwind_mips(struct uw *u, struct ufile *f, unsigned long long bias,
 
 	for (i = 0; i < MIPS_NREGS; i++)
 		have[i] = i && perf_reg(u->s, i, &regs[i]) &&	/* bit i: $i; bit 0: pc */
-			  (!u->s->kernel || mips_entry_saved(i, u->wsize));
+			  (!u->s->kernel || mips_entry_saved(i));
 	regs[0] = 0;
 	have[0] = true;
 	if (!perf_reg(u->s, 0, &pc))
