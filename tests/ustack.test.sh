@@ -173,7 +173,7 @@ ksync_check() {
 	# (the kernel's unwinder; the user stack's direct caller comes from
 	# x30, never lost)
 	case $arch in
-	x86_64) caller=__x64_sys_sync entry='entry_SYSCALL_64' ;;
+	x86_64) caller=__x64_sys_sync entry='entry_SYSCALL_64_after_hwframe' ;;
 	arm64) caller=invoke_syscall entry='el0t_64_sync' ;;
 	*) caller=sys_sync entry='syscall_common' ;;
 	esac
