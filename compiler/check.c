@@ -710,7 +710,9 @@ static const struct probe *probe_named(const struct program *prog,
  * sample a user stack: the agent's perf sample needs
  * HAVE_PERF_USER_STACK_DUMP (selected by x86, arm64, MIPS, riscv...:
  * arch/ARCH/Kconfig) and PERF_EVENTS.  Without a config, Debian's
- * kernels have both.
+ * kernels have both.  A uprobe's "stack" is a warning (it records
+ * nothing, the probe still traces); "stack user" on a kprobe or event
+ * asks for nothing else, so it is an error.
  */
 static void check_user_stacks(struct checker *c)
 {
@@ -731,6 +733,9 @@ static void check_user_stacks(struct checker *c)
 		if (is_uprobe(p) && p->stack)
 			diag_add(c->warn, &p->pos, "'stack' on uprobe '%s' records nothing: the agent samples user stacks with perf and %s; its hits will have none",
 				 p->name, why);
+		else if (p->stack_user)
+			check_error(c, &p->stack_user_pos, "'stack user' on '%s': the agent samples user stacks with perf and %s",
+				    p->name, why);
 	for (e = prog->expects; e; e = e->next)
 		if (e->kind == E_STACK && (p = probe_named(prog, e->target)) &&
 		    is_uprobe(p))
@@ -770,6 +775,17 @@ static void check_stack_expect(struct checker *c, const struct expectation *e)
 
 	if (p && is_uprobe(p))
 		return;
+	/*
+	 * With "stack user" a name no kernel function has is a user frame:
+	 * of whichever program the hit's task runs, which the file does
+	 * not name, so it is not checked (--explain says so).
+	 */
+	if (p && p->stack_user && !is_glob(e->func) && !lookup(k, e->func).func &&
+	    !lookup(k, e->func).mod && !has_clone(k, e->func)) {
+		sb_addf(c->explain, "  expect %s stack has %s: no kernel function of that name, so a user frame of the task the hit is in (not checked: the file names no program)\n",
+			e->target, e->func);
+		return;
+	}
 	if (is_glob(e->func)) {
 		for (i = 0; i < k->nsyms; i++)
 			if (is_func(&k->syms[i]) && !fnmatch(e->func, k->syms[i].name, 0))

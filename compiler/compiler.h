@@ -141,7 +141,9 @@ struct probe {
 	struct pos target_pos, usym_pos;
 	struct field *fields;
 	bool stack;
-	unsigned int ustack;	/* uprobe "stack BYTES": user stack copied; 0: default */
+	unsigned int ustack;	/* "stack BYTES", "stack user BYTES": user stack copied; 0: default */
+	bool stack_user;	/* kprobe "stack user": the hit's task's user stack too */
+	struct pos stack_user_pos;	/* that "user" */
 	char *filter;		/* NULL if none */
 	struct pos pos, filter_pos;
 	struct probe *next;

@@ -615,10 +615,29 @@ static const char *const reserved[] = {
 };
 
 /*
- * item = NAME "=" fetch [ ":" TYPE ] | "stack" [NUMBER] | "filter" STRING
- * The NUMBER of a uprobe's "stack" is the bytes of user stack the agent
- * copies per hit: perf_copy_attr() (kernel/events/core.c) takes a
+ * The NUMBER of "stack BYTES" (a uprobe's) and "stack user BYTES" (a
+ * kprobe's) at ps->tok: the bytes of user stack the agent
+ * copies per hit.  perf_copy_attr() (kernel/events/core.c) takes a
  * multiple of 8, and the sample must fit a record's u16 size.
+ */
+static unsigned int ustack_bytes(struct parser *ps)
+{
+	struct pos at = ps->tok->pos;
+	unsigned long long n = number(ps, "the bytes of user stack");
+
+	if (n < 8 || n > PLAN_USTACK_MAX || n % 8)
+		syntax_error(ps, &at, "user stack size %llu: a multiple of 8 from 8 to %u bytes (perf's sample_stack_user)",
+			     n, PLAN_USTACK_MAX);
+	return n;
+}
+
+/*
+ * item = NAME "=" fetch [ ":" TYPE ] | "stack" [NUMBER] | "stack" "user" [NUMBER]
+ *      | "filter" STRING
+ * A uprobe's "stack" is the user stack, NUMBER its bytes; a kprobe's or
+ * event's is the kernel stack, and a kprobe's "stack user" adds the user
+ * stack of the task the hit is in (perf_sample_regs_user(): the task's own
+ * registers when the hit is in the kernel on its behalf).
  */
 static void item(struct parser *ps, struct probe *p, struct field ***tail, int *nfields)
 {
@@ -626,19 +645,27 @@ static void item(struct parser *ps, struct probe *p, struct field ***tail, int *
 	int i;
 
 	if (is(ps, "stack")) {
+		bool uprobe = p->kind == P_UPROBE || p->kind == P_URETPROBE;
+
 		p->stack = true;
 		ps->tok = ps->tok->next;
+		if (is(ps, "user")) {
+			if (uprobe)
+				syntax_error(ps, &ps->tok->pos, "a uprobe's 'stack' is its user stack already ('stack BYTES' sets the bytes copied); 'stack user' is a kprobe's");
+			else if (p->kind == P_EVENT)
+				syntax_error(ps, &ps->tok->pos, "'stack user' is a kprobe's or kretprobe's: a static event's 'stack' is its kernel stack; put a kprobe on the kernel function the event is in");
+			p->stack_user = true;
+			p->stack_user_pos = ps->tok->pos;
+			ps->tok = ps->tok->next;
+			if (ps->tok->kind == TK_NUM)
+				p->ustack = ustack_bytes(ps);
+			return;
+		}
 		if (ps->tok->kind == TK_NUM) {
-			struct pos at = ps->tok->pos;
-			unsigned long long n = number(ps, "the bytes of user stack");
-
-			if (p->kind != P_UPROBE && p->kind != P_URETPROBE)
-				syntax_error(ps, &at, "a stack size is a uprobe's (the bytes of user stack the agent copies); '%s' takes 'stack' alone",
+			if (!uprobe)
+				syntax_error(ps, &ps->tok->pos, "a stack size is a user stack's: '%s' takes 'stack', or 'stack user BYTES' for the user stack of the task it hits in",
 					     p->name);
-			if (n < 8 || n > PLAN_USTACK_MAX || n % 8)
-				syntax_error(ps, &at, "user stack size %llu: a multiple of 8 from 8 to %u bytes (perf's sample_stack_user)",
-					     n, PLAN_USTACK_MAX);
-			p->ustack = n;
+			p->ustack = ustack_bytes(ps);
 		}
 		return;
 	}
@@ -1034,6 +1061,9 @@ static void stmt_function(struct parser *ps, struct program *prog, const struct 
 		prog->func_stack = true;
 		prog->func_stack_pos = ps->tok->pos;
 		ps->tok = ps->tok->next;
+		/* the function tracer's stacks are ftrace's: no perf event samples them */
+		if (is(ps, "user"))
+			syntax_error(ps, &ps->tok->pos, "'stack user' needs a perf event, which the function tracer has not: put a kprobe on the function ('kprobe NAME FUNC { stack user }')");
 	}
 	end_statement(ps, "the function list");
 }

@@ -528,7 +528,7 @@ static bool needs_event_dir(const struct ctx *c, const struct probe *p,
 {
 	return (p->stack && !global_stack &&
 		!stack_in_bootconfig(c, p, global_stack)) ||
-	       (p->filter && !c->bootconfig);
+	       p->stack_user || (p->filter && !c->bootconfig);
 }
 
 /*
@@ -542,7 +542,7 @@ static bool stack_in_bootconfig(const struct ctx *c, const struct probe *p,
 				bool global_stack)
 {
 	if (!c->bootconfig || !p->stack || global_stack || c->perf_stacks ||
-	    c->t->hist_triggers != 1)
+	    p->stack_user || c->t->hist_triggers != 1)
 		return false;
 	switch (p->kind) {
 	case P_EVENT:
@@ -624,7 +624,7 @@ static void kprobe(struct ctx *c, const struct probe *p, int *order,
 	if (dir && !c->inst[0]) {
 		arm(c, p->name, "kprobe_events", def);
 		enable(c, p->name, event);
-		if (p->stack && !global_stack && c->perf_stacks)
+		if (p->stack_user || (p->stack && !global_stack && c->perf_stacks))
 			explain(c, "%s %s: agent (its perf event opens events/kprobes/%s/id, which 6.1 often fails to create for boot-time probes)",
 				what, p->name, p->name);
 		else
@@ -673,7 +673,7 @@ static void kprobe(struct ctx *c, const struct probe *p, int *order,
 		if (dir)
 			explain(c, "%s %s: agent, enabled in %s (its %s is written into %sevents/kprobes/%s/ by the agent)",
 				what, p->name, c->inst,
-				p->stack && !global_stack && c->perf_stacks ? "perf event" :
+				p->stack_user || (p->stack && !global_stack && c->perf_stacks) ? "perf event" :
 				p->stack && !global_stack ? "stacktrace trigger" : "filter",
 				c->inst, p->name);
 		else if (c->inst[0])
@@ -842,6 +842,26 @@ static void filter_and_stack(struct ctx *c, const struct probe *p,
 			who, entry, p->name, file);
 		free(entry);
 		free(file);
+	} else if (p->stack_user) {
+		/*
+		 * At a kprobe hit in a task's system call (or fault, or
+		 * interrupt of user code) perf_sample_regs_user()
+		 * (kernel/events/core.c) takes the task's own user registers
+		 * (perf_get_regs_user(): task_pt_regs(current)) and the
+		 * stack from their stack pointer; in a kernel thread none
+		 * (PERF_SAMPLE_REGS_ABI_NONE).  The same sample's kernel
+		 * callchain gives the kernel frames above them, so the
+		 * probe's kernel stack is perf's on every arch.
+		 */
+		char *ev = xasprintf("%s/%s", p->group, p->name);
+		char size[16];
+
+		snprintf(size, sizeof(size), "%u",
+			 p->ustack ? p->ustack : PLAN_USTACK_DEFAULT);
+		plan_line(&c->arms_tail, "perf", 4, who, ev, size, "callchain");
+		explain(c, "%s stack user: the agent samples %s with perf: its kernel callchain, the user registers and %s bytes of user stack of the task the hit is in (PERF_SAMPLE_CALLCHAIN, PERF_SAMPLE_REGS_USER, PERF_SAMPLE_STACK_USER: a hit in a system call has its task's registers from its entry, one in a kernel thread none); the report unwinds the user stack with the task's programs' CFI under --sysroot and prints it below the kernel frames; hits before the agent ran have neither stack",
+			who, ev, size);
+		free(ev);
 	} else if (p->stack && p->kind != P_UPROBE && p->kind != P_URETPROBE &&
 		   c->perf_stacks) {
 		char *ev = xasprintf("%s/%s", p->group, p->name);
@@ -902,6 +922,8 @@ static void probes(struct ctx *c, int *order)
 				ustack_pos = &p->pos;
 			continue;
 		}
+		if (p->stack_user)	/* its kernel stack is its perf sample's */
+			continue;
 		any_kstack |= p->stack;
 		if (p->stack && !kstack_pos)
 			kstack_pos = &p->pos;

@@ -49,10 +49,11 @@ struct perf_ring {
 
 #define PERF_USTACK_MAX		PLAN_USTACK_MAX	/* bytes of user stack per sample */
 
-/* A "perf PROBE GROUP/EVENT [USTACK]" plan line: its rings and counts. */
+/* A "perf PROBE GROUP/EVENT [USTACK [callchain]]" plan line: its rings and counts. */
 struct perf_probe {
 	char *probe;
 	unsigned long ustack;	/* bytes of user stack per sample; 0: kernel callchain */
+	int callchain;		/* with ustack: the kernel callchain too (a kprobe's "stack user") */
 	struct perf_ring *rings;
 	size_t nrings;
 	unsigned long long samples, lost, throttled, bad;
@@ -238,7 +239,7 @@ int capture(struct agent *a);
 
 /* perf.c */
 void perf_open(struct agent *a, const char *probe, const char *event,
-	       unsigned long ustack);
+	       unsigned long ustack, int callchain);
 void perf_drain(struct agent *a);
 void perf_wait(struct agent *a, const struct timespec *until);
 void perf_dump(struct agent *a, struct out *o);

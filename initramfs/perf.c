@@ -21,6 +21,11 @@
  * "perf record --call-graph dwarf" does) instead of a callchain: MIPS
  * and arm64 kernels keep no user callchain without frame pointers, and
  * the host unwinds the copy with the program's CFI (report/ustack.c).
+ * With "callchain" too (a kprobe's "stack user") the sample has both:
+ * the kernel callchain from the probe's pt_regs, and the registers and
+ * stack of the task the hit is in (perf_sample_regs_user() in
+ * kernel/events/core.c: task_pt_regs(current), saved at its entry to
+ * the kernel; none in a kernel thread).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -74,6 +79,7 @@ static const uint64_t sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 static const uint64_t sample_type_user = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 					 PERF_SAMPLE_CPU | PERF_SAMPLE_REGS_USER |
 					 PERF_SAMPLE_STACK_USER;
+#define CALLCHAIN_TEXT_MAX	(20 * 128)	/* "ADDR " of 128 frames */
 
 /*
  * The user registers a sample keeps, as bits of the arch's
@@ -175,6 +181,42 @@ static void sample_head(const char *rec, struct sample_head *h)
 }
 
 /*
+ * The callchain at @rec (u64 nr; u64 ips[nr]; at most @len bytes) as
+ * "ADDR ADDR ..." after line[@n], at most @room bytes: the context
+ * markers (PERF_CONTEXT_*) dropped, user addresses written "u:ADDR", "-"
+ * for none.  Returns the new length; *@used the callchain's bytes (0:
+ * @len cannot hold its nr).
+ */
+static size_t callchain_text(char *line, size_t n, size_t room,
+			     const char *rec, size_t len, size_t *used)
+{
+	uint64_t nr, ip, i;
+	size_t start = n;
+	int user = 0;
+
+	*used = 0;
+	if (len < 8)
+		return n;
+	memcpy(&nr, rec, 8);
+	if (nr > (len - 8) / 8)
+		nr = (len - 8) / 8;
+	*used = 8 + 8 * nr;
+	for (i = 0; i < nr && n + 24 < room; i++) {
+		memcpy(&ip, rec + 8 + 8 * i, 8);
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			user = ip == (uint64_t)PERF_CONTEXT_USER;
+			continue;
+		}
+		n += snprintf(line + n, room - n, "%s%s%llx",
+			      n == start ? "" : " ", user ? "u:" : "",
+			      (unsigned long long)ip);
+	}
+	if (n == start && n < room)
+		line[n++] = '-';
+	return n;
+}
+
+/*
  * One PERF_RECORD_SAMPLE of sample_type: u32 pid, tid; u64 time; u32 cpu,
  * res; u64 nr; u64 ips[nr] (the order of include/uapi/linux/perf_event.h).
  * Becomes "perf PROBE TIME_NS CPU PID TID ADDR..." with the context
@@ -184,10 +226,8 @@ static void sample(struct agent *a, struct perf_probe *p, const char *rec,
 		   size_t len)
 {
 	struct sample_head h;
-	uint64_t nr, ip, i;
-	char line[64 + 20 * 128];
-	size_t n, room = sizeof(line) - 2;
-	int user = 0;
+	char line[64 + CALLCHAIN_TEXT_MAX];
+	size_t n, used, room = sizeof(line) - 2;
 
 	if (len < 32)
 		return;
@@ -197,43 +237,37 @@ static void sample(struct agent *a, struct perf_probe *p, const char *rec,
 		return;
 	}
 	sample_head(rec, &h);
-	memcpy(&nr, rec + 24, 8);
-	if (nr > (len - 32) / 8)
-		nr = (len - 32) / 8;
 	n = snprintf(line, room, "perf\t%s\t%llu\t%u\t%u\t%u\t", p->probe,
 		     (unsigned long long)h.time, h.cpu, h.pid, h.tid);
-	for (i = 0; i < nr && n < room - 24; i++) {
-		memcpy(&ip, rec + 32 + 8 * i, 8);
-		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
-			user = ip == (uint64_t)PERF_CONTEXT_USER;
-			continue;
-		}
-		n += snprintf(line + n, room - n, "%s%s%llx",
-			      line[n - 1] == '\t' ? "" : " ", user ? "u:" : "",
-			      (unsigned long long)ip);
-	}
+	n = callchain_text(line, n, room, rec + 24, len - 24, &used);
+	if (line[n - 1] == '-')	/* a "perf" line has no "-": nothing after the TID */
+		n--;
 	line[n++] = '\n';
 	text_add(a, line, n);
 }
 
 /*
  * One PERF_RECORD_SAMPLE of sample_type_user: u32 pid, tid; u64 time;
- * u32 cpu, res; u64 abi; u64 regs[weight(USER_REGS_MASK)] (when abi is
- * not PERF_SAMPLE_REGS_ABI_NONE); u64 size; u8 data[size]; u64 dyn_size
+ * u32 cpu, res; (with p->callchain: u64 nr; u64 ips[nr]); u64 abi; u64
+ * regs[weight(USER_REGS_MASK)] (when abi is not
+ * PERF_SAMPLE_REGS_ABI_NONE); u64 size; u8 data[size]; u64 dyn_size
  * (when size is not 0) (include/uapi/linux/perf_event.h).  Becomes
- * "perf-user PROBE TIME_NS CPU PID TID ABI MASK REGS DYN_SIZE STACK":
- * REGS the registers in hex separated by spaces, STACK the dyn_size
- * bytes copied from the stack pointer up, in hex ("-" when none).
+ * "perf-user PROBE TIME_NS CPU PID TID ABI MASK REGS DYN_SIZE STACK
+ * [KADDRS]": REGS the registers in hex separated by spaces, STACK the
+ * dyn_size bytes copied from the stack pointer up, in hex ("-" when
+ * none), KADDRS (with p->callchain) the kernel callchain as a "perf"
+ * line's addresses ("-" when none).
  */
 static void sample_user(struct agent *a, struct perf_probe *p,
 			const char *rec, size_t len)
 {
-	static char line[256 + 64 * 17 + 2 * PERF_USTACK_MAX];
+	static char line[256 + 64 * 17 + 2 * PERF_USTACK_MAX + CALLCHAIN_TEXT_MAX];
+	static char kchain[CALLCHAIN_TEXT_MAX + 2];
 	static const char hex[] = "0123456789abcdef";
 	uint64_t abi, v, size = 0, dyn = 0, i, nregs = 0;
 	struct sample_head h;
 	const unsigned char *stack = NULL;
-	size_t n, at;
+	size_t n, at = 24, kn = 0, used;
 
 	if (len < 32)
 		return;
@@ -243,8 +277,16 @@ static void sample_user(struct agent *a, struct perf_probe *p,
 		return;
 	}
 	sample_head(rec, &h);
-	memcpy(&abi, rec + 24, 8);
-	at = 32;
+	if (p->callchain) {
+		kn = callchain_text(kchain, 0, sizeof(kchain), rec + at, len - at, &used);
+		if (!used || len - at - used < 8) {
+			p->bad++;
+			return;
+		}
+		at += used;
+	}
+	memcpy(&abi, rec + at, 8);
+	at += 8;
 	if (abi)
 		nregs = __builtin_popcountll(USER_REGS_MASK);
 	if (nregs * 8 > len - at) {
@@ -285,6 +327,11 @@ static void sample_user(struct agent *a, struct perf_probe *p,
 	}
 	if (!dyn)
 		line[n++] = '-';
+	if (p->callchain) {
+		line[n++] = '\t';
+		memcpy(line + n, kchain, kn);
+		n += kn;
+	}
 	line[n++] = '\n';
 	p->samples++;
 	if (!text_add(a, line, n))
@@ -604,10 +651,11 @@ static long long event_id(const struct agent *a, const char *event,
 }
 
 /*
- * perf_open() - plan line "perf PROBE GROUP/EVENT [USTACK]": sample the
- * trace event on every CPU with its kernel callchain, or, when @ustack
- * (bytes, a multiple of 8 up to PERF_USTACK_MAX) is not 0, with the user
- * registers and @ustack bytes of user stack.  One item per line:
+ * perf_open() - plan line "perf PROBE GROUP/EVENT [USTACK [callchain]]":
+ * sample the trace event on every CPU with its kernel callchain, or,
+ * when @ustack (bytes, a multiple of 8 up to PERF_USTACK_MAX) is not 0,
+ * with the user registers and @ustack bytes of user stack, and the
+ * kernel callchain as well when @callchain.  One item per line:
  * "armed" with "perf: N cpus, id ID", or "failed" with the reason
  * (no tracefs, no such event, perf_event_open's errno: ENOENT without
  * CONFIG_PERF_EVENTS, EACCES under perf_event_paranoid for non-root).
@@ -615,7 +663,7 @@ static long long event_id(const struct agent *a, const char *event,
  * them, is what keeps sampling after the real init starts.
  */
 void perf_open(struct agent *a, const char *probe, const char *event,
-	       unsigned long ustack)
+	       unsigned long ustack, int callchain)
 {
 	struct perf_event_attr attr;
 	char path[AGENT_PATH_MAX], detail[128];
@@ -641,6 +689,7 @@ void perf_open(struct agent *a, const char *probe, const char *event,
 	memset(p, 0, sizeof(*p));
 	p->probe = xstrdup(probe);
 	p->ustack = ustack;
+	p->callchain = ustack && callchain;
 	p->rings = calloc(ncpu, sizeof(*p->rings));
 	if (!p->rings) {
 		agent_item(a, probe, "failed", "perf", strerror(ENOMEM));
@@ -654,7 +703,8 @@ void perf_open(struct agent *a, const char *probe, const char *event,
 	attr.sample_type = sample_type;
 	attr.exclude_callchain_user = 1;	/* kernel stacks (MIPS records no user ones) */
 	if (ustack) {
-		attr.sample_type = sample_type_user;
+		attr.sample_type = sample_type_user |
+				   (p->callchain ? PERF_SAMPLE_CALLCHAIN : 0);
 		attr.sample_regs_user = USER_REGS_MASK;
 		attr.sample_stack_user = ustack;
 		/*
@@ -712,8 +762,9 @@ void perf_open(struct agent *a, const char *probe, const char *event,
 		free(p->rings);
 		return;
 	}
-	snprintf(detail, sizeof(detail), "perf: %zu cpus, id %lld%s%s%s",
-		 p->nrings, id, ustack ? ", user stack" : "",
+	snprintf(detail, sizeof(detail), "perf: %zu cpus, id %lld%s%s%s%s",
+		 p->nrings, id, p->callchain ? ", kernel callchain" : "",
+		 ustack ? ", user stack" : "",
 		 err ? ", some cpus failed: " : "",
 		 err ? strerror(err) : "");
 	agent_item(a, probe, "armed", "perf", detail);

@@ -782,8 +782,15 @@ static void verb_window(struct agent *a, int no, char **f, int nf)
 static void verb_perf(struct agent *a, int no, char **f, int nf)
 {
 	unsigned long ustack = 0;
+	int callchain;
 	char *end = NULL;
 
+	if (nf > 4 && strcmp(f[4], "callchain")) {
+		agent_note(a, "plan", "line %d: unknown perf flag \"%s\" (known: callchain)", no, f[4]);
+		agent_item(a, f[1], "failed", "perf", "the plan's perf line is not this agent's");
+		return;
+	}
+	callchain = nf > 4;
 	if (nf > 3) {
 		ustack = strtoul(f[3], &end, 10);
 		/* perf_copy_attr(): a multiple of 8 below 64 KiB (a u16 record) */
@@ -793,7 +800,7 @@ static void verb_perf(struct agent *a, int no, char **f, int nf)
 			ustack = 0;
 		}
 	}
-	perf_open(a, f[1], f[2], ustack);
+	perf_open(a, f[1], f[2], ustack, callchain && ustack);
 }
 
 static void verb_dump(struct agent *a, int no, char **f, int nf)
@@ -856,7 +863,7 @@ static const struct plan_verb {
 	{ "kernel", 2, 2, verb_kernel },
 	{ "sink", 2, 2, verb_sink },
 	{ "window", 2, 2, verb_window },
-	{ "perf", 3, 4, verb_perf },
+	{ "perf", 3, 5, verb_perf },
 	{ "dump", 2, 2, verb_dump },
 	{ "capture", 1, 1, verb_capture },
 	{ "persist", 2, 2, verb_persist },

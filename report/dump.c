@@ -527,14 +527,16 @@ static int hexval(char c)
 }
 
 /*
- * "PROBE TIME_NS CPU PID TID ABI MASK REGS DYN_SIZE STACK" (docs/plan.md
- * "perf-user"): REGS hex words separated by spaces, STACK DYN_SIZE bytes
- * in hex; "-" for none.  A line whose counts disagree keeps no stack
- * (its hit then says the sample had no user registers).
+ * "PROBE TIME_NS CPU PID TID ABI MASK REGS DYN_SIZE STACK [KADDRS]"
+ * (docs/plan.md "perf-user"): REGS hex words separated by spaces, STACK
+ * DYN_SIZE bytes in hex; "-" for none.  A line whose counts disagree
+ * keeps no stack (its hit then says the sample had no user registers).
+ * KADDRS, a kprobe's "stack user" sample's kernel callchain, as a
+ * "perf" line's addresses ("-": none).
  */
 static void perf_user_line(struct dump *d, char *line)
 {
-	char *f[10], *save = NULL, *a;
+	char *f[10], *save = NULL, *a, *k;
 	unsigned long long dyn;
 	struct sample *s;
 	size_t i, len;
@@ -544,6 +546,18 @@ static void perf_user_line(struct dump *d, char *line)
 		return;
 	s = sample_push(d, f);
 	s->user = true;
+	if ((k = strchr(f[9], '\t'))) {
+		*k++ = '\0';
+		s->kernel = true;
+		for (a = strtok_r(k, " ", &save); a; a = strtok_r(NULL, " ", &save)) {
+			if (!strncmp(a, "u:", 2) || !strcmp(a, "-"))
+				continue;
+			ALLOC_GROW(s->addrs, s->n + 1, cap);
+			s->addrs[s->n++] = strtoull(a, NULL, 16);
+		}
+		save = NULL;
+		cap = 0;
+	}
 	s->umask = strtoull(f[6], NULL, 16);
 	if (strtoull(f[5], NULL, 10) && strcmp(f[7], "-"))
 		for (a = strtok_r(f[7], " ", &save); a; a = strtok_r(NULL, " ", &save)) {
@@ -934,38 +948,41 @@ static int dump_machine(const struct dump *d)
 /*
  * Give @s's callchain to @h; a "perf-user" sample's user stack, unwound
  * (ustack.c), becomes its user frames (without --sysroot, when the
- * kernel's userstacktrace gave some, those are kept).
+ * kernel's userstacktrace gave some, those are kept).  A kprobe's
+ * "stack user" sample has both: its kernel callchain and the user stack
+ * of the task the hit was in, unwound through the task's mappings.
  */
 static void take_sample(struct report *r, struct hit *h, struct sample *s)
 {
+	unsigned long long off = 0;
+	char *path = NULL;
 	int k;
 
-	if (s->user && !r->sysroot && h->nuframes) {
-		/* not unwound without --sysroot: the kernel's own user frames say more */
-		h->perf = true;
-		return;
+	if (!s->user || s->kernel) {
+		h->perf = h->stack = true;
+		h->nframes = 0;
+		for (k = 0; k < s->n; k++)
+			push_str(&h->frames, &h->nframes, &h->capframes,
+				 name_addr(r, s->addrs[k]));
 	}
-	if (s->user) {
-		unsigned long long off = 0;
-		char *path = NULL;
-
-		h->perf = h->ustack = true;
-		for (k = 0; k < h->nuframes; k++)
-			free(h->uframes[k]);
-		h->nuframes = 0;
-		s->machine = dump_machine(&r->d);
+	if (!s->user)
+		return;
+	h->perf = true;
+	if (!r->sysroot && h->nuframes)
+		return;	/* not unwound without --sysroot: the kernel's own user frames say more */
+	h->ustack = true;
+	for (k = 0; k < h->nuframes; k++)
+		free(h->uframes[k]);
+	h->nuframes = 0;
+	s->machine = dump_machine(&r->d);
+	/* a kprobe's: the program is whichever the task runs (its mappings tell) */
+	if (!s->kernel)
 		uprobe_def(r, h->probe, &path, &off);
-		ustack_frames(s, r->d.umaps, r->d.numaps, r->sysroot, path ? path : "?", off,
-			      uprobe_is_return(r, h->probe), &h->uframes, &h->nuframes,
-			      &h->capuframes);
-		free(path);
-		return;
-	}
-	h->perf = h->stack = true;
-	h->nframes = 0;
-	for (k = 0; k < s->n; k++)
-		push_str(&h->frames, &h->nframes, &h->capframes,
-			 name_addr(r, s->addrs[k]));
+	ustack_frames(s, r->d.umaps, r->d.numaps, r->sysroot,
+		      s->kernel ? NULL : path ? path : "?", off,
+		      !s->kernel && uprobe_is_return(r, h->probe), &h->uframes,
+		      &h->nuframes, &h->capuframes);
+	free(path);
 }
 
 static bool same_task(const struct hit *h, const struct sample *s)

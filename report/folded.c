@@ -9,10 +9,12 @@
  * the "/0xSIZE" of a kernel stack, or the " [module]" tag, so that the
  * same caller seen by the kernel's stack trace and by the agent's perf
  * callchain merges into one frame.  flamegraph.pl splits frames at ';':
- * one in a name becomes ':'.  A uprobe hit's user frames come first
- * (outermost), below its kernel frames, as perf script prints them; a
+ * one in a name becomes ':'.  A uprobe hit's user frames, and a kprobe's
+ * with "stack user", come first (outermost), below its kernel frames, as
+ * perf script prints them; a
  * user stack whose unwind stopped or was not done starts with
- * "[incomplete]"; a user frame found by prologue analysis keeps its
+ * "[incomplete]" (a kernel thread's hit, with no user context, has its
+ * kernel frames alone); a user frame found by prologue analysis keeps its
  * " (heuristic)" after the name.
  */
 #include <stdlib.h>
@@ -26,6 +28,8 @@ static void add_frame(struct strbuf *sb, const char *s)
 	size_t n = strcspn(s, "+/ ");
 	bool heur;
 
+	if (!strncmp(s, USTACK_MARK "absent:", strlen(USTACK_MARK "absent:")))
+		return;	/* no user context (a kernel thread): the kernel frames are the stack */
 	if (!strncmp(s, USTACK_MARK, strlen(USTACK_MARK))) {
 		sb_addf(sb, "[incomplete];");
 		return;

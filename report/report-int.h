@@ -65,6 +65,7 @@ struct sample {
 	unsigned long long *addrs;
 	int n;
 	bool user;		/* a "perf-user" line */
+	bool kernel;		/* ... of a kernel probe ("stack user"): addrs its kernel callchain */
 	int machine;		/* ELF e_machine of the dump's arch (EM_NONE: unknown) */
 	unsigned long long umask, *uregs;
 	int nuregs;

@@ -845,18 +845,28 @@ static bool mips_step(struct uw *u, struct ufile *f, unsigned long long bias,
 		      bool caller, bool *heur)
 {
 	unsigned long long nregs[MIPS_NREGS], cfa, v, lpc = *pc - bias;
-	bool nhave[MIPS_NREGS];
+	bool nhave[MIPS_NREGS], got, unknown;
 	struct cfa_row row;
 	int i, ra = -1;
 
 	*heur = false;
 	/* the object's link-time addresses: the pc less its load bias */
-	if (!cfi_row(u, f, caller ? lpc - 1 : lpc, &row, &ra)) {
+	got = cfi_row(u, f, caller ? lpc - 1 : lpc, &row, &ra);
+	unknown = got && row.cfa_reg >= 0 && row.cfa_reg < MIPS_NREGS && !have[row.cfa_reg];
+	if (!got || unknown) {
 		const char *why;
 
 		if (u->stop)
 			return false;
 		why = mips_prologue_step(u, f, &lpc, regs, have, caller);
+		if (why && *why && unknown) {
+			/* a CFA on $fp where the kernel kept no $fp */
+			snprintf(u->stopbuf, sizeof(u->stopbuf),
+				 "the CFA at 0x%llx is $%d + %lld and the sample has no $%d (a MIPS system call's entry saves no $16-$23, $30: SAVE_SOME, arch/mips/include/asm/stackframe.h), nor does the prologue tell: %s",
+				 *pc, row.cfa_reg, (long long)row.cfa_off, row.cfa_reg, why);
+			u->stop = u->stopbuf;
+			return false;
+		}
 		if (!why) {
 			*pc = lpc;	/* the caller's pc (not biased: from the stack) */
 			*heur = true;
@@ -933,6 +943,22 @@ static bool mips_step(struct uw *u, struct ufile *f, unsigned long long bias,
 	return true;
 }
 
+/*
+ * Whether the user register $@reg holds the task's value in a sample of
+ * a kernel probe ("stack user"): a system call's entry saves only
+ * SAVE_SOME's registers ($0, $2-$7, $25, $28, $29, $31, and $8-$9 in a
+ * 64-bit kernel: arch/mips/include/asm/stackframe.h, scall32-o32.S
+ * handle_sys), and task_pt_regs() keeps stale words for the others,
+ * $16-$23 and $30 among them.  An interrupt or fault entry saves them
+ * all (SAVE_ALL), but the sample does not say which entry it was: the
+ * fewer count ($8-$9 too: no unwind rule needs them).
+ */
+static bool mips_entry_saved(int reg)
+{
+	return reg == 0 || (reg >= 2 && reg <= 7) || reg == 25 || reg == 28 ||
+	       reg == 29 || reg == 31;
+}
+
 static void unwind_mips(struct uw *u, struct ufile *f, unsigned long long bias,
 			struct uframes *fr)
 {
@@ -943,7 +969,8 @@ static void unwind_mips(struct uw *u, struct ufile *f, unsigned long long bias,
 	int i;
 
 	for (i = 0; i < MIPS_NREGS; i++)
-		have[i] = i && perf_reg(u->s, i, &regs[i]);	/* bit i: $i; bit 0: pc */
+		have[i] = i && perf_reg(u->s, i, &regs[i]) &&	/* bit i: $i; bit 0: pc */
+			  (!u->s->kernel || mips_entry_saved(i));
 	regs[0] = 0;
 	have[0] = true;
 	if (!perf_reg(u->s, 0, &pc))
@@ -1223,7 +1250,9 @@ static void push_frame(char ***v, int *n, int *cap, char *s)
 
 /*
  * ustack_frames() - the user call stack of a "perf-user" sample @s of
- * the uprobe at file offset @off of @path (in the target), from the file
+ * the uprobe at file offset @off of @path (in the target; NULL for a
+ * kprobe's "stack user" sample: the object the process's mappings place
+ * its pc in), from the file
  * under @sysroot (NULL: the frames stay addresses) and, where the dump's
  * @nmaps "perf-mmap" lines @maps place a frame's pc in another object
  * of the process (a shared library), from that object at its load bias,
@@ -1254,12 +1283,16 @@ void ustack_frames(const struct sample *s, const struct umap *maps, int nmaps,
 	unsigned long long pc = 0, bias = 0;
 	char *file = NULL, buf[320];
 	struct ufile *f;
+	bool mapped = false;	/* f and bias from the task's mappings (a kernel probe's) */
 	int i, spbit;
 
 	spbit = s->machine == EM_X86_64 ? 7 : s->machine == EM_AARCH64 ? 31 : 29;
 	perf_reg(s, s->machine == EM_AARCH64 ? 32 : s->machine == EM_X86_64 ? 8 : 0, &pc);
 	if (!s->uregs || !perf_reg(s, spbit, &u.sp)) {
-		push_frame(frames, n, cap, xasprintf(USTACK_MARK "absent: the sample has no user registers (a kernel thread)]"));
+		/* perf_sample_regs_user(): PERF_SAMPLE_REGS_ABI_NONE in a kernel thread */
+		push_frame(frames, n, cap, xasprintf(USTACK_MARK "absent: no user context (%s)]",
+						     s->kernel ? "the hit was in a kernel thread" :
+						     "the sample has no user registers"));
 		return;
 	}
 	if (!sysroot) {
@@ -1267,7 +1300,26 @@ void ustack_frames(const struct sample *s, const struct umap *maps, int nmaps,
 		push_frame(frames, n, cap, xasprintf(USTACK_MARK "not unwound: --sysroot DIR gives the program's CFI]"));
 		return;
 	}
-	if (!(f = ufile_get(sysroot, path, &file))) {
+	if (!path) {
+		/* a kernel probe's: the object the task's mappings place its pc in */
+		const char *mpath = NULL;
+
+		if (!(f = pc_object(&u, pc, &bias, &mpath))) {
+			const struct umap *m = pc_map(&u, pc);
+
+			push_frame(frames, n, cap, xasprintf("0x%llx", pc));
+			if (m)
+				push_frame(frames, n, cap, xasprintf(USTACK_MARK "not unwound: cannot read %s%s under --sysroot, which pid %ld maps at 0x%llx]",
+								     m->path, m->path[0] == '/' ? "" : " (no file)",
+								     s->tgid, m->addr));
+			else
+				push_frame(frames, n, cap, xasprintf(USTACK_MARK "not unwound: no perf-mmap line places 0x%llx in pid %ld (its program was mapped before the agent's perf events opened)]",
+								     pc, s->tgid));
+			return;
+		}
+		path = mpath;
+		mapped = true;
+	} else if (!(f = ufile_get(sysroot, path, &file))) {
 		push_frame(frames, n, cap, xasprintf("0x%llx", pc));
 		push_frame(frames, n, cap, xasprintf(USTACK_MARK "not unwound: cannot read %s]", file));
 		free(file);
@@ -1292,7 +1344,7 @@ void ustack_frames(const struct sample *s, const struct umap *maps, int nmaps,
 	}
 	u.msb = f->eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	u.wsize = f->eh.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
-	if (f->eh.e_type == ET_DYN && !ret) {
+	if (f->eh.e_type == ET_DYN && !ret && !mapped) {
 		/* the load bias: the sample's pc against the probe's address */
 		GElf_Phdr ph;
 		size_t k, np;
@@ -1356,12 +1408,23 @@ void ustack_frames(const struct sample *s, const struct umap *maps, int nmaps,
 			push_frame(frames, n, cap, xasprintf("0x%llx (%s)", fr.pc[i], how));
 		}
 	}
-	/* the entry point's function (_start, __start) is the outermost frame */
-	if (u.stop && fr.n > 1 && !ufile_name(f, f->eh.e_entry, buf, sizeof(buf))) {
-		size_t len = strcspn(buf, "+");
+	/*
+	 * The entry point's function (_start, __start) of the object holding
+	 * the last frame (the program, whichever object the first was in) is
+	 * the outermost frame.
+	 */
+	if (u.stop && fr.n > 1) {
+		unsigned long long b;
+		struct ufile *g = pc_object(&u, fr.pc[fr.n - 1] - 1, &b, NULL);
 
-		if (!strncmp((*frames)[*n - 1], buf, len) && (*frames)[*n - 1][len] == '+')
-			u.stop = NULL;
+		if (!g)
+			g = f;
+		if (!ufile_name(g, g->eh.e_entry, buf, sizeof(buf))) {
+			size_t len = strcspn(buf, "+");
+
+			if (!strncmp((*frames)[*n - 1], buf, len) && (*frames)[*n - 1][len] == '+')
+				u.stop = NULL;
+		}
 	}
 	if (u.stop)
 		push_frame(frames, n, cap, xasprintf(USTACK_MARK "cut: %s]", u.stop));

@@ -557,6 +557,7 @@ for opt in 0 1 none; do
 done
 
 # ---- "perf": what cannot be opened is a failed item, never a stop ----
+# (a perf line's flag other than "callchain", a kprobe's "stack user", too)
 # (perf_event_open itself is proven on boots: tests/boot.test.sh)
 d=$A/perf
 mk_tracefs "$d/tfs"
@@ -565,13 +566,17 @@ mkdir -p "$d/tfs/events/kprobes/junk"
 echo x > "$d/tfs/events/kprobes/junk/id"
 mkdir -p "$d/root/sbin" && cp /bin/true "$d/root/sbin/init"
 plan "$d/plan" 'probecc-plan|1' 'sink|/dump.out' 'perf|gone|kprobes/nosuch' \
-	'perf|junk|kprobes/junk' 'perf|short' 'window|1'
+	'perf|junk|kprobes/junk' 'perf|short' 'perf|odd|kprobes/junk|8192|bogus' \
+	'perf|kuser|kprobes/junk|8192|callchain' 'window|1'
 run_agent perf --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
 out=$d/root/dump.out
 if [ $rc = 0 ] &&
    grep -q "^item${TAB}gone${TAB}failed${TAB}perf${TAB}No such file or directory\$" "$out" &&
    grep -q "^item${TAB}junk${TAB}failed${TAB}perf${TAB}Invalid argument\$" "$out" &&
    grep -q "^note${TAB}plan${TAB}line 5: perf: wrong number of fields (1)\$" "$out" &&
+   grep -q "^note${TAB}plan${TAB}line 6: unknown perf flag \"bogus\" (known: callchain)\$" "$out" &&
+   grep -q "^item${TAB}odd${TAB}failed${TAB}perf${TAB}the plan's perf line is not this agent's\$" "$out" &&
+   grep -q "^item${TAB}kuser${TAB}failed${TAB}perf${TAB}Invalid argument\$" "$out" &&
    [ "$(dumps "$out")" = "1 2" ] && ! grep -q '^perf-stat' "$out"; then
 	t_pass agent/perf-failures-reported
 else

@@ -17,7 +17,9 @@
 # dlopen()s), uretprobes with 'stack' and a stripped copy of /bin/chain
 # with its debug file (tests/ustack/check.sh dyn_check).  First, on the host, the
 # agent's register mask of each arch (riscv64 too) against the kernel's
-# perf_regs (tests/ustack/regs-mask.sh).
+# perf_regs (tests/ustack/regs-mask.sh).  The mipsel, x86_64 and arm64
+# boots also run tests/ustack/ksync.c under a kprobe's "stack user"
+# (ksync_check below).
 # Six boots (one per target, and a mipsel program without unwind tables),
 # ~2-3 min warm (the kernels are the boot groups').
 # Run alone: bash tests/ustack.test.sh (through tests/run-tests.sh);
@@ -77,6 +79,82 @@ done
 # (x86_64, loongson3, arm64) or .gnu_debuglink (mipsel, loongson3-o32).
 # No boot added (the stripped program's own mipsel and x86_64 boots are
 # gone into these): the images grow by the loader and libc (~2 MB).
+# A kprobe's "stack user" (tests/ustack/ksync.c and ksync.probes, in the
+# mipsel, x86_64 and arm64 boots): ksys_sync's hits from /bin/ksync and
+# /bin/ksync-O0 have the kernel frames, ksys_sync first, then the system
+# call's entry (kernel_entry WANT), and below them the task's user
+# frames, unwound through the task's perf-mmap lines: sync in libc (the
+# pc after the syscall instruction), then probe_me, caller_three,
+# caller_two, caller_one, main, to the entry point's function.  On MIPS
+# a system call's entry saves no $30 (SAVE_SOME), so at -O0, whose CFA is
+# $fp, probe_me's caller is found by prologue analysis, "(heuristic)",
+# which restores $fp for the CFI of the frames above.
+# kernel_frames PROBE LOG: the kernel frames of PROBE's first stack in
+# the report's text, one a line, without the counts
+kernel_frames() {
+	awk -v p="$1" '$1 == p && $3 == "hit(s)," { in_p = 1; next }
+		in_p && /^    callers/ { on = 1; next }
+		on && /^      / { $1 = ""; sub(/^ /, ""); print; next }
+		on { exit }' "$2"
+}
+
+# ksync_want PROG HOW: the user frames of PROG up to main, offsets
+# dropped; HOW is how caller_three was found (from probe_me's frame)
+ksync_want() {
+	echo "sync [$1] (pc)"
+	echo "probe_me [$1] (cfi)"
+	echo "caller_three [$1] ($2)"
+	for c in caller_two caller_one main; do
+		echo "$c [$1] (cfi)"
+	done
+}
+
+# ksync_check NAME ARCH DIR
+ksync_check() {
+	local name=$1 arch=$2 d=$3 prog how entry caller
+	# the caller of ksys_sync and the system call's entry, as each
+	# kernel's perf callchain gives them: arm64's walks frame records
+	# from the kprobe's pc, and at ksys_sync's first instruction its
+	# caller's record is not pushed yet, so __arm64_sys_sync is missing
+	# (the kernel's unwinder; the user stack's direct caller comes from
+	# x30, never lost)
+	case $arch in
+	x86_64) caller=__x64_sys_sync entry='entry_SYSCALL_64_after_hwframe' ;;
+	arm64) caller=invoke_syscall entry='el0t_64_sync' ;;
+	*) caller=sys_sync entry='syscall_common' ;;
+	esac
+	kernel_frames ksync "$d/out/run.log" > "$d/ksync.kframes"
+	if head -1 "$d/ksync.kframes" | grep -Eq '^ksys_sync\+0x[0-9a-f]+$' &&
+	   sed -n 2p "$d/ksync.kframes" | grep -Eq "^$caller\+0x" &&
+	   tail -1 "$d/ksync.kframes" | grep -Eq "^$entry\+0x"; then
+		t_pass $name/kernel-frames
+	else
+		t_fail $name/kernel-frames "$(tr '\n' '|' < "$d/ksync.kframes")" "$d/out/run.log"
+	fi
+	user_frames ksync "$d/out/run.log" > "$d/ksync.uframes"
+	for prog in /bin/ksync /bin/ksync-O0; do
+		how=cfi
+		[ $prog = /bin/ksync-O0 ] && [ $arch = mipsel ] && how=heuristic
+		grep -F "[$prog]" "$d/ksync.uframes" > "$d/ksync.$(basename $prog).frames"
+		ksync_want $prog $how > "$d/ksync.want"
+		sed -E 's/\+0x[0-9a-f]+ \[/ [/' "$d/ksync.$(basename $prog).frames" | head -6 > "$d/ksync.got"
+		if cmp -s "$d/ksync.want" "$d/ksync.got" &&
+		   tail -1 "$d/ksync.$(basename $prog).frames" | grep -Eq "^_?_start\+0x[0-9a-f]+ \[$prog\] \(cfi\)$"; then
+			t_pass $name/$(basename $prog)/exact-chain
+		else
+			t_fail $name/$(basename $prog)/exact-chain "$(tr '\n' '|' < "$d/ksync.$(basename $prog).frames")" "$d/out/run.log"
+		fi
+	done
+	t_grep $name/armed "$d/out/ttyS1.raw" \
+		$'^item\tksync\tarmed\tperf\tperf: [0-9]+ cpus, id [0-9]+, kernel callchain, user stack$'
+	# run-probes' folded stacks: root first, the user frames (main ... sync) then the kernel's
+	if grep -Eq ";main;caller_one;caller_two;caller_three;probe_me;sync;$entry[^;]*(;.*)?;$caller;ksys_sync;ksync [0-9]+\$" "$d/out/stacks.folded"; then
+		t_pass $name/folded-user-then-kernel
+	else
+		t_fail $name/folded-user-then-kernel "no root-first user-then-kernel stack of ksync" "$d/out/stacks.folded"
+	fi
+}
+
 for arch in ${US_TARGETS:-mipsel x86_64 loongson3 loongson3-o32 arm64}; do
 	d=$us_dir/$arch && mkdir -p "$d"
 	case $arch in
@@ -87,12 +165,24 @@ for arch in ${US_TARGETS:-mipsel x86_64 loongson3 loongson3-o32 arm64}; do
 		t_fail ustack/$arch/build "a compile, the libraries' copy or the strip failed" "$d/cc.err"
 		continue
 	fi
+	case $arch in
+	mipsel | x86_64 | arm64)
+		# a kprobe's "stack user" in the same boot: sync(2) from /bin/ksync, /bin/ksync-O0
+		ustack_tools $arch
+		if ! $cc -static -g -O2 -o "$d/sysroot/bin/ksync" tests/ustack/ksync.c 2>> "$d/cc.err" ||
+		   ! $cc -static -g -O0 -o "$d/sysroot/bin/ksync-O0" tests/ustack/ksync.c 2>> "$d/cc.err"; then
+			t_fail ustack/$arch/build "$cc failed on ksync.c" "$d/cc.err"
+			continue
+		fi
+		cat tests/ustack/ksync.probes >> "$d/probes" ;;
+	esac
 	run_probes_oops ustack/$arch/boot "$d/out" --arch $arch --rc tests/ustack/rc-chain \
 		--sysroot "$d/sysroot" --report "$d/probes" || continue
 	ustack_check ustack/$arch "$d/out/run.log" "$d/out/ttyS1.raw" "$d/out/console.log" "$d"
 	t_grep ustack/$arch/expectations-hold "$d/out/run.log" '^([0-9]+) of \1 expectation\(s\) hold$'
 	cat "$d/out"/dump[0-9]* > "$d/dumps" 2> /dev/null
 	dyn_check ustack/$arch $arch "$d" "$d/out/ttyS1.raw" "$d/dumps" "$d/out/plan"
+	[ ! -e "$d/sysroot/bin/ksync" ] || ksync_check ustack/$arch/ksync $arch "$d"
 	# without --sysroot the stack is not unwound and says so (x86_64 keeps
 	# the kernel's own frame-pointer frames, as addresses); 'stack has' fails
 	./probecc report --probes tests/ustack/chain.probes "$d/out/ttyS1.raw" > "$d/nosysroot" 2>&1
@@ -178,6 +268,54 @@ for arch in mipsel x86_64; do
 		t_pass ustack/stripped-stored/$arch/no-debug-file-said
 	else
 		t_fail ustack/stripped-stored/$arch/no-debug-file-said "not said" "$d/report-nodebug"
+	fi
+done
+
+# A kprobe's "stack user" sample, on the host: the stored real samples
+# of bench/ustack/ written as a kprobe's (the kernel callchain after the
+# stack, docs/plan.md "perf-user"), with a perf-mmap line placing
+# /bin/chain's code where the kernel mapped it: no uprobe names the
+# program, the report finds it through the task's mappings and unwinds
+# the same exact chain, under the kernel frames.  Without the mapping the
+# stack says it was not unwound and why; a kernel thread's sample (ABI 0:
+# no registers, no stack, as perf_sample_regs_user() gives it) says "no
+# user context".
+for arch in mipsel x86_64; do
+	d=$us_dir/kstack-stored-$arch && mkdir -p "$d/sysroot/bin"
+	xz -dc bench/ustack/$arch-chain.xz > "$d/sysroot/bin/chain"
+	case $arch in
+	mipsel) map=$'perf-mmap\t1000\t81\t400000\t8a000\t0\t/bin/chain' k=$'\t81f70400 81f70500' ;;
+	x86_64) map=$'perf-mmap\t1000\t86\t401000\t78000\t1000\t/bin/chain' k=$'\tffffffff97e01000 ffffffff97e02000' ;;
+	esac
+	awk -v map="$map" -v k="$k" '/^perf-user\t/ { print map; print $0 k; next } { print }' \
+		bench/ustack/$arch.dump2 > "$d/kernel.dump"
+	grep -v '^perf-mmap' "$d/kernel.dump" > "$d/nomap.dump"
+	awk -F '\t' -v OFS='\t' '$1 == "perf-user" { $7 = 0; $9 = "-"; $10 = 0; $11 = "-" } { print }' \
+		"$d/kernel.dump" > "$d/kthread.dump"
+	./probecc report --sysroot "$d/sysroot" --probes bench/ustack/chain.probes \
+		--folded "$d/folded" "$d/kernel.dump" > "$d/report" 2>&1
+	first_frames 4 "$d/report" cfi > "$d/chain.got"
+	want_frames cfi caller_two caller_one main > "$d/chain.want"
+	if cmp -s "$d/chain.want" "$d/chain.got" && ! grep -q '\[user stack' "$d/report" &&
+	   [ "$(kernel_frames probe_me "$d/report" | wc -l)" = 2 ] &&
+	   grep -q ';main;caller_one;caller_two;probe_me;[^;]*;[^;]*;probe_me 1$' "$d/folded"; then
+		t_pass ustack/kstack-stored/$arch/exact-chain
+	else
+		t_fail ustack/kstack-stored/$arch/exact-chain "$(tr '\n' '|' < "$d/chain.got")" "$d/report"
+	fi
+	./probecc report --sysroot "$d/sysroot" --probes bench/ustack/chain.probes \
+		"$d/nomap.dump" > "$d/report-nomap" 2>&1
+	t_grep ustack/kstack-stored/$arch/no-mapping-said "$d/report-nomap" \
+		"\[user stack not unwound: no perf-mmap line places 0x[0-9a-f]+ in pid [0-9]+ \(its program was mapped before the agent's perf events opened\)\]"
+	./probecc report --sysroot "$d/sysroot" --probes bench/ustack/chain.probes \
+		"$d/kthread.dump" > "$d/report-kthread" 2>&1
+	./probecc report --sysroot "$d/sysroot" --probes bench/ustack/chain.probes \
+		--folded "$d/folded-kthread" "$d/kthread.dump" > /dev/null 2>&1
+	if grep -q '\[user stack absent: no user context (the hit was in a kernel thread)\]' "$d/report-kthread" &&
+	   grep -Eq '^[^;]+;[^;]+;probe_me 1$' "$d/folded-kthread"; then
+		t_pass ustack/kstack-stored/$arch/kernel-thread-said
+	else
+		t_fail ustack/kstack-stored/$arch/kernel-thread-said "not said, or the folded stack is not the kernel frames alone" "$d/report-kthread"
 	fi
 done
 

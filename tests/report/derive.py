@@ -182,3 +182,11 @@ edited(QS, sub(rb'(perf-mmap\t\d+\t)(\d+)(\t[0-9a-f]+\t[0-9a-f]+\t[0-9a-f]+\t/li
                rb'\g<1>2147483648\3', 2), 'perf-mmap-pid.raw')
 edited(QS, sub(rb'\t/lib/x86_64-linux-gnu/libc\.so\.6\n', rb'\tlib/x86_64-linux-gnu/libc.so.6\n', 2),
        'perf-mmap-path.raw')
+
+# A kprobe's "stack user" sample in a kernel thread (docs/plan.md
+# "perf-user"): the x86_64 ksync boot's two samples written as perf
+# writes a kernel thread's (ABI 0, no registers, no stack), their kernel
+# callchains kept: the report says "no user context".
+KS = 'tests/report/x86_64-ksync/ttyS1.raw'
+edited(KS, sub(rb'(perf-user\tksync\t\d+\t\d+\t\d+\t\d+)\t\d+\t([0-9a-f]+)\t[^\t]*\t\d+\t[^\t]*\t',
+               rb'\1\t0\t\2\t-\t0\t-\t', 2), 'ksync-kthread.raw')
