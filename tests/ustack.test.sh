@@ -18,7 +18,7 @@
 # with its debug file (tests/ustack/check.sh dyn_check).  First, on the host, the
 # agent's register mask of each arch (riscv64 too) against the kernel's
 # perf_regs (tests/ustack/regs-mask.sh).  The mipsel, x86_64 and arm64
-# boots also run tests/ustack/ksync.c under a kprobe's "stack user"
+# boots also run tests/ustack/chain.c -DCHAIN_SYNC (/bin/ksync) under a kprobe's "stack user"
 # (ksync_check below).
 # Six boots (one per target, and a mipsel program without unwind tables),
 # ~2-3 min warm (the kernels are the boot groups').
@@ -79,7 +79,7 @@ done
 # (x86_64, loongson3, arm64) or .gnu_debuglink (mipsel, loongson3-o32).
 # No boot added (the stripped program's own mipsel and x86_64 boots are
 # gone into these): the images grow by the loader and libc (~2 MB).
-# A kprobe's "stack user" (tests/ustack/ksync.c and ksync.probes, in the
+# A kprobe's "stack user" (tests/ustack/chain.c -DCHAIN_SYNC and ksync.probes, in the
 # mipsel, x86_64 and arm64 boots): ksys_sync's hits from /bin/ksync and
 # /bin/ksync-O0 have the kernel frames, ksys_sync first, then the system
 # call's entry (kernel_entry WANT), and below them the task's user
@@ -169,9 +169,9 @@ for arch in ${US_TARGETS:-mipsel x86_64 loongson3 loongson3-o32 arm64}; do
 	mipsel | x86_64 | arm64)
 		# a kprobe's "stack user" in the same boot: sync(2) from /bin/ksync, /bin/ksync-O0
 		ustack_tools $arch
-		if ! $cc -static -g -O2 -o "$d/sysroot/bin/ksync" tests/ustack/ksync.c 2>> "$d/cc.err" ||
-		   ! $cc -static -g -O0 -o "$d/sysroot/bin/ksync-O0" tests/ustack/ksync.c 2>> "$d/cc.err"; then
-			t_fail ustack/$arch/build "$cc failed on ksync.c" "$d/cc.err"
+		if ! $cc -static -g -O2 -DCHAIN_SYNC -o "$d/sysroot/bin/ksync" tests/ustack/chain.c 2>> "$d/cc.err" ||
+		   ! $cc -static -g -O0 -DCHAIN_SYNC -o "$d/sysroot/bin/ksync-O0" tests/ustack/chain.c 2>> "$d/cc.err"; then
+			t_fail ustack/$arch/build "$cc -DCHAIN_SYNC failed on chain.c" "$d/cc.err"
 			continue
 		fi
 		cat tests/ustack/ksync.probes >> "$d/probes" ;;

@@ -1,15 +1,23 @@
 /*
  * probe_me <- caller_three <- caller_two <- caller_one <- main: four
  * callers, each kept out of line; built -O2 and -O0 by the tests.
+ * With -DCHAIN_SYNC (/bin/ksync) probe_me also calls sync(2), whose
+ * kernel function ksys_sync has a kprobe with "stack user"
+ * (tests/ustack/ksync.probes): that hit's stack is the kernel frames
+ * down to the system call's entry, then sync (libc), then these.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 volatile int sink;
 
 __attribute__((noinline)) int probe_me(int x)
 {
 	sink += x;
+#ifdef CHAIN_SYNC
+	sync();
+#endif
 	return sink * 3;
 }
 
@@ -41,6 +49,10 @@ int main(int argc, char **argv)
 {
 	int r = caller_one(argc > 1 ? atoi(argv[1]) : 20);
 
+#ifdef CHAIN_SYNC
+	printf("ksync %d\n", r);
+#else
 	printf("chain %d\n", r);
+#endif
 	return 0;
 }
