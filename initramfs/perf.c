@@ -366,6 +366,29 @@ static void map_keep(struct agent *a, uint32_t pid, uint64_t time, const char *r
 }
 
 /*
+ * Keep process @pid's mapping of @time at @addr, @len bytes, file offset
+ * @pgoff, of the path @path (at most @pathmax bytes, up to a NUL) as
+ * map_keep()'s "ADDR\tLEN\tPGOFF\tPATH\n": control characters of the
+ * path as '?', an empty path as "?".
+ */
+static void map_add(struct agent *a, uint32_t pid, uint64_t time,
+		    unsigned long long addr, unsigned long long len,
+		    unsigned long long pgoff, const char *path, size_t pathmax)
+{
+	char line[128 + 4096];
+	size_t n, k;
+
+	n = snprintf(line, sizeof(line), "%llx\t%llx\t%llx\t", addr, len, pgoff);
+	for (k = 0; k < pathmax && path[k] && n + 2 < sizeof(line); k++)
+		line[n++] = (unsigned char)path[k] < 0x20 || path[k] == 0x7f ? '?' : path[k];
+	if (!k)
+		line[n++] = '?';
+	line[n++] = '\n';
+	line[n] = '\0';
+	map_keep(a, pid, time, line);
+}
+
+/*
  * One PERF_RECORD_MMAP2 (include/uapi/linux/perf_event.h): u32 pid, tid;
  * u64 addr, len, pgoff; u32 maj, min; u64 ino, ino_generation (or the
  * build id, PERF_RECORD_MISC_MMAP_BUILD_ID); u32 prot, flags; char
@@ -381,8 +404,6 @@ static void mmap_line(struct agent *a, struct perf_probe *p, const char *rec,
 {
 	uint32_t pid;
 	uint64_t addr, mlen, pgoff, time;
-	char line[128 + 4096], *name;
-	size_t n, k, namemax;
 
 	if (len < 64 + 1 + 24) {
 		p->bad++;
@@ -393,18 +414,7 @@ static void mmap_line(struct agent *a, struct perf_probe *p, const char *rec,
 	memcpy(&mlen, rec + 16, 8);
 	memcpy(&pgoff, rec + 24, 8);
 	memcpy(&time, rec + len - 16, 8);
-	name = (char *)rec + 64;
-	namemax = len - 24 - 64;
-	n = snprintf(line, sizeof(line), "%llx\t%llx\t%llx\t",
-		     (unsigned long long)addr, (unsigned long long)mlen,
-		     (unsigned long long)pgoff);
-	for (k = 0; k < namemax && name[k] && n + 2 < sizeof(line); k++)
-		line[n++] = (unsigned char)name[k] < 0x20 || name[k] == 0x7f ? '?' : name[k];
-	if (!k)
-		line[n++] = '?';
-	line[n++] = '\n';
-	line[n] = '\0';
-	map_keep(a, pid, time, line);
+	map_add(a, pid, time, addr, mlen, pgoff, rec + 64, len - 24 - 64);
 }
 
 /*
@@ -480,7 +490,6 @@ static void exec_record(struct agent *a, const char *rec, size_t len)
 static void mmaps_before(struct agent *a)
 {
 	char dir[AGENT_PATH_MAX], path[AGENT_PATH_MAX + 32], buf[512];
-	char line[128 + 4096];
 	struct dirent *e;
 	DIR *d;
 
@@ -500,20 +509,14 @@ static void mmaps_before(struct agent *a)
 			unsigned long long start, stop, off;
 			char perms[8];
 			int at = 0;
-			size_t n, k;
 
 			/* (a path past the buffer: its tail, read as another line, does not parse) */
 			if (sscanf(buf, "%llx-%llx %7s %llx %*s %*s %n", &start, &stop,
 				   perms, &off, &at) != 4 || !at || perms[2] != 'x' ||
 			    stop <= start || (buf[at] != '/' && buf[at] != '['))
 				continue;
-			n = snprintf(line, sizeof(line), "%llx\t%llx\t%llx\t",
-				     start, stop - start, off);
-			for (k = at; buf[k] && buf[k] != '\n' && n + 2 < sizeof(line); k++)
-				line[n++] = (unsigned char)buf[k] < 0x20 || buf[k] == 0x7f ? '?' : buf[k];
-			line[n++] = '\n';
-			line[n] = '\0';
-			map_keep(a, (uint32_t)pid, 0, line);
+			map_add(a, (uint32_t)pid, 0, start, stop - start, off,
+				buf + at, strcspn(buf + at, "\n"));
 		}
 		fclose(f);
 	}
