@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "report-int.h"
+#include "lavalog.h"
 #include "report.h"
 
 const char report_usage[] =
@@ -340,6 +341,39 @@ static char *read_input(const char *path, size_t *len)
 }
 
 /*
+ * A capture (a dump channel, a console log) from @path as read_input()
+ * reads it; a LAVA job log (report/lavalog.h) becomes the console it
+ * recorded, its job's end in *@job when @job is not NULL (job->records
+ * is 0 for any other capture).
+ */
+static char *read_capture(const char *path, size_t *len, struct lava_job *job)
+{
+	struct lava_job none;
+	struct errmsg e;
+	char *text, *con;
+	size_t n, clen;
+
+	if (!job)
+		job = &none;
+	memset(job, 0, sizeof(*job));
+	text = read_input(path, &n);
+	if (!text || !lavalog_is(text, n)) {
+		if (len)
+			*len = n;
+		return text;
+	}
+	if (lavalog_console(path, text, n, &con, &clen, job, &e)) {
+		fprintf(stderr, "probecc report: %s\n", e.msg);
+		free(text);
+		return NULL;
+	}
+	free(text);
+	if (len)
+		*len = clen;
+	return con;
+}
+
+/*
  * The kernel's symbols, when any source is given (facts/kernel.h).  A
  * source that cannot be read, or is not what its option says, is an
  * input error: 2 after a message.
@@ -540,7 +574,7 @@ static int compare_all(struct report *r, int *failed, int *incomplete)
 		x->prev_text = NULL;
 		x->prev_len = 0;
 		x->dumppath = i < r->ndumps ? r->dumps[i] : r->bases[i - r->ndumps];
-		text = read_input(x->dumppath, &len);
+		text = read_capture(x->dumppath, &len, NULL);
 		if (!text)
 			return 2;
 		dump_read(x, text, len);
@@ -570,6 +604,7 @@ static int compare_all(struct report *r, int *failed, int *incomplete)
 int report_main(int argc, char **argv)
 {
 	struct report r = { 0 };
+	struct lava_job lava;
 	char *text;
 	const char *why;
 	bool show;
@@ -580,7 +615,7 @@ int report_main(int argc, char **argv)
 	if (!rc && r.trace_dat) {
 		struct errmsg e = { 0 };
 
-		text = read_input(r.dumppath, &len);
+		text = read_capture(r.dumppath, &len, NULL);
 		if (!text)
 			return 2;
 		if (tracedat_write(text, len, r.trace_dat, stderr, &e) ||
@@ -591,7 +626,7 @@ int report_main(int argc, char **argv)
 		return 0;
 	}
 	if (!rc && (r.list || r.extract)) {
-		text = read_input(r.dumppath, &len);
+		text = read_capture(r.dumppath, &len, NULL);
 		return text ? frames_main(&r, text, len) : 2;
 	}
 	if (!rc)
@@ -600,19 +635,33 @@ int report_main(int argc, char **argv)
 		rc = load_kernel(&r);
 	if (rc)
 		return rc;
-	if (r.console && !(r.console_text = read_input(r.console, NULL)))
+	if (r.console && !(r.console_text = read_capture(r.console, NULL, NULL)))
 		return 2;
 	if (r.append) {
 		if (!(r.append_text = read_input(r.append, NULL)))
 			return 2;
 		r.append_text[strcspn(r.append_text, "\n")] = '\0';
 	}
-	text = read_input(r.dumppath, &len);
+	text = read_capture(r.dumppath, &len, &lava);
 	if (!text)
 		return 2;
 	if (r.previous &&
-	    !(r.prev_text = read_input(r.previous, &r.prev_len)))
+	    !(r.prev_text = read_capture(r.previous, &r.prev_len, NULL)))
 		return 2;
+	/* a LAVA job log is the console too, and its job's end the runner's */
+	if (lava.records) {
+		if (!r.console_text)
+			r.console_text = xstrdup(text);
+		if (!r.boot_end && !(r.boot_end = lavalog_boot_end(&lava))) {
+			fprintf(stderr, "probecc report: %s: the LAVA log ends before the job's result (cut short): no verdict\n",
+				r.dumppath);
+			return 2;
+		}
+		fprintf(stderr, "probecc report: LAVA job: %s%s%s%s%s%s\n", lava.passed ? "pass" : "fail",
+			*lava.error_type || *lava.error_msg ? " (" : "", lava.error_type,
+			*lava.error_type && *lava.error_msg ? ": " : "", lava.error_msg,
+			*lava.error_type || *lava.error_msg ? ")" : "");
+	}
 	dump_read(&r, text, len);
 	if (r.console_text)
 		dump_console_trace(&r, r.console_text);
