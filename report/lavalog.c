@@ -102,7 +102,9 @@ static const char *simple_escape(char ch)
  * A YAML double-quoted scalar at c->p (on its opening quote) into @b,
  * its escapes undone (YAML 1.1 section 5.7, the set PyYAML's emitter
  * writes: \0 \a \b \t \n \v \f \r \e \" \\ \/ \N \_ \L \P, space, \xXX,
- * \uXXXX, \UXXXXXXXX).  @b may be NULL to skip it.
+ * \uXXXX, \UXXXXXXXX), each character as UTF-8: LAVA's logger dumps
+ * with PyYAML's default allow_unicode=False (lava_common/log.py), so all
+ * that is not printable ASCII is escaped.  @b may be NULL to skip it.
  */
 static int read_quoted(struct cur *c, struct buf *b)
 {
@@ -135,11 +137,8 @@ static int read_quoted(struct cur *c, struct buf *b)
 				cp = cp << 4 | (uint32_t)v;
 				c->p++;
 			}
-			if (!b)
-				continue;
-			if (ch == 'x')
-				buf_add(b, &(char){ (char)cp }, 1);
-			else
+			/* \xNN is a code point (U+0000..U+00FF), not a byte */
+			if (b)
 				buf_utf8(b, cp);
 			continue;
 		}
