@@ -61,6 +61,8 @@ static const struct report_output {
 	  offsetof(struct report, junit), junit_write },
 	{ "perfetto", "the hits as Trace Event Format JSON (Perfetto, chrome://tracing)",
 	  offsetof(struct report, perfetto), perfetto_write },
+	{ "kcidb", "the verdicts as KCIDB I/O JSON (schema 5.3; docs/lava.md)",
+	  offsetof(struct report, kcidb), kcidb_write },
 };
 
 static const char help_tail[] =
@@ -159,6 +161,7 @@ static const struct option base_options[] = {
 	{ "boot-verdicts", no_argument, NULL, 'V' },
 	{ "threshold", required_argument, NULL, 'R' },
 	{ "force", no_argument, NULL, 'F' },
+	{ "kcidb-build", required_argument, NULL, 'K' },
 	{ "help", no_argument, NULL, 'h' },
 };
 
@@ -272,6 +275,17 @@ static int parse_args(struct report *r, int argc, char **argv)
 			r->boot_end = optarg;
 			break;
 		case 'F': r->force = true; break;
+		case 'K':
+			/* KCIDB's id rule: ORIGIN ([a-z0-9_]+) ':' ... */
+			if (!strchr(optarg, ':') || strchr(optarg, ':') == optarg ||
+			    strspn(optarg, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+			    (size_t)(strchr(optarg, ':') - optarg)) {
+				fprintf(stderr, "probecc report: --kcidb-build %s: not a KCIDB build id (ORIGIN:ID, ORIGIN of a-z 0-9 _)\n",
+					optarg);
+				return 2;
+			}
+			r->kcidb_build = optarg;
+			break;
 		case 'R':
 			if (compare_threshold(&r->cmp, optarg)) {
 				fprintf(stderr, "probecc report: --threshold %s: not CLASS=VALUE (hits=N, oops=N, not armed=N, first|phase|initcall|level=DURATION or N%%)\n",

@@ -200,6 +200,27 @@ t_has lava/run/bond0/case-item "$d/lava.log" '"lvl": "results", "msg": \{"case":
 t_has lava/run/bond0/case-hits "$d/lava.log" '"case": "dump2_hits_netdev", "definition": "probecc",.*"measurement": "1", .*"units": "hits"'
 b1=$(grep -o '=== probecc dump 1 end [0-9]* [0-9]* ' "$d/lava.log" | awk '{ print $7 }')
 t_has lava/run/bond0/case-bytes "$d/lava.log" "\"case\": \"dump1_bytes\", \"definition\": \"probecc\",.*\"measurement\": \"${b1:-none}\", .*\"units\": \"bytes\""
+# KernelCI: the same verdicts as KCIDB I/O, valid against kcidb-io's schema
+kcidb_valid() {
+	$PY - "$1" <<'EOF'
+import json, sys, jsonschema
+schema = json.load(open("tests/kcidb/kcidb-io.schema.v5.3.json"))
+data = json.load(open(sys.argv[1]))
+jsonschema.Draft7Validator(schema, format_checker=jsonschema.FormatChecker()).validate(data)
+for t in data["tests"]:
+    print(t["path"], t["status"], t.get("number", {}).get("unit", "-"))
+EOF
+}
+$P report "$d/lava.log" --probes "$lv/ci-console.probes" --target "$target" --modules "$MODULES" \
+	--kcidb "$d/kcidb.json" --kcidb-build lab_build:1 > /dev/null 2>&1
+if kcidb_valid "$d/kcidb.json" > "$d/kcidb.txt" 2>&1; then
+	t_pass lava/run/bond0/kcidb-valid
+else
+	t_fail lava/run/bond0/kcidb-valid "not valid KCIDB I/O 5.3" "$d/kcidb.txt"
+fi
+t_has lava/run/bond0/kcidb-boot "$d/kcidb.txt" '^boot\.probecc PASS -$'
+t_has lava/run/bond0/kcidb-creator "$d/kcidb.txt" '^boot\.probecc\.expect\.register_netdevice_stack_has_bond_create PASS -$'
+t_has lava/run/bond0/kcidb-first-hit "$d/kcidb.txt" '^boot\.probecc\.first_hit\.netdev DONE s$'
 # the same file through run-probes: the same verdicts, one by one
 r=$lv/run-probes
 rc=0
@@ -224,6 +245,15 @@ rc=0
 $P report "$d/lava.log" --probes "$lv/ci-console.probes" > "$d/report.txt" 2> "$d/report.err" || rc=$?
 t_rc lava/run/panic/verdict 4 "$rc" "$d/report.txt"
 t_has lava/run/panic/said "$d/report.txt" '^boot: panic: kernel panic: '
+$P report "$d/lava.log" --probes "$lv/ci-console.probes" --kcidb "$d/kcidb.json" > /dev/null 2>&1
+if kcidb_valid "$d/kcidb.json" > "$d/kcidb.txt" 2>&1; then
+	t_pass lava/run/panic/kcidb-valid
+else
+	t_fail lava/run/panic/kcidb-valid "not valid KCIDB I/O 5.3" "$d/kcidb.txt"
+fi
+# no dump: the boot FAILs, the capture is no evidence, the expectations MISS
+t_has lava/run/panic/kcidb-boot "$d/kcidb.txt" '^boot\.probecc FAIL -$'
+t_has lava/run/panic/kcidb-miss "$d/kcidb.txt" '^boot\.probecc\.expect\.register_netdevice_stack_has_bond_create MISS -$'
 
 # A boot whose last dump never comes within the job's time (a window
 # longer than the monitor's timeout): LAVA's timeout, probecc's hang.
