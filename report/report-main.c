@@ -31,7 +31,8 @@ const char report_usage[] =
 static const char help[] =
 	"\n"
 	"Reads the agent's dumps (DUMP: the raw capture of the dump channel;\n"
-	"- reads it from standard input),\n"
+	"- reads it from standard input; a LAVA job log, read as the console it\n"
+	"recorded, whose job result is the boot's end: docs/lava.md),\n"
 	"prints hits, arguments and callers per probe, checks the probe file's\n"
 	"expectations and writes the machine outputs asked for.\n"
 	"\n"
@@ -94,6 +95,8 @@ static const char help_tail[] =
 	"                     a regression's threshold: hits=N, oops=N, not armed=N,\n"
 	"                     first|phase|initcall|level=DURATION (later by) or =N%\n"
 	"  --force            compare boots of another kernel or command line\n"
+	"  --kcidb-build ID   --kcidb's build_id (ORIGIN:ID, the lab's build of the\n"
+	"                     kernel); default probecc:RELEASE\n"
 	"  --extract N        print dump N's body (its frames checked and taken off)\n"
 	"  --list             print the numbers of the complete dumps\n"
 	"  --trace-dat OUT    write the raw dumps (\"dump SINK raw\") as a trace.dat for\n"
