@@ -2,9 +2,10 @@
 # writes, checked by LAVA's own schema and `lava-run --validate`; a LAVA
 # job log read back by probecc report, through LAVA's own logger code
 # (tests/lava/relog.py) on stored real captures; and real `lava-run`
-# jobs on Malta: bond0's creator named from the LAVA log, the same
-# verdicts as run-probes for the same probe file, a panic and a hang,
-# each with its verdict.  Needs Debian's lava-dispatcher
+# jobs: bond0's creator named from the LAVA log on Malta and x86_64,
+# the agent's test cases in LAVA's results, the KCIDB file valid, the
+# same verdicts as run-probes for the same probe file (Malta), a panic
+# and a hang, each with its verdict.  Needs Debian's lava-dispatcher
 # (qemu-images/deps.sh lava, which make check-lava runs) and root
 # (lava-run's own rule).
 # Run alone: bash tests/lava.sh (through tests/run-tests.sh).
@@ -170,9 +171,6 @@ if [ "$T_HOST" = 1 ]; then
 	t_host_skip lava/run
 	return 0
 fi
-eval "$(qemu-images/fetch mipsel)"
-target=$(qemu-images/target mipsel)
-
 # lava_run NAME DIR: lava-run DIR/job.yaml (device rendered for it);
 # its log in DIR/lava.log, its exit status in $lrc
 lava_run() {
@@ -182,25 +180,8 @@ lava_run() {
 		--device "$2/device.yaml" "$2/job.yaml" > "$2/lava.log" 2>&1 || lrc=$?
 }
 
-# bond0: the job passes, and the report from its log names the creator
-d=$lv/job-mipsel
-lava_run bond0 "$d" "44$$1"
-t_rc lava/run/bond0/job-passed 0 "$lrc" "$d/lava.log"
-rc=0
-$P report "$d/lava.log" --probes "$lv/ci-console.probes" --target "$target" --modules "$MODULES" \
-	--append "$d/append" --json "$d/report.json" --junit "$d/junit.xml" > "$d/report.txt" 2> "$d/report.err" || rc=$?
-t_rc lava/run/bond0/report-exit 0 "$rc" "$d/report.txt"
-t_has lava/run/bond0/creator "$d/report.txt" '^  PASS  expect register_netdevice stack has bond_create '
-t_has lava/run/bond0/name "$d/report.txt" '^  PASS  expect netdev.name == "bond%d" '
-t_has lava/run/bond0/boot "$d/report.txt" '^boot: clean: '
-# the agent's test cases in LAVA's results: the kprobe armed, its hit
-# counted by the kernel (kprobe_profile) in the window dump, and dump 1's
-# size as its end frame says it
-t_has lava/run/bond0/case-item "$d/lava.log" '"lvl": "results", "msg": \{"case": "item_netdev_kprobe_events", "definition": "probecc",.*"result": "pass"'
-t_has lava/run/bond0/case-hits "$d/lava.log" '"case": "dump2_hits_netdev", "definition": "probecc",.*"measurement": "1", .*"units": "hits"'
-b1=$(grep -o '=== probecc dump 1 end [0-9]* [0-9]* ' "$d/lava.log" | awk '{ print $7 }')
-t_has lava/run/bond0/case-bytes "$d/lava.log" "\"case\": \"dump1_bytes\", \"definition\": \"probecc\",.*\"measurement\": \"${b1:-none}\", .*\"units\": \"bytes\""
-# KernelCI: the same verdicts as KCIDB I/O, valid against kcidb-io's schema
+# kcidb_valid FILE: valid KCIDB I/O 5.3 (python3-jsonschema, Draft 7 with
+# format checks, as kcidb-io's README says); prints PATH STATUS UNIT a test
 kcidb_valid() {
 	$PY - "$1" <<'EOF'
 import json, sys, jsonschema
@@ -211,16 +192,43 @@ for t in data["tests"]:
     print(t["path"], t["status"], t.get("number", {}).get("unit", "-"))
 EOF
 }
-$P report "$d/lava.log" --probes "$lv/ci-console.probes" --target "$target" --modules "$MODULES" \
-	--kcidb "$d/kcidb.json" --kcidb-build lab_build:1 > /dev/null 2>&1
-if kcidb_valid "$d/kcidb.json" > "$d/kcidb.txt" 2>&1; then
-	t_pass lava/run/bond0/kcidb-valid
-else
-	t_fail lava/run/bond0/kcidb-valid "not valid KCIDB I/O 5.3" "$d/kcidb.txt"
-fi
-t_has lava/run/bond0/kcidb-boot "$d/kcidb.txt" '^boot\.probecc PASS -$'
-t_has lava/run/bond0/kcidb-creator "$d/kcidb.txt" '^boot\.probecc\.expect\.register_netdevice_stack_has_bond_create PASS -$'
-t_has lava/run/bond0/kcidb-first-hit "$d/kcidb.txt" '^boot\.probecc\.first_hit\.netdev DONE s$'
+
+# bond0 on each QEMU target: the job passes, and the report from its log
+# names the creator
+for arch in mipsel x86_64; do
+	eval "$(qemu-images/fetch $arch)"
+	target=$(qemu-images/target $arch)
+	d=$lv/job-$arch
+	lava_run bond0 "$d" "44$$${arch//[!0-9]/}1"
+	t_rc lava/run/$arch/bond0/job-passed 0 "$lrc" "$d/lava.log"
+	rc=0
+	$P report "$d/lava.log" --probes "$lv/ci-console.probes" --target "$target" --modules "$MODULES" \
+		--append "$d/append" --json "$d/report.json" --junit "$d/junit.xml" > "$d/report.txt" 2> "$d/report.err" || rc=$?
+	t_rc lava/run/$arch/bond0/report-exit 0 "$rc" "$d/report.txt"
+	t_has lava/run/$arch/bond0/creator "$d/report.txt" '^  PASS  expect register_netdevice stack has bond_create '
+	t_has lava/run/$arch/bond0/name "$d/report.txt" '^  PASS  expect netdev.name == "bond%d" '
+	t_has lava/run/$arch/bond0/boot "$d/report.txt" '^boot: clean: '
+	# the agent's test cases in LAVA's results: the kprobe armed, its hit
+	# counted by the kernel (kprobe_profile) in the window dump, and dump 1's
+	# size as its end frame says it
+	t_has lava/run/$arch/bond0/case-item "$d/lava.log" '"lvl": "results", "msg": \{"case": "item_netdev_kprobe_events", "definition": "probecc",.*"result": "pass"'
+	t_has lava/run/$arch/bond0/case-hits "$d/lava.log" '"case": "dump2_hits_netdev", "definition": "probecc",.*"measurement": "1", .*"units": "hits"'
+	b1=$(grep -o '=== probecc dump 1 end [0-9]* [0-9]* ' "$d/lava.log" | awk '{ print $7 }')
+	t_has lava/run/$arch/bond0/case-bytes "$d/lava.log" "\"case\": \"dump1_bytes\", \"definition\": \"probecc\",.*\"measurement\": \"${b1:-none}\", .*\"units\": \"bytes\""
+	# KernelCI: the same verdicts as KCIDB I/O, valid against kcidb-io's schema
+	$P report "$d/lava.log" --probes "$lv/ci-console.probes" --target "$target" --modules "$MODULES" \
+		--kcidb "$d/kcidb.json" --kcidb-build lab_build:1 > /dev/null 2>&1
+	if kcidb_valid "$d/kcidb.json" > "$d/kcidb.txt" 2>&1; then
+		t_pass lava/run/$arch/bond0/kcidb-valid
+	else
+		t_fail lava/run/$arch/bond0/kcidb-valid "not valid KCIDB I/O 5.3" "$d/kcidb.txt"
+	fi
+	t_has lava/run/$arch/bond0/kcidb-boot "$d/kcidb.txt" '^boot\.probecc PASS -$'
+	t_has lava/run/$arch/bond0/kcidb-creator "$d/kcidb.txt" '^boot\.probecc\.expect\.register_netdevice_stack_has_bond_create PASS -$'
+	t_has lava/run/$arch/bond0/kcidb-first-hit "$d/kcidb.txt" '^boot\.probecc\.first_hit\.netdev DONE s$'
+done
+eval "$(qemu-images/fetch mipsel)"
+d=$lv/job-mipsel
 # the same file through run-probes: the same verdicts, one by one
 r=$lv/run-probes
 rc=0
