@@ -112,6 +112,19 @@ if [ $rc -eq 1 ] && [ ! -e "$d/out/console.log" ] &&
 else
 	t_fail firstjob/wrong-arch "exit $rc" "$d/stderr"
 fi
+# Another arch's file that no uprobe names (data, a host tool) is added
+# with a note, not refused: here the job goes on to mkimage, which stops
+# it at the misspelt module (no boot)
+qemu-images/run-probes --arch mipsel --out "$d/out2" --add /bin/true:/bin/data --module nosuchmod \
+	tests/firstjob/wrong-arch.probes > "$d/stdout2" 2> "$d/stderr2"
+rc=$?
+if [ $rc -eq 1 ] && [ ! -e "$d/out2/console.log" ] &&
+   grep -q '^run-probes: --add /bin/true:/bin/data: /bin/true is x86-64 .*: added as it is (no uprobe names /bin/data)$' "$d/stderr2" &&
+   grep -q '^mkimage: no module nosuchmod' "$d/stderr2"; then
+	t_pass firstjob/add-foreign-data
+else
+	t_fail firstjob/add-foreign-data "exit $rc" "$d/stderr2"
+fi
 ./probecc elf-arch --arch mipsel initramfs/agent-mipsel tests/firstjob/init-stays > "$d/ok.out" 2>&1
 rc=$?
 if [ $rc -eq 0 ] && grep -q 'agent-mipsel: little-endian MIPS o32' "$d/ok.out" &&
