@@ -580,7 +580,7 @@ static void check_text_form(struct checker *c)
 	if (prog->dump_raw)
 		return;
 	if (prog->graph)
-		check_error(c, &prog->graph->pos, "'graph' needs 'dump SINK raw': probecc report reads a function_graph trace from raw dumps only (its text lines have no task or time)");
+		check_error(c, &prog->graph->pos, "'graph' needs a raw dump, but the dump line says 'text': probecc report reads a function_graph trace from raw dumps only (its text lines have no task or time); leave 'text' out, and 'graph' makes the dump raw");
 	for (n = prog->options; n; n = n->next)
 		for (i = 0; i < sizeof(text_form_options) / sizeof(text_form_options[0]); i++)
 			if (!strcmp(n->s, text_form_options[i]))

@@ -211,6 +211,8 @@ struct program {
 	struct probe *probes;
 	char *sink;		/* NULL: console */
 	bool dump_raw;		/* "dump SINK raw": binary ring-buffer pages (docs/plan.md "Raw dump") */
+	bool dump_text;		/* "dump SINK text": the text form, said outright */
+	bool dump_raw_implied;	/* raw because of 'graph', the file naming no form */
 	unsigned window_ms;	/* 0: no second dump */
 	bool capture;		/* "capture": the agent writes a target frame */
 	int crash_dump;		/* "crash dump" 1, "crash nodump" -1, unset 0 */

@@ -22,7 +22,7 @@
  *   ftrace.options is applied before the tracer exists and the kernel
  *   refuses them (trace_boot.c; measured on 6.1).
  * - The global "stacktrace" option gives a stack on every event, not on
- *   the function tracer's entries (seed 001); event triggers have no
+ *   the function tracer's entries; event triggers have no
  *   command-line parameter before 6.2 (trace_trigger=, static events
  *   only), and bootconfig's "actions" need CONFIG_HIST_TRIGGERS
  *   (trace_boot.c), so per-probe stacks are bootconfig actions when the
@@ -1156,6 +1156,8 @@ static struct placement *place_once(const struct program *prog,
 
 	*c.expects_tail = c.arms;
 	pl->plan = c.expects;
+	if (prog->dump_raw_implied)
+		explain(&c, "dump form: raw, since 'graph' is read from raw dumps only (a function_graph trace's text lines have no task or time); the dump line names no form ('text' there is an error with 'graph')");
 	if (prog->window_ms)
 		explain(&c, "dump: %s, before the real init, and again after a %u ms window of early userspace",
 			prog->sink ? prog->sink : "console", prog->window_ms);

@@ -1,4 +1,4 @@
-# Your own boot (issue 15): probecc's agent as an overlay on an initrd
+# Your own boot: probecc's agent as an overlay on an initrd
 # probecc did not build.
 #   cpio-*       probecc --initrd OUT --base-initrd IN: OUT is IN byte for
 #                byte, zero padding to 4 bytes, then a newc cpio with
