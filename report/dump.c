@@ -1310,18 +1310,74 @@ void dump_probe_names(struct report *r)
 		add_name(r, p->name, &cap);
 }
 
-/* One event is the same in two sources: one pid, one probe, one microsecond. */
-static bool same_event(const struct hit *a, const struct hit *b)
-{
-	return task_pid(a->task) == task_pid(b->task) && !strcmp(a->probe, b->probe) &&
-	       (long long)(a->ts * 1e6 + 0.5) == (long long)(b->ts * 1e6 + 0.5);
-}
-
 static int hit_time_cmp(const void *pa, const void *pb)
 {
 	const struct hit *a = pa, *b = pb;
 
 	return a->ts < b->ts ? -1 : a->ts > b->ts;
+}
+
+/* An event's identity for the join: one pid, one probe, one microsecond. */
+struct event_key {
+	long pid;
+	long long us;
+	const char *probe;
+	int idx;		/* console hit; -1: the agent's */
+};
+
+static int event_key_cmp(const void *pa, const void *pb)
+{
+	const struct event_key *a = pa, *b = pb;
+	int c;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->us != b->us)
+		return a->us < b->us ? -1 : 1;
+	if ((c = strcmp(a->probe, b->probe)))
+		return c;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/*
+ * Join the console's hits @con to @d's: each event once, whether the
+ * agent's dump holds it or the console printed it twice; sorted, not
+ * compared pairwise (n log n for any number of either).
+ */
+static void join_console(struct dump *d, struct dump *con)
+{
+	size_t n = (size_t)d->nhits + con->nhits, k = 0, i;
+	struct event_key *keys = xcalloc(n ? n : 1, sizeof(*keys));
+	bool *keep = xcalloc(con->nhits ? con->nhits : 1, sizeof(*keep));
+	int j;
+
+	for (j = 0; j < d->nhits + con->nhits; j++) {
+		const struct hit *h = j < d->nhits ? &d->hits[j] : &con->hits[j - d->nhits];
+		double us = h->ts * 1e6 + 0.5;
+
+		keys[k].pid = task_pid(h->task);
+		keys[k].us = us > -9e18 && us < 9e18 ? (long long)us : (us < 0 ? LLONG_MIN : LLONG_MAX);
+		keys[k].probe = h->probe;
+		keys[k++].idx = j < d->nhits ? -1 : j - d->nhits;
+	}
+	qsort(keys, n, sizeof(*keys), event_key_cmp);
+	for (i = 0; i < n; i++) {
+		struct event_key *a = &keys[i], *b = i ? &keys[i - 1] : NULL;
+
+		if (a->idx < 0)
+			continue;
+		if (b && a->pid == b->pid && a->us == b->us && !strcmp(a->probe, b->probe))
+			continue;
+		keep[a->idx] = true;
+	}
+	free(keys);
+	for (j = 0; j < con->nhits; j++)
+		if (keep[j]) {
+			con->hits[j].console = true;
+			add_hit(d, &con->hits[j]);
+			d->console_new++;
+		}
+	free(keep);
 }
 
 /*
@@ -1368,18 +1424,19 @@ void dump_console_trace(struct report *r, const char *text)
 	struct report tmp = *r;
 	struct dump *d = &r->d;
 	char *copy = xstrdup(text), *line, *save = NULL;
-	int state = 0, i, j, nagent = d->nhits;
+	int state = 0;
+	bool dead = false;
 
 	memset(&tmp.d, 0, sizeof(tmp.d));
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *t = line, *end, *ev;
-		size_t n = strlen(line);
+		char *t, *ev;
 
-		while (n && line[n - 1] == '\r')
-			line[--n] = '\0';
-		if (*t == '[' && (end = strchr(t, ']')) && end[1] == ' ')
-			t = end + 2;
-		if (strstr(t, "Dumping ftrace buffer:")) {
+		/* printk's lines after the kernel's death: any program can print the rest */
+		if (!(t = boot_printk_text(line)))
+			continue;
+		if (boot_death_line(t))
+			dead = true;
+		if (dead && !strncmp(t, "Dumping ftrace buffer:", 22)) {
 			state = 1;
 			d->console_dumps++;
 			continue;
@@ -1399,7 +1456,11 @@ void dump_console_trace(struct report *r, const char *text)
 		if (!strncmp(t, " => ", 4)) {
 			trace_line(&tmp, t);
 		} else if (!strncmp(t, "CPU:", 4) && strstr(t, "[LOST ")) {
-			d->console_lost += strtol(strstr(t, "[LOST ") + 6, NULL, 10);
+			long n = strtol(strstr(t, "[LOST ") + 6, NULL, 10);
+
+			/* saturating: a forged count neither wraps nor cancels one */
+			n = n > 0 ? n : 1;
+			d->console_lost = n > LONG_MAX - d->console_lost ? LONG_MAX : d->console_lost + n;
 		} else if ((ev = console_event(t))) {
 			trace_line(&tmp, ev);
 			free(ev);
@@ -1410,15 +1471,7 @@ void dump_console_trace(struct report *r, const char *text)
 	}
 	free(copy);
 	d->console_events = tmp.d.nhits;
-	for (i = 0; i < tmp.d.nhits; i++) {
-		for (j = 0; j < nagent && !same_event(&d->hits[j], &tmp.d.hits[i]); j++)
-			;
-		if (j < nagent)
-			continue;
-		tmp.d.hits[i].console = true;
-		add_hit(d, &tmp.d.hits[i]);
-		d->console_new++;
-	}
+	join_console(d, &tmp.d);
 	free(tmp.d.hits);
 	if (d->console_new)
 		qsort(d->hits, d->nhits, sizeof(*d->hits), hit_time_cmp);

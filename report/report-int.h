@@ -426,6 +426,8 @@ void expect_all(struct report *r);
 /* boot.c */
 int boot_runner_word(const char *word);
 void boot_decide(struct report *r);
+char *boot_printk_text(char *line);
+bool boot_death_line(const char *t);
 bool window_missing(const struct report *r);
 void boot_rows_print(FILE *f);
 int boot_last_events(const struct report *r, int n);

@@ -340,6 +340,20 @@ static char *read_input(const char *path, size_t *len)
 }
 
 /*
+ * Drop the NUL bytes of a console log of @len bytes (a serial line carries
+ * them; a string function would end the text at the first).
+ */
+static void drop_nuls(char *text, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++)
+		if (text[i])
+			text[n++] = text[i];
+	text[n] = '\0';
+}
+
+/*
  * The kernel's symbols, when any source is given (facts/kernel.h).  A
  * source that cannot be read, or is not what its option says, is an
  * input error: 2 after a message.
@@ -600,8 +614,10 @@ int report_main(int argc, char **argv)
 		rc = load_kernel(&r);
 	if (rc)
 		return rc;
-	if (r.console && !(r.console_text = read_input(r.console, NULL)))
+	if (r.console && !(r.console_text = read_input(r.console, &len)))
 		return 2;
+	if (r.console)
+		drop_nuls(r.console_text, len);
 	if (r.append) {
 		if (!(r.append_text = read_input(r.append, NULL)))
 			return 2;
