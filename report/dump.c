@@ -369,6 +369,32 @@ static int quotes(const char *s)
 	return n;
 }
 
+/*
+ * @line has the form of an event line: "TASK-PID [CPU] FLAGS TIME: ".  A
+ * traced string goes on over lines only while they have not (an odd '"'
+ * in a name would otherwise hide every event up to the next odd line).
+ */
+static bool event_shaped(const char *line)
+{
+	const char *p;
+
+	for (p = strstr(line, " ["); p; p = strstr(p + 1, " [")) {
+		const char *q = p + 2;
+		size_t n = strspn(q, "0123456789");
+
+		if (!n || strncmp(q + n, "] ", 2))
+			continue;
+		q += n + 2;
+		q += strcspn(q, " ");		/* FLAGS */
+		q += strspn(q, " ");
+		n = strspn(q, "0123456789");
+		if (n && q[n] == '.' && strspn(q + n + 1, "0123456789") &&
+		    !strncmp(q + n + 1 + strspn(q + n + 1, "0123456789"), ": ", 2))
+			return true;
+	}
+	return false;
+}
+
 static void trace_line(struct report *r, char *line)
 {
 	struct dump *d = &r->d;
@@ -391,10 +417,11 @@ static void trace_line(struct report *r, char *line)
 	 * (the kernel prints it between quotes, unescaped): they are data of
 	 * the hit before, up to the line that closes the quote.
 	 */
-	if (d->in_string) {
+	if (d->in_string && !event_shaped(line)) {
 		d->in_string = quotes(line) % 2 == 0;
 		return;
 	}
+	d->in_string = false;
 	d->in_ustack = false;
 	if (line[0] == '#' || !cpu || !(colon = strstr(cpu, ": "))) {
 		unread_line(d, line);
@@ -770,11 +797,31 @@ void perf_loss_why(const struct dump *d, const char *probe, char *why, size_t si
 			 d->perf_maps_notkept);
 }
 
+/*
+ * The trace's own count ("# entries-in-buffer/entries-written: N/M",
+ * kernel/trace/trace.c print_event_info()) against the event lines read
+ * (@shaped) and not read (@unread): entries missing from both are counted
+ * as not read, so that no upper bound passes on them.
+ */
+static void entries_check(struct dump *d, long entries, long shaped, int unread)
+{
+	long missing = entries - shaped - unread;
+
+	if (entries < 0 || missing <= 0)
+		return;
+	if (!d->unread)
+		snprintf(d->unread_why, sizeof(d->unread_why),
+			 "%ld of the buffer's %ld entries are in no event line", missing, entries);
+	d->unread = missing > INT_MAX - d->unread ? INT_MAX : d->unread + (int)missing;
+}
+
 static void parse_dump(struct report *r, char *dump)
 {
 	struct dump *d = &r->d;
 	char *line, *save = NULL;
 	bool trace = false;
+	long entries = -1, shaped = 0;
+	int unread = d->unread, bad_time = d->bad_time;
 
 	for (line = strtok_r(dump, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *cr = strchr(line, '\r');
@@ -833,8 +880,13 @@ static void parse_dump(struct report *r, char *dump)
 				kcount_line(d, line + 15);
 			continue;
 		}
+		if (!strncmp(line, "# entries-in-buffer/entries-written: ", 37))
+			entries = strtol(line + 37, NULL, 10);
+		else if (event_shaped(line))
+			shaped++;
 		trace_line(r, line);
 	}
+	entries_check(d, entries, shaped + d->bad_time - bad_time, d->unread - unread);
 }
 
 /* @addr as "func+0xOFF [module]" from module @m's sections, or NULL. */
