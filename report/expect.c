@@ -523,8 +523,12 @@ static bool expect_initcall(const struct expectation *e, const struct report *r,
 		return false;
 	}
 	if (ic->end < 0) {
-		snprintf(why, size, "started at %.6f s and never finished in the trace",
-			 ic->start);
+		if (ic->unpaired)
+			snprintf(why, size, "started at %.6f s, no duration: %s", ic->start,
+				 ic->unpaired);
+		else
+			snprintf(why, size, "started at %.6f s and never finished in the trace",
+				 ic->start);
 		return false;	/* no duration: no evidence either way */
 	}
 	snprintf(why, size, "%.3f ms, at %.6f s", (ic->end - ic->start) * 1e3,

@@ -281,8 +281,9 @@ struct initcall {
 	char *module;		/* "bonding"; NULL: built in */
 	const char *level;	/* points into a hit's args, or "module" */
 	char *task;		/* the task that ran it (points into its hit) */
-	double start, end;	/* seconds; end -1: never finished in the trace */
+	double start, end;	/* seconds; end < 0: no duration (-1: no finish yet) */
 	int ret;
+	const char *unpaired;	/* why no finish was paired with it, or NULL */
 };
 
 /* One initcall level: its initcalls' count and summed durations. */

@@ -106,6 +106,25 @@ edited(CI, lambda n, b: b.replace(b'name="bond%d"', b'name="a"b"'), 'odd-quote.r
 edited(CI, lambda n, b: re.sub(rb'entries-in-buffer/entries-written: (\d+)/(\d+)',
                                lambda m: b'entries-in-buffer/entries-written: %d/%d' % (int(m.group(1)) + 1, int(m.group(2)) + 1), b),
        'entries-missing.raw')
+# An initcall's finish stamped before its start (per-CPU trace clocks are
+# not synchronised), and one started twice in its task: no duration.
+IC = 'tests/report/mipsel-initcalls/ttyS1.raw'
+edited(IC, lambda n, b: b.replace(b'2.146433: initcall_finish: func=crypto_algapi_init',
+                                  b'1.000000: initcall_finish: func=crypto_algapi_init'),
+       'initcall-backwards.raw')
+edited(IC, lambda n, b: b.replace(b'2.146433: initcall_finish: func=crypto_algapi_init',
+                                  b'2.100000: initcall_start: func=crypto_algapi_init+0x0/0xd4\n'
+                                  b'            init-1       [000] .....     2.146433: initcall_finish: func=crypto_algapi_init'),
+       'initcall-twice.raw')
+# crypto_algapi_init one second slower (557 -> 1557 ms), the rest of the
+# boot as it was: a regression the boot's speed must not divide away;
+# and its finish at an absurd 1e20 s, in a baseline boot.
+edited(IC, lambda n, b: b.replace(b'2.146433: initcall_finish: func=crypto_algapi_init',
+                                  b'3.146433: initcall_finish: func=crypto_algapi_init'),
+       'initcall-slower.raw')
+edited(IC, lambda n, b: b.replace(b'    2.146433: initcall_finish: func=crypto_algapi_init',
+                                  b' 100000000000000000000.000000: initcall_finish: func=crypto_algapi_init'),
+       'initcall-absurd.raw')
 # A traced function name with ESC and SUB, which XML cannot hold (the SVG
 # and JUnit outputs write \xNN; found by tests/fuzz/fuzz-report).
 edited(CI, lambda n, b: b.replace(b': register_netdevice <-bond_create',
