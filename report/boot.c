@@ -294,6 +294,9 @@ static bool cmdline_whole(const char *got, const char *want)
 {
 	size_t g = strlen(got), w = strlen(want);
 
+	/* an empty --append gave the kernel nothing that could be cut */
+	if (!want[strspn(want, " \t\r")])
+		return true;
 	return g >= w && !strcmp(got + g - w, want) && (g == w || got[g - w - 1] == ' ');
 }
 

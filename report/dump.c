@@ -109,10 +109,11 @@ bool clock_mark(struct dump *d, const char *msg, double ts)
 	if (sscanf(msg, "probecc-clock %u %lld%n", &n, &ns, &end) != 2 ||
 	    (msg[end] && msg[end] != '\n'))
 		return false;
+	/* the same mark twice: which one is the agent's is unknown (-2) */
 	if (d->tb_first.n && d->tb_first.mark == ns)
-		d->tb_first.trace_ts = ts;
+		d->tb_first.trace_ts = d->tb_first.trace_ts == -1 ? ts : -2;
 	if (d->tb_last.n && d->tb_last.mark == ns)
-		d->tb_last.trace_ts = ts;
+		d->tb_last.trace_ts = d->tb_last.trace_ts == -1 ? ts : -2;
 	return true;
 }
 
@@ -144,15 +145,16 @@ static void timebase_apply(struct dump *d)
 	}
 	if (l->trace_ts < 0) {
 		snprintf(d->timebase_why, sizeof(d->timebase_why),
-			 "dump %u's clock mark is not in the trace: dump and userspace times are CLOCK_BOOTTIME, hits the trace clock",
-			 l->n);
+			 "dump %u's clock mark is %s the trace: dump and userspace times are CLOCK_BOOTTIME, hits the trace clock",
+			 l->n, l->trace_ts == -2 ? "twice in" : "not in");
 		return;
 	}
 	d->timebase = true;
-	d->offset_last = l->trace_ts - (l->mark + l->marked) / 2e9;
-	d->last_time = l->trace_ts + (l->stop - l->mark) / 1e9;
+	/* in double: the sums of two nanosecond counts near INT64_MAX wrap */
+	d->offset_last = l->trace_ts - ((double)l->mark + l->marked) / 2e9;
+	d->last_time = l->trace_ts + ((double)l->stop - l->mark) / 1e9;
 	if (f->n && f->trace_ts >= 0) {
-		d->offset_first = f->trace_ts - (f->mark + f->marked) / 2e9;
+		d->offset_first = f->trace_ts - ((double)f->mark + f->marked) / 2e9;
 		d->init_time = f->start / 1e9 + d->offset_first;
 	} else {
 		d->offset_first = d->offset_last;
@@ -598,7 +600,8 @@ static void perf_user_line(struct dump *d, char *line)
 	}
 	dyn = strtoull(f[8], NULL, 10);
 	len = strlen(f[9]);
-	if (dyn && len == 2 * dyn) {
+	/* perf copies at most 64 KiB of user stack (sample_stack_user is a u16) */
+	if (dyn && dyn <= 65535 && len == 2 * dyn) {
 		s->ustack = xmalloc(dyn);
 		for (i = 0; i < dyn; i++) {
 			int hi = hexval(f[9][2 * i]), lo = hexval(f[9][2 * i + 1]);
