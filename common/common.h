@@ -197,6 +197,13 @@ int file_read_max(const char *path, size_t max, char **text, size_t *len,
 		  struct errmsg *e);
 int file_read_stream(FILE *f, char **text, size_t *len);
 int file_read_stream_max(FILE *f, size_t max, char **text, size_t *len);
+/*
+ * regular_open() - open(2) @path read-only without blocking on a FIFO,
+ * and only a regular file: the fd, or -errno (-EINVAL: not a regular
+ * file; a FIFO, a device or a directory would block or never end);
+ * *@size (when not NULL) its size in bytes, the most a read may take.
+ */
+int regular_open(const char *path, long long *size);
 
 /* ---- "did you mean" (suggest.c) ---- */
 

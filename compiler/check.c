@@ -129,9 +129,13 @@ static void no_function(struct checker *c, const struct pos *p,
 		return;
 	}
 	dym = did_you_mean(c->k, name);
-	check_error(c, p, "the kernel has no function '%s'%s%s", name, dym,
-	    c->k->modules_known ? "" :
-	    " (a module's function? pass --modules DIR)");
+	if (c->k->modules_unread)
+		check_error(c, p, "the kernel has no function '%s'%s (%zu module file(s) under --modules could not be read, the first: %s)",
+		    name, dym, c->k->modules_unread, c->k->modules_unread_why);
+	else
+		check_error(c, p, "the kernel has no function '%s'%s%s", name, dym,
+		    c->k->modules_known ? "" :
+		    " (a module's function? pass --modules DIR)");
 	free(dym);
 }
 

@@ -343,9 +343,18 @@ static int load_ko(const char *path, const struct stat *st, int flag,
 	GElf_Shdr sh;
 	Elf_Data *d;
 
+	struct errmsg e;
+
 	(void)st;
-	if (flag != FTW_F || !len || elf_open(&f, path, NULL))
+	if (flag != FTW_F || !len)
 		return 0;
+	if (elf_open(&f, path, &e)) {
+		/* said where a name is then missing: not skipped in silence */
+		if (!modules_k->modules_unread++)
+			snprintf(modules_k->modules_unread_why,
+				 sizeof(modules_k->modules_unread_why), "%.300s", e.msg);
+		return 0;
+	}
 	mod = xstrndup(base, len);
 	for (i = 0; mod[i]; i++)	/* the kernel's module names use _ */
 		if (mod[i] == '-')
@@ -393,6 +402,9 @@ int kernel_load_modules(struct kernel *k, const char *dir, struct errmsg *e)
 	k->modules_known = true;
 	sb_addf(&k->sources, "modules %s: %zu modules, %zu functions\n", dir,
 		modules_n, k->nsyms - before);
+	if (k->modules_unread)
+		sb_addf(&k->sources, "modules %s: %zu file(s) not read, the first: %s\n", dir,
+			k->modules_unread, k->modules_unread_why);
 	return 0;
 }
 

@@ -123,6 +123,32 @@ static bool oops_header(const char *t)
 	return false;
 }
 
+/*
+ * boot_printk_text() - @line's text after its printk time ("[    1.234567] "),
+ * its "\r" cut (@line is changed), or NULL when it has no printk time: a
+ * line the kernel's printk did not write (any program on the board can
+ * write to the console).
+ */
+char *boot_printk_text(char *line)
+{
+	double ts;
+	const char *t = console_text(line, &ts);
+
+	return ts < 0 ? NULL : line + (t - line);
+}
+
+/*
+ * boot_death_line() - @t (a console line's text, printk time removed) is
+ * where the kernel starts to die: an oops header, a panic line, or MIPS'
+ * and arm's "Unable to handle kernel" before die() (arch/mips/mm/fault.c,
+ * arch/arm64/mm/fault.c).
+ */
+bool boot_death_line(const char *t)
+{
+	return oops_header(t) || strstr(t, "Kernel panic - not syncing: ") ||
+	       strstr(t, "Unable to handle kernel ");
+}
+
 /* The text after @key in @t, up to @stop (a set of bytes), as a new string. */
 static char *field_after(const char *t, const char *key, const char *stop)
 {
@@ -183,7 +209,7 @@ static void death_details(struct boot *b, char **lines, int n, int from)
 			char *pid = field_after(t, "PID:", " ");
 			char *comm = field_after(t, "Comm:", " ");
 
-			snprintf(b->task, sizeof(b->task), "%s-%s", comm, pid);
+			snprintf(b->task, sizeof(b->task), "%s-%s", comm ? comm : "?", pid ? pid : "?");
 			free(pid);
 			free(comm);
 		} else if (!b->pc[0] && (!strncmp(t, "epc   : ", 8) || !strncmp(t, "RIP: ", 5) ||
@@ -268,6 +294,9 @@ static bool cmdline_whole(const char *got, const char *want)
 {
 	size_t g = strlen(got), w = strlen(want);
 
+	/* an empty --append gave the kernel nothing that could be cut */
+	if (!want[strspn(want, " \t\r")])
+		return true;
 	return g >= w && !strcmp(got + g - w, want) && (g == w || got[g - w - 1] == ' ');
 }
 

@@ -109,10 +109,11 @@ bool clock_mark(struct dump *d, const char *msg, double ts)
 	if (sscanf(msg, "probecc-clock %u %lld%n", &n, &ns, &end) != 2 ||
 	    (msg[end] && msg[end] != '\n'))
 		return false;
+	/* the same mark twice: which one is the agent's is unknown (-2) */
 	if (d->tb_first.n && d->tb_first.mark == ns)
-		d->tb_first.trace_ts = ts;
+		d->tb_first.trace_ts = d->tb_first.trace_ts == -1 ? ts : -2;
 	if (d->tb_last.n && d->tb_last.mark == ns)
-		d->tb_last.trace_ts = ts;
+		d->tb_last.trace_ts = d->tb_last.trace_ts == -1 ? ts : -2;
 	return true;
 }
 
@@ -144,15 +145,16 @@ static void timebase_apply(struct dump *d)
 	}
 	if (l->trace_ts < 0) {
 		snprintf(d->timebase_why, sizeof(d->timebase_why),
-			 "dump %u's clock mark is not in the trace: dump and userspace times are CLOCK_BOOTTIME, hits the trace clock",
-			 l->n);
+			 "dump %u's clock mark is %s the trace: dump and userspace times are CLOCK_BOOTTIME, hits the trace clock",
+			 l->n, l->trace_ts == -2 ? "twice in" : "not in");
 		return;
 	}
 	d->timebase = true;
-	d->offset_last = l->trace_ts - (l->mark + l->marked) / 2e9;
-	d->last_time = l->trace_ts + (l->stop - l->mark) / 1e9;
+	/* in double: the sums of two nanosecond counts near INT64_MAX wrap */
+	d->offset_last = l->trace_ts - ((double)l->mark + l->marked) / 2e9;
+	d->last_time = l->trace_ts + ((double)l->stop - l->mark) / 1e9;
 	if (f->n && f->trace_ts >= 0) {
-		d->offset_first = f->trace_ts - (f->mark + f->marked) / 2e9;
+		d->offset_first = f->trace_ts - ((double)f->mark + f->marked) / 2e9;
 		d->init_time = f->start / 1e9 + d->offset_first;
 	} else {
 		d->offset_first = d->offset_last;
@@ -370,6 +372,32 @@ static int quotes(const char *s)
 	return n;
 }
 
+/*
+ * @line has the form of an event line: "TASK-PID [CPU] FLAGS TIME: ".  A
+ * traced string goes on over lines only while they have not (an odd '"'
+ * in a name would otherwise hide every event up to the next odd line).
+ */
+static bool event_shaped(const char *line)
+{
+	const char *p;
+
+	for (p = strstr(line, " ["); p; p = strstr(p + 1, " [")) {
+		const char *q = p + 2;
+		size_t n = strspn(q, "0123456789");
+
+		if (!n || strncmp(q + n, "] ", 2))
+			continue;
+		q += n + 2;
+		q += strcspn(q, " ");		/* FLAGS */
+		q += strspn(q, " ");
+		n = strspn(q, "0123456789");
+		if (n && q[n] == '.' && strspn(q + n + 1, "0123456789") &&
+		    !strncmp(q + n + 1 + strspn(q + n + 1, "0123456789"), ": ", 2))
+			return true;
+	}
+	return false;
+}
+
 static void trace_line(struct report *r, char *line)
 {
 	struct dump *d = &r->d;
@@ -392,10 +420,11 @@ static void trace_line(struct report *r, char *line)
 	 * (the kernel prints it between quotes, unescaped): they are data of
 	 * the hit before, up to the line that closes the quote.
 	 */
-	if (d->in_string) {
+	if (d->in_string && !event_shaped(line)) {
 		d->in_string = quotes(line) % 2 == 0;
 		return;
 	}
+	d->in_string = false;
 	d->in_ustack = false;
 	if (line[0] == '#' || !cpu || !(colon = strstr(cpu, ": "))) {
 		unread_line(d, line);
@@ -572,7 +601,8 @@ static void perf_user_line(struct dump *d, char *line)
 	}
 	dyn = strtoull(f[8], NULL, 10);
 	len = strlen(f[9]);
-	if (dyn && len == 2 * dyn) {
+	/* perf copies at most 64 KiB of user stack (sample_stack_user is a u16) */
+	if (dyn && dyn <= 65535 && len == 2 * dyn) {
 		s->ustack = xmalloc(dyn);
 		for (i = 0; i < dyn; i++) {
 			int hi = hexval(f[9][2 * i]), lo = hexval(f[9][2 * i + 1]);
@@ -771,11 +801,31 @@ void perf_loss_why(const struct dump *d, const char *probe, char *why, size_t si
 			 d->perf_maps_notkept);
 }
 
+/*
+ * The trace's own count ("# entries-in-buffer/entries-written: N/M",
+ * kernel/trace/trace.c print_event_info()) against the event lines read
+ * (@shaped) and not read (@unread): entries missing from both are counted
+ * as not read, so that no upper bound passes on them.
+ */
+static void entries_check(struct dump *d, long entries, long shaped, int unread)
+{
+	long missing = entries - shaped - unread;
+
+	if (entries < 0 || missing <= 0)
+		return;
+	if (!d->unread)
+		snprintf(d->unread_why, sizeof(d->unread_why),
+			 "%ld of the buffer's %ld entries are in no event line", missing, entries);
+	d->unread = missing > INT_MAX - d->unread ? INT_MAX : d->unread + (int)missing;
+}
+
 static void parse_dump(struct report *r, char *dump)
 {
 	struct dump *d = &r->d;
 	char *line, *save = NULL;
 	bool trace = false;
+	long entries = -1, shaped = 0;
+	int unread = d->unread, bad_time = d->bad_time;
 
 	for (line = strtok_r(dump, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *cr = strchr(line, '\r');
@@ -834,8 +884,13 @@ static void parse_dump(struct report *r, char *dump)
 				kcount_line(d, line + 15);
 			continue;
 		}
+		if (!strncmp(line, "# entries-in-buffer/entries-written: ", 37))
+			entries = strtol(line + 37, NULL, 10);
+		else if (event_shaped(line))
+			shaped++;
 		trace_line(r, line);
 	}
+	entries_check(d, entries, shaped + d->bad_time - bad_time, d->unread - unread);
 }
 
 /* @addr as "func+0xOFF [module]" from module @m's sections, or NULL. */
@@ -1311,18 +1366,74 @@ void dump_probe_names(struct report *r)
 		add_name(r, p->name, &cap);
 }
 
-/* One event is the same in two sources: one pid, one probe, one microsecond. */
-static bool same_event(const struct hit *a, const struct hit *b)
-{
-	return task_pid(a->task) == task_pid(b->task) && !strcmp(a->probe, b->probe) &&
-	       (long long)(a->ts * 1e6 + 0.5) == (long long)(b->ts * 1e6 + 0.5);
-}
-
 static int hit_time_cmp(const void *pa, const void *pb)
 {
 	const struct hit *a = pa, *b = pb;
 
 	return a->ts < b->ts ? -1 : a->ts > b->ts;
+}
+
+/* An event's identity for the join: one pid, one probe, one microsecond. */
+struct event_key {
+	long pid;
+	long long us;
+	const char *probe;
+	int idx;		/* console hit; -1: the agent's */
+};
+
+static int event_key_cmp(const void *pa, const void *pb)
+{
+	const struct event_key *a = pa, *b = pb;
+	int c;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->us != b->us)
+		return a->us < b->us ? -1 : 1;
+	if ((c = strcmp(a->probe, b->probe)))
+		return c;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/*
+ * Join the console's hits @con to @d's: each event once, whether the
+ * agent's dump holds it or the console printed it twice; sorted, not
+ * compared pairwise (n log n for any number of either).
+ */
+static void join_console(struct dump *d, struct dump *con)
+{
+	size_t n = (size_t)d->nhits + con->nhits, k = 0, i;
+	struct event_key *keys = xcalloc(n ? n : 1, sizeof(*keys));
+	bool *keep = xcalloc(con->nhits ? con->nhits : 1, sizeof(*keep));
+	int j;
+
+	for (j = 0; j < d->nhits + con->nhits; j++) {
+		const struct hit *h = j < d->nhits ? &d->hits[j] : &con->hits[j - d->nhits];
+		double us = h->ts * 1e6 + 0.5;
+
+		keys[k].pid = task_pid(h->task);
+		keys[k].us = us > -9e18 && us < 9e18 ? (long long)us : (us < 0 ? LLONG_MIN : LLONG_MAX);
+		keys[k].probe = h->probe;
+		keys[k++].idx = j < d->nhits ? -1 : j - d->nhits;
+	}
+	qsort(keys, n, sizeof(*keys), event_key_cmp);
+	for (i = 0; i < n; i++) {
+		struct event_key *a = &keys[i], *b = i ? &keys[i - 1] : NULL;
+
+		if (a->idx < 0)
+			continue;
+		if (b && a->pid == b->pid && a->us == b->us && !strcmp(a->probe, b->probe))
+			continue;
+		keep[a->idx] = true;
+	}
+	free(keys);
+	for (j = 0; j < con->nhits; j++)
+		if (keep[j]) {
+			con->hits[j].console = true;
+			add_hit(d, &con->hits[j]);
+			d->console_new++;
+		}
+	free(keep);
 }
 
 /*
@@ -1369,18 +1480,19 @@ void dump_console_trace(struct report *r, const char *text)
 	struct report tmp = *r;
 	struct dump *d = &r->d;
 	char *copy = xstrdup(text), *line, *save = NULL;
-	int state = 0, i, j, nagent = d->nhits;
+	int state = 0;
+	bool dead = false;
 
 	memset(&tmp.d, 0, sizeof(tmp.d));
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *t = line, *end, *ev;
-		size_t n = strlen(line);
+		char *t, *ev;
 
-		while (n && line[n - 1] == '\r')
-			line[--n] = '\0';
-		if (*t == '[' && (end = strchr(t, ']')) && end[1] == ' ')
-			t = end + 2;
-		if (strstr(t, "Dumping ftrace buffer:")) {
+		/* printk's lines after the kernel's death: any program can print the rest */
+		if (!(t = boot_printk_text(line)))
+			continue;
+		if (boot_death_line(t))
+			dead = true;
+		if (dead && !strncmp(t, "Dumping ftrace buffer:", 22)) {
 			state = 1;
 			d->console_dumps++;
 			continue;
@@ -1400,7 +1512,11 @@ void dump_console_trace(struct report *r, const char *text)
 		if (!strncmp(t, " => ", 4)) {
 			trace_line(&tmp, t);
 		} else if (!strncmp(t, "CPU:", 4) && strstr(t, "[LOST ")) {
-			d->console_lost += strtol(strstr(t, "[LOST ") + 6, NULL, 10);
+			long n = strtol(strstr(t, "[LOST ") + 6, NULL, 10);
+
+			/* saturating: a forged count neither wraps nor cancels one */
+			n = n > 0 ? n : 1;
+			d->console_lost = n > LONG_MAX - d->console_lost ? LONG_MAX : d->console_lost + n;
 		} else if ((ev = console_event(t))) {
 			trace_line(&tmp, ev);
 			free(ev);
@@ -1411,15 +1527,7 @@ void dump_console_trace(struct report *r, const char *text)
 	}
 	free(copy);
 	d->console_events = tmp.d.nhits;
-	for (i = 0; i < tmp.d.nhits; i++) {
-		for (j = 0; j < nagent && !same_event(&d->hits[j], &tmp.d.hits[i]); j++)
-			;
-		if (j < nagent)
-			continue;
-		tmp.d.hits[i].console = true;
-		add_hit(d, &tmp.d.hits[i]);
-		d->console_new++;
-	}
+	join_console(d, &tmp.d);
 	free(tmp.d.hits);
 	if (d->console_new)
 		qsort(d->hits, d->nhits, sizeof(*d->hits), hit_time_cmp);

@@ -172,6 +172,9 @@ static bool expect_no_lost(const struct dump *d, char *why, size_t size)
 		if (dr)
 			lost = add_sat(lost, strtoull(dr + 8, NULL, 10));
 	}
+	/* the kernel's own dump on the console says what it lost too */
+	if (d->console_lost > 0)
+		lost = add_sat(lost, d->console_lost);
 	if (lost == ULLONG_MAX)
 		snprintf(why, size, "%llu or more event(s) overrun or dropped", lost);
 	else
@@ -538,8 +541,12 @@ static bool expect_initcall(const struct expectation *e, const struct report *r,
 		return false;
 	}
 	if (ic->end < 0) {
-		snprintf(why, size, "started at %.6f s and never finished in the trace",
-			 ic->start);
+		if (ic->unpaired)
+			snprintf(why, size, "started at %.6f s, no duration: %s", ic->start,
+				 ic->unpaired);
+		else
+			snprintf(why, size, "started at %.6f s and never finished in the trace",
+				 ic->start);
 		return false;	/* no duration: no evidence either way */
 	}
 	snprintf(why, size, "%.3f ms, at %.6f s", (ic->end - ic->start) * 1e3,

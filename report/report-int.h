@@ -282,8 +282,9 @@ struct initcall {
 	char *module;		/* "bonding"; NULL: built in */
 	const char *level;	/* points into a hit's args, or "module" */
 	char *task;		/* the task that ran it (points into its hit) */
-	double start, end;	/* seconds; end -1: never finished in the trace */
+	double start, end;	/* seconds; end < 0: no duration (-1: no finish yet) */
 	int ret;
+	const char *unpaired;	/* why no finish was paired with it, or NULL */
 };
 
 /* One initcall level: its initcalls' count and summed durations. */
@@ -428,6 +429,8 @@ void expect_all(struct report *r);
 /* boot.c */
 int boot_runner_word(const char *word);
 void boot_decide(struct report *r);
+char *boot_printk_text(char *line);
+bool boot_death_line(const char *t);
 bool window_missing(const struct report *r);
 void boot_rows_print(FILE *f);
 int boot_last_events(const struct report *r, int n);

@@ -358,6 +358,20 @@ static char *read_input(const char *path, size_t *len)
 }
 
 /*
+ * Drop the NUL bytes of a console log of @len bytes (a serial line carries
+ * them; a string function would end the text at the first).
+ */
+static void drop_nuls(char *text, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++)
+		if (text[i])
+			text[n++] = text[i];
+	text[n] = '\0';
+}
+
+/*
  * A capture (a dump channel, a console log) from @path as read_input()
  * reads it; a LAVA job log (report/lavalog.h) becomes the console it
  * recorded, its job's end in *@job when @job is not NULL (job->records
@@ -618,6 +632,54 @@ static int compare_all(struct report *r, int *failed, int *incomplete)
 	return 0;
 }
 
+/* @a and @b name one file (same device and inode); false when either is not there. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return a && b && strcmp(a, "-") && strcmp(b, "-") && !stat(a, &sa) && !stat(b, &sb) &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/*
+ * An output that is one of the inputs would overwrite what the report
+ * reads (a capture, a baseline): refused before anything is read, 2.
+ */
+static int outputs_not_inputs(const struct report *r)
+{
+	const char *in[16], *what[16];
+	size_t i, j, n = 0;
+
+	in[n] = r->console, what[n++] = "--console";
+	in[n] = r->append, what[n++] = "--append";
+	in[n] = r->previous, what[n++] = "--previous";
+	in[n] = r->probes, what[n++] = "--probes";
+	in[n] = r->sysmap, what[n++] = "--system-map";
+	in[n] = r->target, what[n++] = "--target";
+	in[n] = r->vmlinux, what[n++] = "--vmlinux";
+	for (i = 0; i <= ARRAY_SIZE(outputs); i++) {
+		const char *out = i < ARRAY_SIZE(outputs) ? output_get(r, &outputs[i]) : r->trace_dat;
+		const char *name = i < ARRAY_SIZE(outputs) ? outputs[i].name : "trace-dat";
+		const char *hit = NULL;
+
+		for (j = 0; !hit && j < n; j++)
+			if (same_file(out, in[j]))
+				hit = what[j];
+		for (j = 0; !hit && j < (size_t)r->ndumps; j++)
+			if (same_file(out, r->dumps[j]))
+				hit = "a DUMP";
+		for (j = 0; !hit && j < (size_t)r->nbases; j++)
+			if (same_file(out, r->bases[j]))
+				hit = "--baseline";
+		if (hit) {
+			fprintf(stderr, "probecc report: --%s %s is the input of %s (the same file): refused, it would be overwritten\n",
+				name, out, hit);
+			return 2;
+		}
+	}
+	return 0;
+}
+
 int report_main(int argc, char **argv)
 {
 	struct report r = { 0 };
@@ -629,6 +691,8 @@ int report_main(int argc, char **argv)
 	int rc, others_failed = 0, others_incomplete = 0;
 
 	rc = parse_args(&r, argc, argv);
+	if (!rc)
+		rc = outputs_not_inputs(&r);
 	if (!rc && r.trace_dat) {
 		struct errmsg e = { 0 };
 
@@ -652,8 +716,10 @@ int report_main(int argc, char **argv)
 		rc = load_kernel(&r);
 	if (rc)
 		return rc;
-	if (r.console && !(r.console_text = read_capture(r.console, NULL, NULL)))
+	if (r.console && !(r.console_text = read_capture(r.console, &len, NULL)))
 		return 2;
+	if (r.console)
+		drop_nuls(r.console_text, len);
 	if (r.append) {
 		if (!(r.append_text = read_input(r.append, NULL)))
 			return 2;

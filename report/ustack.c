@@ -51,6 +51,7 @@
 #include "debugfile.h"
 #include "report-int.h"
 #include "strmap.h"
+#include "sysroot.h"
 #include "uelf.h"
 
 #define USTACK_DEPTH	64	/* frames at most */
@@ -248,7 +249,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 
 	(void)mod, (void)modname, (void)base, (void)file_name;
 	(void)debuglink_file, (void)debuglink_crc;
-	if (!f || !f->dbgpath || (fd = open(f->dbgpath, O_RDONLY | O_CLOEXEC)) < 0)
+	if (!f || !f->dbgpath || (fd = regular_open(f->dbgpath, NULL)) < 0)
 		return -1;
 	*debuginfo_file_name = xstrdup(f->dbgpath);
 	return fd;
@@ -1023,11 +1024,16 @@ static void add_cfi_secs(struct ufile *f, Elf *elf)
  */
 static struct ufile *ufile_get(const char *sysroot, const char *path, char **file)
 {
-	char *name = xasprintf("%s%s", sysroot, path);
-	struct ufile *f = strmap_get(&ufiles, name, strlen(name));
+	struct errmsg e;
+	char *name = sysroot_path(sysroot, path, &e);
+	struct ufile *f = name ? strmap_get(&ufiles, name, strlen(name)) : NULL;
 	struct debugfile df;
 
 	*file = NULL;
+	if (!name) {	/* refused, or not there: the reason is the name */
+		*file = xstrdup(e.msg);
+		return NULL;
+	}
 	if (f) {
 		free(name);
 		return f->elf ? f : (*file = xstrdup(f->path), NULL);
@@ -1037,7 +1043,7 @@ static struct ufile *ufile_get(const char *sysroot, const char *path, char **fil
 	f->fd = f->dbgfd = -1;
 	xstrmap_put(&ufiles, f->path, strlen(f->path), f);
 	elf_version(EV_CURRENT);
-	if ((f->fd = open(f->path, O_RDONLY | O_CLOEXEC)) < 0 ||
+	if ((f->fd = regular_open(f->path, NULL)) < 0 ||
 	    !(f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL)) || !gelf_getehdr(f->elf, &f->eh)) {
 		if (f->elf)
 			elf_end(f->elf);
@@ -1049,7 +1055,7 @@ static struct ufile *ufile_get(const char *sysroot, const char *path, char **fil
 	if (!debugfile_find(f->elf, sysroot, path, &df))
 		f->dbgpath = xstrdup(df.path);
 	debugfile_release(&df);
-	if (f->dbgpath && (f->dbgfd = open(f->dbgpath, O_RDONLY | O_CLOEXEC)) >= 0 &&
+	if (f->dbgpath && (f->dbgfd = regular_open(f->dbgpath, NULL)) >= 0 &&
 	    (f->dbgelf = elf_begin(f->dbgfd, ELF_C_READ_MMAP, NULL)))
 		add_cfi_secs(f, f->dbgelf);
 	return f;

@@ -593,8 +593,10 @@ fi
 id=$(readelf -n /lib/x86_64-linux-gnu/libc.so.6 2> /dev/null | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
 dbg=/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
 if [ -d "$DF/sr/x86_64" ] && [ -n "$id" ] && [ -r "$dbg" ]; then
-	d=$DF/libc-dbg && rm -rf "$d" && cp -as "$DF/sr/x86_64" "$d" &&
-	mkdir -p "$d/usr/lib/debug/.build-id/${id:0:2}" && ln -sf "$dbg" "$d$dbg"
+	# copies, not links to the host's files: a sysroot's absolute links
+	# point into the sysroot (facts/sysroot.c)
+	d=$DF/libc-dbg && rm -rf "$d" && cp -a "$DF/sr/x86_64" "$d" &&
+	mkdir -p "$d/usr/lib/debug/.build-id/${id:0:2}" && cp "$dbg" "$d$dbg"
 	printf '%s\n' 'uprobe q /bin/qsort:probe_me { stack }' 'expect q stack has msort_with_tmp' > "$DF/msort.probes"
 	./probecc "$DF/msort.probes" --arch x86_64 --sysroot "$d" --explain > "$DF/msort.dbg" 2>&1
 	rc_dbg=$?

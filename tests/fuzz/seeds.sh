@@ -6,6 +6,8 @@
 #   compile     tests/compiler, tests/facts, examples and the report's
 #               probe files, each under two targets (byte 0)
 #   report      the dumps of tests/report (real boots and derived), alone
+#   console     the console logs of tests/report (real and hostile), with
+#               the real Malta capture and without
 #               and after the probe file of their case
 #   raw         the records of the raw dumps of tests/report (the real
 #               Malta boot's and those derived from it) and of
@@ -58,6 +60,16 @@ report)
 			{ printf '\001'; cat "$p"; printf '\000'; cat "$raw"; } |
 				seed "$b+$(basename "$p" .probes)"
 		done
+	done ;;
+console)
+	# the real consoles (panics, an oops, an rc's exit) and the hostile
+	# ones derived from them, with the capture (byte 0 1) and without (0)
+	for f in tests/report/*/console*.log tests/report/wrong/*/console.log \
+		 tests/report/hostile/*.log; do
+		[ -f "$f" ] || continue
+		b=$(basename "$(dirname "$f")")-$(basename "$f" .log)
+		{ printf '\001'; cat "$f"; } | seed "$b"
+		{ printf '\000'; cat "$f"; } | seed "$b-alone"
 	done ;;
 bootconfig)
 	for f in tests/bootconfig/*.bconf; do
