@@ -105,6 +105,34 @@ static int parse_in_child(void *arg)
 	return 0;
 }
 
+/*
+ * parse_in_child() in a child process: 0, or -1 with @e naming the
+ * signal that ended it.  The fuzz harnesses (tests/fuzz/Makefile.fuzz)
+ * build it with DUMPREAD_PARSE_IN_PROCESS: there a crash belongs in the
+ * process, where libFuzzer sees it.
+ */
+static int parse_isolated(struct parse_args *pa, struct dumpread_error *e)
+{
+#ifdef DUMPREAD_PARSE_IN_PROCESS
+	(void)e;
+	return parse_in_child(pa);
+#else
+	struct errmsg ce = { 0 };
+	char how[96];
+	int status;
+
+	if (child_call(parse_in_child, pa, PARSE_SECONDS, &status, &ce))
+		return dr_error(e, DR_LIBTRACEEVENT, "%s", ce.msg);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return dr_error(e, DR_LIBTRACEEVENT,
+				"libtraceevent parsing the raw dumps' format files ended with %s%s",
+				child_status(status, how, sizeof(how)),
+				WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM ?
+				", its time up" : "");
+	return 0;
+#endif
+}
+
 /* The files libtraceevent parses besides the formats. */
 static int parse_texts(struct tep_handle *tep, const struct rawset *rs,
 		       const struct page_layout *pl, struct dumpread_error *e)
@@ -354,19 +382,11 @@ int raw_decode(const struct rawset *rs, const struct page_layout *pl,
 	struct parse_args pa = { rs, pl };
 	struct walk w = { .d = d };
 	struct cursor *cur = NULL;
-	struct errmsg ce = { 0 };
 	struct tep_plugin_list *plugins;
-	char how[96];
-	int status, i, ncur = 0, cap = 0, rc = 0;
+	int i, ncur = 0, cap = 0, rc = 0;
 
-	if (child_call(parse_in_child, &pa, PARSE_SECONDS, &status, &ce))
-		return dr_error(e, DR_LIBTRACEEVENT, "%s", ce.msg);
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		return dr_error(e, DR_LIBTRACEEVENT,
-				"libtraceevent parsing the raw dumps' format files ended with %s%s",
-				child_status(status, how, sizeof(how)),
-				WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM ?
-				", its time up" : "");
+	if (parse_isolated(&pa, e))
+		return -1;
 	w.tep = tep_for(pl);
 	plugins = tep_load_plugins(w.tep);
 	rc = parse_texts(w.tep, rs, pl, e);

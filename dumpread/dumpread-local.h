@@ -96,17 +96,6 @@ bool format_unused(const struct rawfile *f, const unsigned char *used, int *noid
 struct rawfile *rawfile(struct rawset *rs, const char *name);
 void raw_say(FILE *info, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* What tracedat_check() passed, for the fuzz harness (rawdump.c). */
-struct tracedat_visit {
-	void (*layout)(unsigned int page_size, unsigned int long_size,
-		       bool big_endian, void *arg);
-	void (*file)(const char *name, const char *data, size_t len, void *arg);
-	void (*page)(const unsigned char *pg, void *arg);
-	void *arg;
-};
-int tracedat_check(const char *text, size_t len, bool complete_only,
-		   const struct tracedat_visit *v, struct dumpread_error *e);
-
 /* ---- printfmt.c ---- */
 int printfmt_check(const char *args, size_t len, char *why, size_t size);
 

@@ -19,7 +19,12 @@
  *               parser and kbuffer, for the dump's long size and byte
  *               order (no child process, no temporary directory)
  *   timebase.c  the agent's clock marks: dump times on the trace clock
+ *   evidence.c  the errors (dumpread_strerror()) and what the dump is worth
  *   tracedat.c  only for --trace-dat OUT: a trace.dat by trace-cmd restore
+ *   child.c     a library call in a child process (decode.c's format
+ *               parse, tracedat.c's other-byte-order head)
+ * Each file calls only files below it in this list's way (read.c down to
+ * evidence.c; tests/layers.py checks calls, not only includes).
  * Another source of console bytes (a LAVA log) plugs in by handing its
  * bytes to dumpread_capture().
  */

@@ -806,40 +806,6 @@ int raw_collect(const char *text, size_t len, bool complete_only,
 }
 
 /*
- * tracedat_check() - raw_collect() alone, nothing decoded: 0 when the raw
- * dumps of @text (@len bytes) would be given to libtraceevent, else -1
- * with @e set.  Then, when @v is not NULL, v->layout() is told the page
- * layout, v->file() is given every file decode.c parses but the
- * CPU data (the format files of the events the pages hold; @data
- * NUL-terminated after its @len bytes), and v->page() each page of CPU
- * data, in the order decode.c reads them.  For the fuzz harness
- * (tests/fuzz/fuzz-raw.c), which gives them to libtraceevent.
- */
-int tracedat_check(const char *text, size_t len, bool complete_only,
-		   const struct tracedat_visit *v, struct dumpread_error *e)
-{
-	struct rawset rs = { 0 };
-	struct page_layout pl;
-	int rc = raw_collect(text, len, complete_only, &rs, &pl, NULL, e);
-	size_t off;
-	int i, noid = 0;
-
-	if (!rc && v) {
-		v->layout(pl.page_size, pl.long_size, pl.big_endian, v->arg);
-		/* the files decode.c parses: the formats the pages use */
-		for (i = 0; i < rs.n; i++)
-			if (!is_cpu_data(rs.f[i].name) && !format_unused(&rs.f[i], rs.used, &noid))
-				v->file(rs.f[i].name, rs.f[i].data, rs.f[i].len, v->arg);
-		for (i = 0; i < rs.n; i++)
-			if (is_cpu_data(rs.f[i].name))
-				for (off = 0; off + pl.page_size <= rs.f[i].len; off += pl.page_size)
-					v->page((const unsigned char *)rs.f[i].data + off, v->arg);
-	}
-	rawset_free(&rs);
-	return rc;
-}
-
-/*
  * Whether the format file @f (events/SYS/EVENT/format) can decode no
  * record in the pages: its "ID: N" line (kernel/trace/trace_events.c,
  * f_show()) is missing, unreadable or a type not set in @used (*@noid
