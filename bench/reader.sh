@@ -12,7 +12,8 @@
 #   2. bench/ustack.sh's user-stack dumps (10,000 perf-user samples),
 #      through bench/ustack.sh with OLD set to the old probecc;
 #   3. the fuzz-raw harness of each tree for FUZZ_SECS on the same seed
-#      corpus (tests/fuzz/seeds.sh raw), its executions per second.
+#      corpus (tests/fuzz/seeds.sh raw), its executions per second, with
+#      libFuzzer's leak check (its default) and without.
 # Both reports of 1 are compared first (text and JSON): a faster wrong
 # report is no result.
 #
@@ -48,7 +49,8 @@ if [ -z "$cap" ]; then
 		"$out/raw.probes" > "$out/boot.log" 2>&1
 	cap=$out/boot/ttyS1.raw
 fi
-entries=$(for n in 1 2; do ./probecc report --extract $n "$cap" 2> /dev/null |
+# the manifests' per-CPU "entries" (sed stops reading at the raw body)
+entries=$(for n in 1 2; do { ./probecc report --extract $n "$cap" 2> /dev/null || true; } |
 	sed -n '/^--- raw ---$/q; s/^cpu\t[0-9]*\tentries\t\([0-9]*\).*/\1/p'; done |
 	awk '{ s += $1 } END { print s + 0 }')
 for v in new old; do
@@ -68,14 +70,16 @@ RUNS=$runs OLD=$out/probecc-old OUT=$out/ustack bench/ustack.sh
 # 3. fuzz-raw, each harness on the same seeds
 tests/fuzz/seeds.sh raw "$out/seeds" > /dev/null 2>&1
 echo "## fuzz-raw, $(ls "$out/seeds" | wc -l) seeds, $fsecs s each"
-echo "| harness | executions | exec/s |"
-echo "|---|---|---|"
-for v in old new; do
-	rm -rf "$out/corpus-$v"
-	cp -r "$out/seeds" "$out/corpus-$v"
-	"$out/fuzz-raw-$v" -max_total_time="$fsecs" -seed=1 -print_final_stats=1 \
-		"$out/corpus-$v" > "$out/fuzz-$v.log" 2>&1 || true
-	n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/fuzz-$v.log")
-	echo "| $v | $n | $(awk -v n="$n" -v s="$fsecs" 'BEGIN { printf "%.0f", n / s }') |"
+echo "| harness | leak check | executions | exec/s |"
+echo "|---|---|---|---|"
+for leaks in 1 0; do
+	for v in old new; do
+		rm -rf "$out/corpus-$v"
+		cp -r "$out/seeds" "$out/corpus-$v"
+		"$out/fuzz-raw-$v" -max_total_time="$fsecs" -seed=1 -print_final_stats=1 \
+			-detect_leaks=$leaks "$out/corpus-$v" > "$out/fuzz-$v-$leaks.log" 2>&1 || true
+		n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/fuzz-$v-$leaks.log")
+		echo "| $v | $([ $leaks = 1 ] && echo "on (libFuzzer's default)" || echo off) | $n | $(awk -v n="$n" -v s="$fsecs" 'BEGIN { printf "%.0f", n / s }') |"
+	done
 done
 echo "bench/reader.sh: inputs and logs in $out" >&2

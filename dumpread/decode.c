@@ -12,6 +12,9 @@
  * checked everything libtraceevent would trust (record names, the pages
  * and their events, the format files' fields and print formats).
  *
+ * libtraceevent's plugins are loaded as trace-cmd's reader loads them
+ * (sched_switch, kmem, ... print through them).
+ *
  * Two calls are isolated, the ones that can still fault on what the
  * guest wrote: the format files' print-fmt parser (tep_parse_event())
  * runs once in a child first (one fork per report, at most
@@ -388,7 +391,13 @@ int raw_decode(const struct rawset *rs, const struct page_layout *pl,
 	if (parse_isolated(&pa, e))
 		return -1;
 	w.tep = tep_for(pl);
+#ifdef DUMPREAD_NO_PLUGINS
+	/* the fuzz harnesses: a dlopen of every plugin per input left
+	 * allocations that made libFuzzer's leak check run on each */
+	plugins = NULL;
+#else
 	plugins = tep_load_plugins(w.tep);
+#endif
 	rc = parse_texts(w.tep, rs, pl, e);
 	if (!rc)
 		parse_formats(w.tep, rs);
@@ -448,7 +457,8 @@ int raw_decode(const struct rawset *rs, const struct page_layout *pl,
 	for (i = 0; i < ncur; i++)
 		kbuffer_free(cur[i].kb);
 	free(cur);
-	tep_unload_plugins(plugins, w.tep);
+	if (plugins)
+		tep_unload_plugins(plugins, w.tep);
 	tep_free(w.tep);
 	if (rc)
 		return rc;

@@ -194,7 +194,7 @@ static void probe_hits(FILE *out, const struct report *r, const char *name)
 	for (j = 0; j < d->nhits; j++) {
 		const struct hit *h = &d->hits[j];
 
-		if (strcmp(h->probe, name))
+		if (h->probe != name)	/* one pointer per name: dump_probe_names() */
 			continue;
 		n++;
 		if (first < 0)
@@ -219,7 +219,7 @@ static void probe_hits(FILE *out, const struct report *r, const char *name)
 	for (j = 0; j < d->nhits; j++) {
 		const struct hit *h = &d->hits[j];
 
-		if (strcmp(h->probe, name) || !h->args[0])
+		if (h->probe != name || !h->args[0])
 			continue;
 		if (shown == TEXT_HITS && !r->all_hits) {
 			more++;
