@@ -36,6 +36,7 @@
 #include <stdio.h>
 
 #include "common.h"
+#include "dumpframe.h"
 #include "kernel.h"
 #include "ustack.h"
 
@@ -123,6 +124,7 @@ struct timebase {
 
 struct dump {
 	int ndumps;		/* complete dumps (begin and end frames) */
+	char nonce[DUMP_FRAME_NONCE_LEN + 1];	/* the last one's; "" with none */
 	int ncut;		/* dumps cut short or damaged: no evidence */
 	char why[400];		/* the last of them: what went wrong */
 	int stray;		/* frame lines not taken */
