@@ -86,69 +86,6 @@ int boot_runner_word(const char *word)
 	return -EINVAL;
 }
 
-/* @line without "\r" at its end and the "[    1.234567] " of printk time. */
-static const char *console_text(char *line, double *ts)
-{
-	char *p = line, *end;
-	size_t n = strlen(line);
-
-	while (n && (line[n - 1] == '\r' || line[n - 1] == '\n'))
-		line[--n] = '\0';
-	*ts = -1;
-	if (*p == '[' && (end = strchr(p, ']')) && end[1] == ' ') {
-		char *q = p + 1;
-
-		q += strspn(q, " ");
-		if (q < end && strspn(q, "0123456789.") == (size_t)(end - q)) {
-			*ts = strtod(q, NULL);
-			p = end + 2;
-		}
-	}
-	return p;
-}
-
-/* "STR[#N]" of an oops header: its "[#" followed by digits and "]". */
-static bool oops_header(const char *t)
-{
-	const char *p;
-
-	if (!strncmp(t, "Kernel panic", 12))
-		return false;
-	for (p = strstr(t, "[#"); p; p = strstr(p + 1, "[#")) {
-		size_t n = strspn(p + 2, "0123456789");
-
-		if (n && p[2 + n] == ']')
-			return true;
-	}
-	return false;
-}
-
-/*
- * boot_printk_text() - @line's text after its printk time ("[    1.234567] "),
- * its "\r" cut (@line is changed), or NULL when it has no printk time: a
- * line the kernel's printk did not write (any program on the board can
- * write to the console).
- */
-char *boot_printk_text(char *line)
-{
-	double ts;
-	const char *t = console_text(line, &ts);
-
-	return ts < 0 ? NULL : line + (t - line);
-}
-
-/*
- * boot_death_line() - @t (a console line's text, printk time removed) is
- * where the kernel starts to die: an oops header, a panic line, or MIPS'
- * and arm's "Unable to handle kernel" before die() (arch/mips/mm/fault.c,
- * arch/arm64/mm/fault.c).
- */
-bool boot_death_line(const char *t)
-{
-	return oops_header(t) || strstr(t, "Kernel panic - not syncing: ") ||
-	       strstr(t, "Unable to handle kernel ");
-}
-
 /* The text after @key in @t, up to @stop (a set of bytes), as a new string. */
 static char *field_after(const char *t, const char *key, const char *stop)
 {
@@ -190,7 +127,7 @@ static void death_details(struct boot *b, char **lines, int n, int from)
 	int i;
 
 	for (i = from; i < n; i++) {
-		const char *t = console_text(lines[i], &ts);
+		const char *t = dumpread_printk_text(lines[i], &ts);
 		char *f;
 
 		if (in_trace) {
@@ -258,7 +195,7 @@ static void read_console(struct boot *b, char *text)
 	keep_tail(b, lines, n);
 	for (i = 0; i < n; i++) {
 		char *copy = xstrdup(lines[i]);
-		const char *t = console_text(copy, &ts);
+		const char *t = dumpread_printk_text(copy, &ts);
 		const char *p;
 
 		if (!b->poweroff && strstr(t, "reboot: Power down"))
@@ -266,7 +203,7 @@ static void read_console(struct boot *b, char *text)
 		if (!strncmp(t, "probecc-rc: exit ", 17) &&
 		    strspn(t + 17, "0123456789") == strlen(t + 17) && t[17] && strlen(t + 17) < 4)
 			b->rc_status = atoi(t + 17);
-		if (!b->oops && oops_header(t)) {
+		if (!b->oops && dumpread_oops_header(t)) {
 			b->oops = true;
 			snprintf(b->oops_msg, sizeof(b->oops_msg), "%s", t);
 			if (death < 0) {

@@ -539,37 +539,31 @@ static bool on_stdout(const char *path)
  */
 static int frames_main(const struct report *r, const char *text, size_t len)
 {
-	struct frames f = { 0 };
-	const struct framed *pick = NULL;
-	int i;
+	const char *body = NULL, *why = NULL, *stray_why = NULL;
+	size_t body_len = 0;
+	int stray = 0, rc;
 
-	frames_read(text, len, &f);
-	for (i = 0; i < f.n; i++) {
-		if (r->list && f.d[i].state == FRAME_COMPLETE)
-			printf("%u\n", f.d[i].n);
-		if ((int)f.d[i].n == r->extract &&
-		    (!pick || pick->state != FRAME_COMPLETE || f.d[i].state == FRAME_COMPLETE))
-			pick = &f.d[i];
-	}
-	if (f.stray)
+	rc = dumpread_frames(text, len, r->list ? stdout : NULL, r->extract,
+			     &body, &body_len, &why, &stray, &stray_why);
+	if (stray)
 		fprintf(stderr, "probecc report: %s: %d frame line(s) not taken, the first at %s\n",
-			r->dumppath, f.stray, f.stray_why);
+			r->dumppath, stray, stray_why);
 	if (r->list)
 		return fflush(stdout) || ferror(stdout) ? 2 : 0;
-	if (!pick) {
+	if (rc == 1) {
 		fprintf(stderr, "probecc report: %s: no dump %d\n", r->dumppath, r->extract);
 		return 1;
 	}
-	fwrite(pick->body, 1, pick->body_len, stdout);
+	fwrite(body, 1, body_len, stdout);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "probecc report: cannot write dump %d\n", r->extract);
 		return 2;
 	}
-	if (pick->state == FRAME_COMPLETE)
+	if (!rc)
 		return 0;
 	fprintf(stderr, "probecc report: %s: %s (printed the checked part)\n",
-		r->dumppath, pick->why);
-	return pick->state == FRAME_CUT ? 3 : 4;
+		r->dumppath, why);
+	return rc;
 }
 
 /*
@@ -694,13 +688,17 @@ int report_main(int argc, char **argv)
 	if (!rc)
 		rc = outputs_not_inputs(&r);
 	if (!rc && r.trace_dat) {
+		struct dumpread_error de = { 0 };
 		struct errmsg e = { 0 };
 
 		text = read_capture(r.dumppath, &len, NULL);
 		if (!text)
 			return 2;
-		if (tracedat_write(text, len, r.trace_dat, stderr, &e) ||
-		    out_commit(&e)) {
+		if (dumpread_tracedat(text, len, r.trace_dat, stderr, &de)) {
+			fprintf(stderr, "probecc report: %s: %s\n", r.dumppath, de.why);
+			return 2;
+		}
+		if (out_commit(&e)) {
 			fprintf(stderr, "probecc report: %s: %s\n", r.dumppath, e.msg);
 			return 2;
 		}

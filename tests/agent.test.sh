@@ -70,7 +70,7 @@ filter() {
 		s/^(=== probecc dump [0-9]+ end [0-9]+) [0-9]+ [0-9a-f]{16} ===\$/\\1 BYTES NONCE ===/" "$@"
 }
 
-# The frames are read back by probecc's one reader (report/frame.c).
+# The frames are read back by probecc's one reader (dumpread/frame.c).
 if [ ! -x ./probecc ] || [ -n "$(find report common -name '*.[ch]' -newer ./probecc)" ]; then
 	make -s probecc > "$A/make-probecc.log" 2>&1 ||
 		t_fail agent/build-probecc "make probecc failed" "$A/make-probecc.log"

@@ -287,7 +287,7 @@ fi
 # binaries under --sysroot, which must agree with nm.  The kernel's
 # frame-pointer walk skips the direct caller at a function's entry (the
 # caller's frame is not yet pushed); the agent's perf sample of the
-# registers and stack, unwound with CFI (report/ustack.c), does not: the
+# registers and stack, unwound with CFI (facts/ustack.c), does not: the
 # entry of probecc_work shows probecc_work then main, as after the
 # prologue (probecc_work+P, the instruction after "mov %rsp,%rbp"), at
 # each of main's four call sites (-O2 unrolls the loop), PIE or not.

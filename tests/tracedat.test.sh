@@ -1,8 +1,8 @@
 # Raw dumps and trace.dat: "dump SINK raw" makes the
 # agent dump the ring buffer's pages and the format files that decode
 # them (initramfs/raw.c); "probecc report" reads them through
-# libtracecmd/libtraceevent (report/events.c) and "--trace-dat" writes a
-# trace.dat through trace-cmd restore (report/tracedat.c), on real boots
+# libtraceevent in process (dumpread/decode.c) and "--trace-dat" writes a
+# trace.dat through trace-cmd restore (dumpread/tracedat.c), on real boots
 # of Debian's kernels:
 #   mipsel, x86_64  examples/trace-dat.probes with --report: every
 #                   expectation holds from the raw dumps (the kprobe's

@@ -118,17 +118,3 @@ out:
 	trk_release();
 	return 0;
 }
-
-/*
- * Raw dumps (events.c) are read through a trace.dat that trace-cmd makes,
- * a fork and exec per input: not in the fuzz build.  Their report says
- * so (d->raw_why), as a failed trace-cmd would.
- */
-int events_read(struct report *r, const char *text, size_t len,
-		struct errmsg *e)
-{
-	(void)r;
-	(void)text;
-	(void)len;
-	return errmsg_set(e, -ENOSYS, "raw dumps are not read in the fuzz build");
-}

@@ -30,7 +30,7 @@
 #include <zlib.h>
 
 #include "dumpframe.h"
-#include "report-int.h"
+#include "dumpread-local.h"
 
 #define FRAME_PREFIX	"=== probecc dump "
 

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report-int.h"
+#include "dumpread-local.h"
 
 /* A value of an operand: a constant (as libtraceevent computes it), or not. */
 struct val {

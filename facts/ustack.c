@@ -48,11 +48,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common.h"
 #include "debugfile.h"
-#include "report-int.h"
 #include "strmap.h"
 #include "sysroot.h"
 #include "uelf.h"
+#include "ustack.h"
 
 #define USTACK_DEPTH	64	/* frames at most */
 #define MIPS_NREGS	32	/* DWARF columns 0-31: $0-$31 */
@@ -1241,6 +1242,31 @@ static struct usess *usess_get(struct uw *u)
 
 /* ---- the samples ---- */
 
+/*
+ * The perf register bits of the stack pointer and the pc, per ELF
+ * machine (arch/ARCH/include/uapi/asm/perf_regs.h: PERF_REG_X86_SP 7,
+ * PERF_REG_X86_IP 8; PERF_REG_ARM64_SP 31, PERF_REG_ARM64_PC 32;
+ * PERF_REG_MIPS_R29 29, PERF_REG_MIPS_PC 0).  Any other machine takes
+ * MIPS's: its samples then stop at the "no user unwinder" check.
+ */
+static void perf_sp_pc(int machine, int *sp, int *pc)
+{
+	switch (machine) {
+	case EM_X86_64:
+		*sp = 7;
+		*pc = 8;
+		break;
+	case EM_AARCH64:
+		*sp = 31;
+		*pc = 32;
+		break;
+	default:
+		*sp = 29;
+		*pc = 0;
+		break;
+	}
+}
+
 bool ustack_heuristic(const char *frame)
 {
 	size_t n = strlen(frame), m = strlen(USTACK_HEUR);
@@ -1290,10 +1316,10 @@ void ustack_frames(const struct sample *s, const struct umap *maps, int nmaps,
 	char *file = NULL, buf[320];
 	struct ufile *f;
 	bool mapped = false;	/* f and bias from the task's mappings (a kernel probe's) */
-	int i, spbit;
+	int i, spbit, pcbit;
 
-	spbit = s->machine == EM_X86_64 ? 7 : s->machine == EM_AARCH64 ? 31 : 29;
-	perf_reg(s, s->machine == EM_AARCH64 ? 32 : s->machine == EM_X86_64 ? 8 : 0, &pc);
+	perf_sp_pc(s->machine, &spbit, &pcbit);
+	perf_reg(s, pcbit, &pc);
 	if (!s->uregs || !perf_reg(s, spbit, &u.sp)) {
 		/* perf_sample_regs_user(): PERF_SAMPLE_REGS_ABI_NONE in a kernel thread */
 		push_frame(frames, n, cap, xasprintf(USTACK_MARK "absent: no user context (%s)]",
