@@ -26,6 +26,15 @@
 struct kbtf {
 	struct btf *btf;
 	char *what;
+	/*
+	 * btf_dump keeps per-type state as large as the BTF (100,000 types
+	 * in a vmlinux): made once, printing into *out.
+	 */
+	struct btf_dump *dump;
+	struct strbuf *out;
+	/* the last function looked up: a probe's fields ask for it in turn */
+	char *last_func;
+	const struct btf_type *last_proto;
 };
 
 static struct kbtf *wrap(struct btf *btf, const char *what)
@@ -92,8 +101,10 @@ void kbtf_free(struct kbtf *b)
 {
 	if (!b)
 		return;
+	btf_dump__free(b->dump);
 	btf__free(b->btf);
 	free(b->what);
+	free(b->last_func);
 	free(b);
 }
 
@@ -187,43 +198,53 @@ int kbtf_peel(const struct kbtf *b, int id, struct kbtf_type *out)
 
 static void dump_printf(void *ctx, const char *fmt, va_list ap)
 {
+	struct kbtf *b = ctx;
 	char *s;
 
 	if (vasprintf(&s, fmt, ap) < 0)
 		return;
-	sb_addf(ctx, "%s", s);
+	sb_addf(b->out, "%s", s);
 	free(s);
 }
 
-char *kbtf_type_str(const struct kbtf *b, int id)
+char *kbtf_type_str(const struct kbtf *cb, int id)
 {
 	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, o, .field_name = "");
+	struct kbtf *b = (struct kbtf *)cb;	/* the cache only */
 	struct strbuf sb = { 0 };
-	struct btf_dump *d;
 
 	if (id == 0)
 		return xstrdup("void");
-	d = btf_dump__new(b->btf, dump_printf, &sb, NULL);
-	if (!d || btf_dump__emit_type_decl(d, (__u32)id, &o)) {
+	if (!b->dump)
+		b->dump = btf_dump__new(b->btf, dump_printf, b, NULL);
+	b->out = &sb;
+	if (!b->dump || btf_dump__emit_type_decl(b->dump, (__u32)id, &o)) {
 		free(sb.s);
-		btf_dump__free(d);
 		return xasprintf("BTF type %d", id);
 	}
-	btf_dump__free(d);
 	return sb.s ? sb.s : xstrdup("?");
 }
 
 /* The prototype of function @name, or NULL. */
-static const struct btf_type *proto_of(const struct kbtf *b, const char *name)
+static const struct btf_type *proto_of(const struct kbtf *cb, const char *name)
 {
-	int id = btf__find_by_name_kind(b->btf, name, BTF_KIND_FUNC);
-	const struct btf_type *t;
+	struct kbtf *b = (struct kbtf *)cb;	/* the cache only */
+	const struct btf_type *t = NULL;
+	int id;
 
-	if (id <= 0)
-		return NULL;
-	t = btf__type_by_id(b->btf, (__u32)id);
-	t = t ? btf__type_by_id(b->btf, t->type) : NULL;
-	return t && btf_is_func_proto(t) ? t : NULL;
+	if (b->last_func && !strcmp(b->last_func, name))
+		return b->last_proto;
+	id = btf__find_by_name_kind(b->btf, name, BTF_KIND_FUNC);
+	if (id > 0) {
+		t = btf__type_by_id(b->btf, (__u32)id);
+		t = t ? btf__type_by_id(b->btf, t->type) : NULL;
+		if (t && !btf_is_func_proto(t))
+			t = NULL;
+	}
+	free(b->last_func);
+	b->last_func = xstrdup(name);
+	b->last_proto = t;
+	return t;
 }
 
 int kbtf_func(const struct kbtf *b, const char *name)
