@@ -246,6 +246,12 @@ static bool resolve_field(const struct kbtf *b, const struct probe *p,
 					 expr.s, ty.nelems, a->index);
 			if (ty.cls == KBTF_ARRAY && ty.nelems && a->index >= ty.nelems)
 				return false;
+			/* a fetcharg offset is a long: keep the sum far from wrapping */
+			if (a->index < 0 || a->index > (1LL << 40) / el.size) {
+				diag_add(d, &a->pos, "'%s[%lld]': an offset of more than 2^40 bytes",
+					 expr.s, a->index);
+				return false;
+			}
 			val.add += a->index * el.size;
 			sb_addf(&expr, "[%lld]", a->index);
 			sb_addf(why, "; [%lld] at +%lld", a->index, a->index * el.size);
