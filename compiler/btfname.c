@@ -132,8 +132,12 @@ static bool resolve_field(const struct kbtf *b, const struct probe *p,
 		return false;
 	}
 	if (!positions_hold(b, p->target, n, abi, &bad)) {
-		diag_add(d, &v->pos, "'%s' is parameter %d of %s, but parameter '%s' before it does not fit one %s register (a struct or a value wider than %d bytes): its register is not known from BTF; give --vmlinux for its DWARF",
-			 v->name, n, p->target, bad, abi->arch, abi->long_bytes);
+		if (strcmp(bad, v->name))
+			diag_add(d, &v->pos, "'%s' is parameter %d of %s, but parameter '%s' before it does not fit one %s register (a struct or a value wider than %d bytes): its register is not known from BTF; give --vmlinux for its DWARF",
+				 v->name, n, p->target, bad, abi->arch, abi->long_bytes);
+		else
+			diag_add(d, &v->pos, "'%s', parameter %d of %s, does not fit one %s register (a struct or a value wider than %d bytes): where it is is not known from BTF; give --vmlinux for its DWARF",
+				 v->name, n, p->target, abi->arch, abi->long_bytes);
 		return false;
 	}
 	val.f = fetch_new(F_ARG, &v->pos);
@@ -340,6 +344,11 @@ int btf_resolve_probe(const struct kbtf *b, struct probe *p,
 	struct field *f;
 	int errors = 0;
 
+	if (kbtf_pointer_size(b) != t->abi->long_bytes) {
+		diag_add(d, &p->target_pos, "the BTF %s describes a kernel with %d-byte pointers, and a %s kernel's are %d bytes: not this kernel's BTF",
+			 kbtf_what(b), kbtf_pointer_size(b), t->abi->arch, t->abi->long_bytes);
+		return 1;
+	}
 	if (p->kind != P_KPROBE || p->offset) {
 		diag_add(d, &p->target_pos, "C names from the kernel's BTF are known only at a function's entry (a kprobe on FUNC, where argN is parameter N), and this is %s%s+%lld; give --vmlinux for its DWARF",
 			 p->kind == P_KRETPROBE ? "a kretprobe of " : "", p->target, p->offset);
@@ -406,6 +415,8 @@ int btf_check_raw(const struct kbtf *b, const struct program *prog,
 	const struct probe *p;
 	int n = 0;
 
+	if (kbtf_pointer_size(b) != t->abi->long_bytes)
+		return 0;	/* not this kernel's: btf_resolve_probe() says so */
 	for (p = prog->probes; p; p = p->next) {
 		const struct field *f;
 

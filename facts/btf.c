@@ -118,6 +118,11 @@ unsigned kbtf_ntypes(const struct kbtf *b)
 	return btf__type_cnt(b->btf);
 }
 
+int kbtf_pointer_size(const struct kbtf *b)
+{
+	return (int)btf__pointer_size(b->btf);
+}
+
 int kbtf_peel(const struct kbtf *b, int id, struct kbtf_type *out)
 {
 	const struct btf_type *t;

@@ -39,6 +39,8 @@ void kbtf_free(struct kbtf *b);
 const char *kbtf_what(const struct kbtf *b);
 /* Number of types (for --explain). */
 unsigned kbtf_ntypes(const struct kbtf *b);
+/* sizeof(void *) of the kernel the BTF describes, in bytes (libbpf's guess from its longs and pointers) */
+int kbtf_pointer_size(const struct kbtf *b);
 
 /* What a type is once typedefs and qualifiers are peeled off. */
 enum kbtf_class {

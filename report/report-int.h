@@ -50,6 +50,8 @@ struct hit {
 	int nuframes, capuframes;
 	bool ustack;		/* a <user stack trace> followed */
 	bool console;		/* from the kernel's ftrace dump on the console only */
+	/* a kernel stack of the tracing machinery alone (stackrule.c): its first frame, and why */
+	const char *cut_frame, *cut_why;
 };
 
 /*
@@ -422,6 +424,16 @@ char *arg_value(const char *args, const char *field);
 const struct kcount *kprobe_count(const struct dump *d, const char *target);
 int oops_reason(const struct dump *d, char *buf, size_t size);
 void expect_all(struct report *r);
+
+/*
+ * stacks_from_probed() - every kernel stack of @d's hits of a function
+ * or kprobe starts at the probed function: the tracing machinery's
+ * frames above it are dropped, and a stack of those frames alone is cut
+ * (no frames; hit.cut_frame and hit.cut_why say what and the way to a
+ * real one).  A static event's stack and one without the probed
+ * function's frame (a tail call) stay as they are.  (stackrule.c)
+ */
+void stacks_from_probed(struct dump *d);
 
 /* boot.c */
 int boot_runner_word(const char *word);
