@@ -267,6 +267,13 @@ static bool resolve_field(const struct kbtf *b, const struct probe *p,
 		diag_add(d, &v->pos, "'%s': damaged BTF (type %d)", expr.s, type);
 		return false;
 	}
+	/* a char array with no :TYPE is the string it holds */
+	if (!f->type && ty.cls == KBTF_ARRAY) {
+		struct kbtf_type el;
+
+		if (!kbtf_peel(b, ty.ref, &el) && el.is_char)
+			f->type = xstrdup("string");
+	}
 	if (f->type && (!strcmp(f->type, "string") || !strcmp(f->type, "ustring"))) {
 		f->string_at = true;
 		if (ty.cls == KBTF_ARRAY) {
@@ -292,20 +299,6 @@ static bool resolve_field(const struct kbtf *b, const struct probe *p,
 		return true;
 	}
 	if (!f->type) {
-		struct kbtf_type el;
-
-		if (ty.cls == KBTF_ARRAY && !kbtf_peel(b, ty.ref, &el) && el.is_char) {
-			f->type = xstrdup("string");
-			f->string_at = true;
-			if (!val.mem) {
-				diag_add(d, &v->pos, "'%s' is an array held in registers", expr.s);
-				return false;
-			}
-			f->fetcharg = fetch_new(F_DEREF, &v->pos);
-			f->fetcharg->n = val.add;
-			f->fetcharg->inner = val.f;
-			return true;
-		}
 		if (bitsize) {
 			/* the kernel's b<width>@<bit offset>/<container bits> */
 			long long cbits = ty.size > 0 ? ty.size * 8 : 32;
