@@ -5,7 +5,7 @@
  *
  * A stack taken by the tracer itself is truncated on MIPS: a kprobe's
  * stacktrace trigger ends in the breakpoint handler, func_stack_trace
- * in ftrace_caller (issue 5; kernel-patches/mipsel/ mends the kernel).
+ * in ftrace_caller (kernel-patches/mipsel/ mends the kernel).
  * perf's callchain starts from the probe's pt_regs instead
  * (perf_callchain_kernel() in arch/mips/kernel/perf_event.c), so it
  * reaches the probed function's callers on a stock kernel.  For each

@@ -90,7 +90,7 @@ struct compare {
 
 /*
  * The default thresholds, from clean Malta boots under TCG on the shared
- * 2-core host (README.md, "Baselines": 15 clean boots, three 5-against-5
+ * 2-core host (docs/baselines.md; bench/README.md, "Baselines: false positives, spread and cost": 15 clean boots, three 5-against-5
  * comparisons): counts repeat exactly; first hits and phases move by
  * seconds with the host's load; any initcall stalls by up to ~1.8 s in a
  * single boot now and then, which the median of 5 boots hides: at 100 ms
@@ -540,7 +540,7 @@ void compare_boots(struct compare **cp, struct report *const *cur, int ncur,
 	 * Each boot's speed: its built-in initcalls' total time against the
 	 * median of the baseline's (of the boots themselves without one).
 	 * Under TCG on a shared host a whole boot runs 2-3x slower at times
-	 * (measured: README.md, "Baselines"); its times are divided by it,
+	 * (measured: docs/baselines.md; bench/README.md, "Baselines: false positives, spread and cost"); its times are divided by it,
 	 * so that one initcall that got slower stands out of a boot that did.
 	 * Without initcalls every speed is 1.
 	 */

@@ -333,9 +333,16 @@ void boot_decide(struct report *r)
 			 d->ncut ? ": " : "", d->ncut ? d->why : "");
 	} else if (window_missing(r)) {
 		b->end = BOOT_WINDOW_MISSING;
+		/*
+		 * A poweroff with no "probecc-rc: exit" line: the workload
+		 * powered off before rc/run-rc could wait for the window dump
+		 * (qemu-images/rc/run-rc), the likely cause under run-probes.
+		 */
 		snprintf(b->msg, sizeof(b->msg),
-			 "the probe file asks for a window dump (window %u ms); the last complete dump is the init dump%s%s",
-			 r->prog->window_ms, d->ncut ? "; " : "", d->ncut ? d->why : "");
+			 "the probe file asks for a window dump (window %u ms); the last complete dump is the init dump%s%s%s",
+			 r->prog->window_ms, d->ncut ? "; " : "", d->ncut ? d->why : "",
+			 b->poweroff && b->rc_status < 0 ?
+			 "; it powered off with no \"probecc-rc: exit\" line: likely the --rc script or init powered off before the window ended (rc/run-rc waits for the window dump, then powers off)" : "");
 	} else if (r->append_text && !cmdline_whole(d->cmdline ? d->cmdline : "", r->append_text)) {
 		b->end = BOOT_CMDLINE_CUT;
 		snprintf(b->msg, sizeof(b->msg), "the kernel got \"%s\", not the whole command line",

@@ -259,7 +259,7 @@ extern const struct boot_row boot_rows[BOOT_NR];
 struct boot {
 	bool known;
 	enum boot_end end;
-	char msg[640];		/* one line: what ended the boot */
+	char msg[1024];		/* one line: what ended the boot */
 	int init_status;	/* BOOT_INIT_EXITED: PID 1's exit status; -1 a signal */
 	int rc_status;		/* "probecc-rc: exit N" of rc/run-rc; -1: none */
 	double time;		/* the panic or oops line's printk time; -1 */

@@ -7,7 +7,7 @@
 # folders) and fails, naming the files, on
 #  - a folder cycle: A includes from B and B from A (directly or through
 #    other folders), with one file of each step of the cycle;
-#  - an include against the order below (README.md, "Layout"): a folder
+#  - an include against the order below (docs/developing.md, "Layout"): a folder
 #    may include from the folders of lower rank only, never from a
 #    sibling of the same rank or from above.
 # Exit 0 and one line per folder on success, 1 with a line per problem.

@@ -84,7 +84,7 @@ else
 fi
 
 # A report that cannot be written is no report: standard output on
-# /dev/full exits 2 with a message (issue 18: it exited 0).
+# /dev/full exits 2 with a message (it exited 0).
 if [ -w /dev/full ]; then
 	./probecc report tests/report/mipsel-ci/ttyS1.raw > /dev/full 2> "$T_OUT/report-full.err"
 	rc=$?

@@ -12,7 +12,7 @@
  *
  * Oracles beyond the sanitizers:
  *  - no verdict without evidence: with no complete dump at all, every
- *    expectation fails (README, "probecc report" exit status; a dump
+ *    expectation fails (probecc(1), "EXIT STATUS"; a dump
  *    cut after a complete one is judged on that one, and exits 2);
  *  - the JSON output holds no control byte but '\n' (a JSON string
  *    allows none raw), the SVG and JUnit outputs none but TAB, LF and

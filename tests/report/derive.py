@@ -106,11 +106,11 @@ edited(CI, lambda n, b: b.replace(b': register_netdevice <-bond_create',
 
 # Bytes that are not UTF-8 in a traced string (a kprobe's name field):
 # 0xff, a lone continuation byte 0x80, a cut sequence 0xe2 0x82, then a
-# valid U+20AC; --json and --perfetto stay valid UTF-8 (issue 17).
+# valid U+20AC; --json and --perfetto stay valid UTF-8.
 edited(CI, lambda n, b: b.replace(b'name="bond%d"', b'name="bo\xff\x80nd\xe2\x82%d\xe2\x82\xac"'),
        'invalid-utf8.raw')
 
-# Issue 18's reproducer: a traced file name (a kprobe "+0(arg2):string" on
+# The hostile-input review's reproducer: a traced file name (a kprobe "+0(arg2):string" on
 # do_sys_openat2) holding the old frame lines and a whole made-up dump in
 # this layout, with the boot's own nonce and right CRC-32s, whose items
 # all hold.  It sits in the trace of both dumps of arming-refused.raw:
