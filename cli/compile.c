@@ -23,6 +23,7 @@
 
 #include "arch.h"
 #include "bootconfig.h"
+#include "btf.h"
 #include "cli.h"
 #include "compiler.h"
 #include "footer.h"
@@ -68,7 +69,10 @@ const char compile_usage[] =
 "  --modules DIR         its modules (/lib/modules/RELEASE): functions of *.ko\n"
 "  --sysroot DIR         the target's root file system: uprobe PATH:SYMBOL to file offsets\n"
 "                        (and C names of arguments, from the programs' DWARF)\n"
-"With --vmlinux (DWARF) or --sysroot, arguments may be C names: dev->name, a.b, p->q[2].\n"
+"  --btf FILE            the kernel's BTF: a copy of /sys/kernel/btf/vmlinux or an ELF kernel\n"
+"                        with .BTF (a --target capture of a BTF kernel carries it already)\n"
+"With the kernel's BTF, --vmlinux (DWARF) or --sysroot, arguments may be C names:\n"
+"dev->name, a.b, p->q[2].\n"
 "With no output option, --cmdline is implied.\n"
 "\n"
 "usage: probecc --vars FUNC[+OFF] --vmlinux VMLINUX | --vars PATH:FUNC[+OFF] --sysroot DIR\n"
@@ -229,7 +233,7 @@ struct job {
 	const char *file;			/* the probe file */
 	const char *bcpath, *planpath, *via;	/* -o, --plan, --via */
 	const char *arch;			/* --arch, or the kernel's */
-	const char *tpath, *vmlinux, *sysmap, *kconfig, *modules, *sysroot;
+	const char *tpath, *vmlinux, *sysmap, *kconfig, *modules, *sysroot, *btf;
 	const char *vars, *agent_arch;		/* --vars, --agent-path */
 	const char *initrd, *base_initrd;
 	bool want_cmdline, want_explain;
@@ -249,7 +253,8 @@ static int options(int argc, char **argv, struct job *j)
 	enum { OPT_CMDLINE = 256, OPT_PLAN, OPT_EXPLAIN, OPT_ARCH, OPT_KVER,
 	       OPT_VIA, OPT_CMAX, OPT_TARGET, OPT_VMLINUX, OPT_SYSMAP,
 	       OPT_KCONFIG, OPT_MODULES, OPT_SYSROOT, OPT_STACK, OPT_VARS,
-	       OPT_AGENT, OPT_INITRD, OPT_BASE_INITRD, OPT_ERRLIMIT, OPT_CRASH };
+	       OPT_AGENT, OPT_INITRD, OPT_BASE_INITRD, OPT_ERRLIMIT, OPT_CRASH,
+	       OPT_BTF };
 	static const struct option longopts[] = {
 		{ "cmdline", no_argument, NULL, OPT_CMDLINE },
 		{ "plan", required_argument, NULL, OPT_PLAN },
@@ -263,6 +268,7 @@ static int options(int argc, char **argv, struct job *j)
 		{ "crash-dump", no_argument, NULL, OPT_CRASH },
 		{ "target", required_argument, NULL, OPT_TARGET },
 		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+		{ "btf", required_argument, NULL, OPT_BTF },
 		{ "system-map", required_argument, NULL, OPT_SYSMAP },
 		{ "kconfig", required_argument, NULL, OPT_KCONFIG },
 		{ "modules", required_argument, NULL, OPT_MODULES },
@@ -330,6 +336,9 @@ static int options(int argc, char **argv, struct job *j)
 			break;
 		case OPT_VMLINUX:
 			j->vmlinux = optarg;
+			break;
+		case OPT_BTF:
+			j->btf = optarg;
 			break;
 		case OPT_SYSMAP:
 			j->sysmap = optarg;
@@ -417,6 +426,17 @@ static void setup(struct job *j)
 		sb_addf(&j->k->sources, "vmlinux %s: its DWARF for C names (the target's symbols for the rest)\n",
 			j->vmlinux);
 	}
+	/* the kernel's BTF: --btf, else the capture's copy */
+	if (j->btf)
+		j->t.btf = kbtf_open(j->btf, &e);
+	else if (j->k->btf)
+		j->t.btf = kbtf_from_raw(j->k->btf, j->k->nbtf,
+					 xasprintf("/sys/kernel/btf/vmlinux of %s", j->tpath), &e);
+	if ((j->btf || j->k->btf) && !j->t.btf)
+		input_error("%s", e.msg);
+	if (j->t.btf)
+		sb_addf(&j->k->sources, "BTF %s: %u types, for C names and +OFF(argN) checks\n",
+			kbtf_what(j->t.btf), kbtf_ntypes(j->t.btf));
 	target_from_kernel(&j->t, j->k, &j->arch);
 	j->t.vmlinux = j->vmlinux;
 	j->t.k = j->k;	/* resolve (BTF names) reads it too */
@@ -491,6 +511,8 @@ static int compile(struct job *j, struct program **progp, struct placement **plp
 			nerr, nerr == 1 ? "" : "s");
 		return 1;
 	}
+	if (j->t.btf)
+		btf_check_raw(j->t.btf, prog, &j->t, &warnings);
 	nerr = check_program(prog, j->k, &j->t, &j->checks, &diags, &warnings, &nkernel);
 	diag_print_as(&warnings, "warning");
 	if (nerr) {

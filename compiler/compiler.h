@@ -455,6 +455,36 @@ int resolve_cnames(struct program *prog, const struct kernel *k,
 		  const struct target *t, struct strbuf *explain,
 		  struct diags *d);
 
+/* ---- C names from the kernel's BTF (btfname.c) ---- */
+
+struct kbtf;
+
+/*
+ * btf_resolve_probe() - the C names of kprobe @p (F_VAR fields) from
+ * the kernel's BTF @b: the parameter by its position in the prototype
+ * (argN), members by their offsets, the type from the last one (a char
+ * array as a string, an int by its size and sign, a pointer xN, a
+ * bitfield b<w>@<bit>/<bits>), as resolve_cnames() does from DWARF.
+ * Only at a function's entry (offset 0) of a function of @b.  A line
+ * per field in @explain; errors (no such function, parameter or member
+ * with did-you-mean, not a pointer, a parameter after a struct or a
+ * register pair) in @d; returns their number.
+ */
+int btf_resolve_probe(const struct kbtf *b, struct probe *p,
+		      const struct target *t, struct strbuf *explain,
+		      struct diags *d);
+
+/*
+ * btf_check_raw() - for every field written +OFF(argN):TYPE of a kprobe
+ * at the entry of a function of @b whose parameter N points to a struct
+ * or union: a warning in @warn when no member there can be read as
+ * TYPE (":string" wants a char array, uN/sN/xN a whole member of N/8
+ * bytes or an element of such an array), naming the member at OFF and
+ * where a member named like the field is.  Returns the warnings.
+ */
+int btf_check_raw(const struct kbtf *b, const struct program *prog,
+		  const struct target *t, struct diags *warn);
+
 /*
  * resolve_list_vars() - like perf probe -V: append to @out the
  * parameters and the local variables in scope at @where, with their C
@@ -553,6 +583,8 @@ struct target {
 	bool overlay;		/* --initrd: the agent is rdinit=OVERLAY_INIT */
 	const char *vmlinux;	/* --vmlinux: its DWARF tells inlined functions; NULL: none */
 	const struct kernel *k;	/* what is known of the kernel's symbols; never NULL in main.c */
+	/* the kernel's BTF (--btf, a capture's btf): C names without DWARF; NULL: none */
+	const struct kbtf *btf;
 };
 
 /* Where the overlay puts the agent (initrd.c, initramfs/agent.c). */

@@ -963,9 +963,6 @@ static void probes(struct ctx *c, int *order)
 		else
 			uprobe(c, p);
 	}
-	*c->arms_tail = c->enables;
-	if (c->enables)
-		c->arms_tail = c->enables_tail;
 	if (global)
 		option(c, "stacktrace",
 		       " (every kprobe and event asks for a stack: the global option covers hits before the agent runs)",
@@ -980,6 +977,14 @@ static void probes(struct ctx *c, int *order)
 		       ustack_pos);
 	for (p = c->prog->probes; p; p = p->next)
 		filter_and_stack(c, p, global);
+	/*
+	 * Enabled last: a probe the agent defines has its filter and
+	 * trigger before its first hit, so the agent's own opens of those
+	 * files (a kprobe on the open path) are not hits of it.
+	 */
+	*c->arms_tail = c->enables;
+	if (c->enables)
+		c->arms_tail = c->enables_tail;
 }
 
 /*

@@ -31,6 +31,7 @@
 
 #include "compiler.h"
 #include "debugfile.h"
+#include "btf.h"
 #include "debuginfo.h"
 #include "kernel.h"
 #include "sysroot.h"
@@ -1078,7 +1079,7 @@ static bool probe_site(struct res *r, const struct probe *p,
 
 			if (kernel_btf_names(r->t, true, &why))
 				(void)kernel_ret_args(r->t, &why);
-			return cname_fail(r, first_cname(p), "C names in kprobe '%s' need the kernel's debug info: pass --vmlinux VMLINUX (built with DWARF), or write argN (the kernel's own BTF names cannot stand in: %s)",
+			return cname_fail(r, first_cname(p), "C names in kprobe '%s' need the kernel's types, and none are given: its BTF (a --target capture of a kernel built with CONFIG_DEBUG_INFO_BTF, or --btf FILE) or its DWARF (--vmlinux VMLINUX; qemu-images/run-probes --dbg fetches Debian's -dbg one); or write +OFF(argN) (the kernel's own BTF names cannot stand in: %s)",
 				    p->name, why);
 		}
 		ks = ksym_find(r->k, p->target);
@@ -1208,7 +1209,7 @@ int resolve_cnames(struct program *prog, const struct kernel *k,
 {
 	struct probe *p;
 	int errors = 0;
-	bool any = false, any_btf = false;
+	bool any = false, any_btf = false, any_own = false;
 	const char *btf_why;
 
 	for (p = prog->probes; p; p = p->next) {
@@ -1222,6 +1223,14 @@ int resolve_cnames(struct program *prog, const struct kernel *k,
 
 		if (!has_cvar(p))
 			continue;
+		if (!vmlinux && t->btf && p->kind == P_KPROBE) {
+			if (!any_own)
+				sb_addf(explain, "C names (the kernel's BTF, %s, read by probecc: %u types; no --vmlinux given): a parameter is argN by its position in the prototype, at the function's entry\n",
+					kbtf_what(t->btf), kbtf_ntypes(t->btf));
+			any_own = true;
+			errors += btf_resolve_probe(t->btf, p, t, explain, d);
+			continue;
+		}
 		if (!vmlinux && btf_probe(p, t, &btf_why)) {
 			if (!any_btf)
 				sb_addf(explain, "C names (the kernel's BTF, no --vmlinux given): %s; resolved by the kernel when it defines the probe (PROBE_EVENTS_BTF_ARGS); a kprobe, not an fprobe (f:), since kprobe_event= defines it from the command line and fprobe events exist only in dynamic_events, later, by the agent (and need FPROBE, which arm64 6.12 has not)\n",

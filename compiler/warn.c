@@ -22,6 +22,8 @@
  * kernel's own boot, the exec of /init) is missed.  Legal, and often
  * what the user wants, but a probe written for the kernel's boot then
  * fails its expectations with no word of why unless this says so.
+ *
+ * A uprobe in a file with no window: its hits come after the only dump.
  */
 #include <string.h>
 
@@ -106,6 +108,30 @@ static int warn_no_room(const struct program *prog, const struct target *t,
 }
 
 /*
+ * A warning at each uprobe of a file with no window: the agent dumps
+ * once, before it execs the real init (docs/language.md, "Dump,
+ * window, init"), and a uprobe fires only in programs, which run after
+ * that: its hits can never be in a dump.  Returns how many.
+ */
+static int warn_no_window(const struct program *prog)
+{
+	const struct probe *p;
+	int n = 0;
+
+	if (prog->window_ms)
+		return 0;
+	for (p = prog->probes; p; p = p->next) {
+		if (p->kind != P_UPROBE && p->kind != P_URETPROBE)
+			continue;
+		diag_at(&p->pos, "warning",
+			"%s %s can never be in a dump: with no 'window' the agent dumps once, before it execs the real init, and the programs a uprobe fires in run after that; add 'window DURATION' (a second dump after that much of userspace)",
+			p->kind == P_URETPROBE ? "uretprobe" : "uprobe", p->name);
+		n++;
+	}
+	return n;
+}
+
+/*
  * warn_placement() - print a warning ("FILE:LINE:COL: warning: ...",
  * with the caret, common/diag.c) for each kprobe or kretprobe of @prog
  * that @pl has the agent arm (a plan "arm PROBE kprobe_events" line) on
@@ -130,6 +156,7 @@ int warn_placement(const struct program *prog, const struct kernel *k,
 		    !strcmp(l->f[1], "kprobe_events"))
 			xstrmap_put(&agent, l->f[0], strlen(l->f[0]), &yes);
 	n += warn_no_room(prog, t, &agent);
+	n += warn_no_window(prog);
 	if (!k || !k->syms_known || !(lo = ksym_find(k, "_sinittext")) ||
 	    !(hi = ksym_find(k, "_einittext")) || hi->addr <= lo->addr) {
 		strmap_free(&agent);

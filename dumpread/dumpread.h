@@ -80,6 +80,8 @@ struct hit {
 	int nuframes, capuframes;
 	bool ustack;		/* a <user stack trace> followed */
 	bool console;		/* from the kernel's ftrace dump on the console only */
+	/* a kernel stack of the tracing machinery alone (report/stackrule.c): its first frame, and why */
+	const char *cut_frame, *cut_why;
 };
 
 /* A "module" line: where a module's core and code sections were. */

@@ -198,6 +198,35 @@ int kernel_capture_check(const char *name, const char *text, size_t len,
 	return 1;
 }
 
+/* A base64 section being decoded (RFC 4648; '=' ends a line's data). */
+struct b64buf {
+	unsigned char *b;
+	size_t n, cap;
+	unsigned acc;
+	int bits;
+};
+
+static int b64_line(struct b64buf *bb, const char *line)
+{
+	for (const char *c = line; *c && *c != '='; c++) {
+		int v = b64val(*c);
+
+		if (v < 0)
+			return -EINVAL;
+		bb->acc = bb->acc << 6 | (unsigned)v;
+		bb->bits += 6;
+		if (bb->bits >= 8) {
+			bb->bits -= 8;
+			if (bb->n == bb->cap) {
+				bb->cap = bb->cap ? bb->cap * 2 : 4096;
+				bb->b = xrealloc(bb->b, bb->cap);
+			}
+			bb->b[bb->n++] = (unsigned char)(bb->acc >> bb->bits);
+		}
+	}
+	return 0;
+}
+
 /*
  * kernel_load_target() - read a target capture (docs/plan.md, "Target").
  * Header lines (probecc-target 1, arch, uname, cmdline...) then sections
@@ -206,13 +235,12 @@ int kernel_capture_check(const char *name, const char *text, size_t len,
  */
 int kernel_load_target(struct kernel *k, const char *path, struct errmsg *e)
 {
-	size_t len, nb64 = 0, body;
+	size_t len, body;
 	int checked;
 	char *text, *sect = NULL, *p, *line;
-	unsigned char *b64 = NULL;
+	struct b64buf cfgz = { 0 }, btf = { 0 };
 	struct strbuf readme = { 0 };
-	int no = 0, bits = 0, rc;
-	unsigned acc = 0;
+	int no = 0, rc;
 
 	rc = read_text(path, &text, &len, e);
 	if (rc)
@@ -302,28 +330,27 @@ int kernel_load_target(struct kernel *k, const char *path, struct errmsg *e)
 			k->events = grow(k->events, k->nevents,
 					 sizeof(char *));
 			k->events[k->nevents++] = xstrdup(line);
-		} else if (!strcmp(sect, "config.gz")) {
-			for (char *c = line; *c && *c != '='; c++) {
-				int v = b64val(*c);
+		} else if (!strcmp(sect, "config.gz") || !strcmp(sect, "btf")) {
+			struct b64buf *bb = sect[0] == 'b' ? &btf : &cfgz;
 
-				if (v < 0) {
-					rc = errmsg_set(e, -EINVAL, "%s:%d: bad base64 in config.gz",
-							path, no);
-					goto out;
-				}
-				acc = acc << 6 | v;
-				bits += 6;
-				if (bits >= 8) {
-					bits -= 8;
-					b64 = grow(b64, nb64, 1);
-					b64[nb64++] = (unsigned char)(acc >> bits);
-				}
+			if (b64_line(bb, line)) {
+				rc = errmsg_set(e, -EINVAL, "%s:%d: bad base64 in %s",
+						path, no, sect);
+				goto out;
 			}
 		}
 	}
-	if (b64) {
+	if (btf.n) {
+		free(k->btf);
+		k->btf = btf.b;
+		k->nbtf = btf.n;
+		btf.b = NULL;
+		sb_addf(&k->sources, "target %s: /sys/kernel/btf/vmlinux, %zu bytes of BTF\n",
+			path, k->nbtf);
+	}
+	if (cfgz.b) {
 		size_t clen;
-		char *cfg = kernel_gunzip(b64, nb64, &clen);
+		char *cfg = kernel_gunzip(cfgz.b, cfgz.n, &clen);
 
 		if (!cfg) {
 			rc = errmsg_set(e, -EINVAL, "%s: config.gz does not inflate", path);
@@ -350,7 +377,8 @@ int kernel_load_target(struct kernel *k, const char *path, struct errmsg *e)
 		" (no check line: a capture of an older agent, not verified)");
 out:
 	free(readme.s);
-	free(b64);
+	free(cfgz.b);
+	free(btf.b);
 	free(text);
 	return rc;
 }

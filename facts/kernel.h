@@ -68,6 +68,9 @@ struct kernel {
 	 * takes (kernel/trace/trace.c readme_msg); NULL: unknown
 	 */
 	char *readme;
+	/* raw BTF, a capture's copy of /sys/kernel/btf/vmlinux; NULL: none */
+	unsigned char *btf;
+	size_t nbtf;
 	size_t nconfig;
 	bool syms_known, sizes_exact, ftrace_known, blacklist_known;
 	bool events_known, modules_known;

@@ -5,7 +5,7 @@
  * One boot saves what the running kernel says of itself, the facts
  * probecc --target validates a probe file against: its symbols, the
  * functions ftrace can filter, the kprobe blacklist, the events, its
- * config and the command line it got.  Format: docs/plan.md, "Target".
+ * config, its BTF and the command line it got.  Format: docs/plan.md, "Target".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +37,8 @@ static const struct section sections[] = {
 	/* the fetchargs and probe types this kernel's parser takes (trace.c readme_msg) */
 	{ "README", "README", 0 },
 	{ "config.gz", "/proc/config.gz", 1 },
+	/* the kernel's types, for C names without DWARF (CONFIG_DEBUG_INFO_BTF) */
+	{ "btf", "/sys/kernel/btf/vmlinux", 1 },
 };
 
 /* Base64 of @n bytes (RFC 4648, no line breaks) into @out; returns length. */

@@ -264,14 +264,19 @@ static bool user_frames_unnamed(const struct hit *h)
 static bool expect_stack(const struct expectation *e, const struct dump *d,
 			 char *why, size_t size)
 {
-	long long count = 0, hits = 0;
+	long long count = 0, hits = 0, cut = 0;
 	bool raw = false;	/* user frames the kernel printed as addresses */
+	const char *cut_why = NULL;
 	int i;
 
 	for (i = 0; i < d->nhits; i++) {
 		if (!hit_is(&d->hits[i], e->target))
 			continue;
 		hits++;
+		if (d->hits[i].cut_why) {
+			cut++;
+			cut_why = d->hits[i].cut_why;
+		}
 		raw |= user_frames_unnamed(&d->hits[i]);
 		if (d->hits[i].stack || d->hits[i].nuframes || d->hits[i].parent) {
 			count++;
@@ -292,6 +297,12 @@ static bool expect_stack(const struct expectation *e, const struct dump *d,
 	else
 		snprintf(why, size, "not in the stacks of %lld hit(s)%s", count,
 			 raw ? "; user frames are addresses: --sysroot names them" : "");
+	if (cut) {
+		size_t n = strlen(why);
+
+		snprintf(why + n, size - n, "; %lld stack(s) cut by the kernel, the tracer's own frames alone: %s",
+			 cut, cut_why);
+	}
 	if (hits)	/* the stacks the kernel or the agent dropped */
 		perf_loss_why(d, strchr(e->target, ':') ? strchr(e->target, ':') + 1 : e->target,
 			      why, size);
@@ -647,6 +658,40 @@ static void add_agent_reason(const struct expectation *e, const struct dump *d,
 		 e->target);
 }
 
+/*
+ * A "stack has FUNC" that failed on stacks that exist: FUNC may be a
+ * caller that leaves no frame.  A function that ends in a jump to its
+ * callee (a tail call: x86_64's tun_chr_ioctl jumps to __tun_chr_ioctl)
+ * is gone from the stack by the time the callee runs, and GCC's clones
+ * (FUNC.isra.N, FUNC.part.N, FUNC.constprop.N, FUNC.cold) carry their
+ * own names on it.  Said when the kernel's symbols know FUNC or a clone.
+ */
+static void tail_call_hint(const struct expectation *e, const struct report *r,
+			   char *why, size_t size)
+{
+	const struct kernel *k = r->k;
+	size_t n = strlen(why), len = strlen(e->func);
+	const char *clone = NULL;
+	size_t i;
+
+	if (!k || !k->syms_known || strncmp(why, "not in the stacks", 17))
+		return;
+	for (i = 0; i < k->nsyms && !clone; i++) {
+		const char *sn = k->syms[i].name;
+
+		if (!strncmp(sn, e->func, len) && sn[len] == '.' &&
+		    (!strncmp(sn + len, ".isra", 5) || !strncmp(sn + len, ".part", 5) ||
+		     !strncmp(sn + len, ".constprop", 10) || !strcmp(sn + len, ".cold")))
+			clone = sn;
+	}
+	if (clone)
+		snprintf(why + n, size - n, "; the kernel has %s, a compiler clone whose frames carry that name: 'stack has %s'",
+			 clone, clone);
+	else if (ksym_find(k, e->func))
+		snprintf(why + n, size - n, "; if %s ends in a jump to the function it calls (a tail call, as x86_64's tun_chr_ioctl to __tun_chr_ioctl), it leaves no frame: expect the function it calls, or probe %s itself",
+			 e->func, e->func);
+}
+
 /* Evaluate @e against the dumps as they are; a one-line reason goes to @why. */
 static bool evaluate_dumps(const struct expectation *e, const struct report *r,
 			   char *why, size_t size)
@@ -664,6 +709,8 @@ static bool evaluate_dumps(const struct expectation *e, const struct report *r,
 		break;
 	case E_STACK:
 		ok = expect_stack(e, d, why, size);
+		if (!ok)
+			tail_call_hint(e, r, why, size);
 		break;
 	case E_FIELD:
 		ok = expect_field(e, r, why, size);

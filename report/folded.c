@@ -64,7 +64,10 @@ void folded_write(FILE *f, const struct report *r)
 			add_frame(&sb, h->frames[j]);
 		if (!h->nframes && h->parent)
 			add_frame(&sb, h->parent);
-		add_frame(&sb, h->probe);
+		/* a function hit's stack starts at the function: not twice */
+		if (!h->nframes || !h->parent || strncmp(h->frames[0], h->probe, strlen(h->probe)) ||
+		    (h->frames[0][strlen(h->probe)] && h->frames[0][strlen(h->probe)] != '+'))
+			add_frame(&sb, h->probe);
 		sb.s[sb.len - 1] = '\0';	/* the last ';' */
 		lines[i] = sb.s;
 	}

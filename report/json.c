@@ -295,6 +295,13 @@ void json_write(FILE *f, const struct report *r)
 			fprintf(f, ", \"parent\": ");
 			json_string(f, h->parent);
 		}
+		if (h->cut_why) {
+			fprintf(f, ", \"stack_cut\": {\"frame\": ");
+			json_string(f, h->cut_frame);
+			fprintf(f, ", \"why\": ");
+			json_string(f, h->cut_why);
+			fprintf(f, "}");
+		}
 		fprintf(f, ", \"stack\": [");
 		for (j = 0; j < h->nframes; j++) {
 			fprintf(f, "%s", j ? ", " : "");

@@ -184,6 +184,16 @@ const struct kcount *kprobe_count(const struct dump *d, const char *target);
 int oops_reason(const struct dump *d, char *buf, size_t size);
 void expect_all(struct report *r);
 
+/*
+ * stacks_from_probed() - every kernel stack of @d's hits of a function
+ * or kprobe starts at the probed function: the tracing machinery's
+ * frames above it are dropped, and a stack of those frames alone is cut
+ * (no frames; hit.cut_frame and hit.cut_why say what and the way to a
+ * real one).  A static event's stack and one without the probed
+ * function's frame (a tail call) stay as they are.  (stackrule.c)
+ */
+void stacks_from_probed(struct dump *d);
+
 /* boot.c */
 int boot_runner_word(const char *word);
 void boot_decide(struct report *r);

@@ -604,6 +604,7 @@ static int compare_all(struct report *r, int *failed, int *incomplete)
 			return 2;
 		dump_read(x, text, len);
 		dump_probe_names(x);
+		stacks_from_probed(&x->d);
 		initcalls_pair(x);
 		expect_all(x);
 		if (!dump_evidence(&x->d)) {
@@ -747,6 +748,7 @@ int report_main(int argc, char **argv)
 	if (r.console_text)
 		dump_console_trace(&r, r.console_text);
 	dump_probe_names(&r);
+	stacks_from_probed(&r.d);
 	if (r.console || r.boot_end || r.append || r.boot_only)
 		boot_decide(&r);
 	if (r.boot_only) {

@@ -188,7 +188,8 @@ static void probe_hits(FILE *out, const struct report *r, const char *name)
 {
 	const struct dump *d = &r->d;
 	struct node root = { 0 }, uroot = { 0 };
-	int j, n = 0, before = 0, shown = 0, more = 0, stacks = 0;
+	int j, n = 0, before = 0, shown = 0, more = 0, stacks = 0, cut = 0;
+	const struct hit *cut_hit = NULL;
 	double first = -1;
 
 	for (j = 0; j < d->nhits; j++) {
@@ -209,6 +210,10 @@ static void probe_hits(FILE *out, const struct report *r, const char *name)
 			tree_add(&uroot, h->uframes, h->nuframes);
 		if (h->nuframes || h->nframes)
 			stacks++;
+		if (h->cut_why) {
+			cut++;
+			cut_hit = h;
+		}
 	}
 	if (!n) {
 		fprintf(out, "  %-24s %5d hit(s)\n", name, n);
@@ -231,6 +236,10 @@ static void probe_hits(FILE *out, const struct report *r, const char *name)
 	if (more)
 		fprintf(out, "      ... %d more: --hits prints them all, --json has every hit\n",
 			more);
+	if (cut)
+		fprintf(out, "    %d stack(s) cut by the kernel, %s alone: %s%s\n",
+			cut, cut_hit->cut_frame, cut_hit->cut_why,
+			cut_hit->parent ? "; the callers below are the function tracer's parent field (one level)" : "");
 	if (root.child) {
 		fprintf(out, "    callers (innermost first, with counts):\n");
 		tree_print(out, root.child, 0);

@@ -249,6 +249,27 @@ for arch in mipsel x86_64; do
 	fi
 done
 
+# --- A kprobe on the open path, filtered, its dump on the console (MIPS) ---
+# The agent defines the kprobe (its filter is the agent's to write) and
+# writes the filter before it enables it: the agent's own opens of the
+# probe's files are not hits, and the rc script's one open of
+# /etc/probecc-open is the only one (with the enable first: 2 hits).
+# The file dumps to the console: run-probes reads console.log.
+d=$boot_dir/mipsel-open-filter
+if run_probes_oops boot/mipsel-open-filter "$d" --arch mipsel \
+	--rc tests/boot/open-filter.rc --report tests/boot/open-filter.probes; then
+	t_grep boot/mipsel-open-filter/one-hit "$d/report.txt" '^  PASS  expect op hits == 1  \(1 hit\(s\)\)$'
+	if awk -F '\t' '$1 == "arm" && $3 == "events/kprobes/op/filter" { f = NR }
+		$1 == "arm" && $3 == "set_event" && $4 == "kprobes:op" { e = NR }
+		END { exit !(f && e && f < e) }' "$d/plan"; then
+		t_pass boot/mipsel-open-filter/filter-before-enable
+	else
+		t_fail boot/mipsel-open-filter/filter-before-enable "the plan enables op before its filter" "$d/plan"
+	fi
+	t_grep boot/mipsel-open-filter/dump-from-console "$d/run.log" \
+		"its dumps are read from console.log"
+fi
+
 # --- A CI job's verdict when the guest does not end well (MIPS) ---
 # The image of the CI boot above, with a command line that panics (no
 # init at all) and one that hangs (a shell waiting on the console).

@@ -26,9 +26,11 @@
 #            stack by trace_trigger=, 6.2+), the plan without an arm line,
 #            every item "ok"; the exec of /init has its stack
 #   btf      (6.12 targets) tests/boot64/btf612.probes with --report: C
-#            names without --vmlinux, resolved by the kernel from its BTF
-#            (dev->name of register_netdevice: "bond%d"), and a kretprobe's
-#            $arg1 and BTF name type_page (6.10+) beside $retval -16
+#            names without --vmlinux: dev->name of register_netdevice
+#            ("bond%d") by probecc from the capture's BTF (+304), a
+#            kretprobe's $arg1 and BTF name type_page (6.10+, resolved by
+#            the kernel) beside $retval -16; and examples/ci-bond0.probes'
+#            +0(arg1):string warned against the capture's BTF
 #   room     the command line the firmware passes (measure-room.sh): the
 #            length run-probes assumes (machines.sh M_ROOM) is the one
 #            measured; the ci and args boots pass run-probes' cut check
@@ -246,11 +248,21 @@ for t in ${B64_TARGETS:-loongson3 loongson3-o32 malta64el arm64}; do
 		d=$b64_dir/$t-btf
 		t_grep "boot64/$t-btf/expectations-hold" "$d/junit.xml" \
 			'<testsuite name="probecc" tests="7" failures="0">'
-		# the kernel got the C text, not an offset probecc computed
+		# dev->name: the offset probecc read from the capture's BTF;
+		# the kretprobe's type_page: the C text, which the kernel resolves
 		t_grep "boot64/$t-btf/btf-fetchargs" "$d/cmdline" \
-			'kprobe_event=p:netdev,register_netdevice,name=dev->name:string;r:mount_ret,path_mount,ret=\$retval:s32,dev=\+0\(\$arg1\):string,type=type_page:string( |$)'
+			'kprobe_event=p:netdev,register_netdevice,name=\+304\(%(di|x0)\):string;r:mount_ret,path_mount,ret=\$retval:s32,dev=\+0\(\$arg1\):string,type=type_page:string( |$)'
 		t_grep "boot64/$t-btf/explain" "$d/explain" \
-			'^  netdev\.name = dev->name: BTF -> dev->name:string$'
+			'^  netdev\.name = dev->name: dev: parameter 1 of register_netdevice \(struct net_device \*\) -> arg1; ->name at \+304 \(char\[16\]\) -> \+304\(%(di|x0)\):string$'
+		t_grep "boot64/$t-btf/explain-kernel-btf" "$d/explain" \
+			'^  mount_ret\.type = type_page: BTF \(at the return: the entry.s value, kept by the kernel\) -> type_page:string$'
+		# examples/ci-bond0.probes' +0(arg1):string is 6.1's layout: the
+		# capture's BTF says so before any boot (a warning; without
+		# --modules its bonding names are errors, after it)
+		./probecc --target "$(qemu-images/target $t)" --plan /dev/null \
+			examples/ci-bond0.probes 2> "$d/ci-bond0.warn"
+		t_grep "boot64/$t-btf/raw-offset-warned" "$d/ci-bond0.warn" \
+			"^examples/ci-bond0.probes:[0-9]+:5: warning: \+0\(arg1\) of register_netdevice is struct net_device at offset 0, '[a-z_.]+' \(.*\), not what ':string' reads .*; dev->name is at \+304 \(char\[16\]\)$"
 		# the real init's devtmpfs mount: its return with the entry's
 		# arguments, by number and by name
 		t_grep "boot64/$t-btf/ret-args" "$d/dump2" \

@@ -75,7 +75,7 @@ AGENT=initramfs/agent-asan
 if [ ! -x "$AGENT" ] || [ -n "$(find initramfs common -name '*.[ch]' -newer "$AGENT")" ]; then
 	make -s "$AGENT" > "$C/make.log" 2>&1 || t_fail capture/agent-build "make $AGENT failed" "$C/make.log"
 fi
-cap_boot() { # cap_boot DIR CMDLINE: the agent's capture into DIR/root/dump.out
+cap_boot() { # cap_boot DIR CMDLINE [ARCH]: the agent's capture into DIR/root/dump.out
 	local d=$1
 	mkdir -p "$d/root/proc" "$d/root/dev" "$d/tfs"
 	echo '3.14 1.00' > "$d/root/proc/uptime"
@@ -84,7 +84,7 @@ cap_boot() { # cap_boot DIR CMDLINE: the agent's capture into DIR/root/dump.out
 	printf '80200000 T register_netdevice\n80200400 T register_netdev\n' > "$d/root/proc/kallsyms"
 	printf 'register_netdevice\nregister_netdev\n' > "$d/tfs/available_filter_functions"
 	printf 'sched:sched_process_exec\n' > "$d/tfs/available_events"
-	printf 'probecc-plan\t1\narch\tmipsel\nsink\t/dump.out\ncapture\n' > "$d/plan"
+	printf 'probecc-plan\t1\narch\t%s\nsink\t/dump.out\ncapture\n' "${3:-mipsel}" > "$d/plan"
 	timeout 30 "$AGENT" --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec 2> "$d/agent.err"
 }
 printf 'kprobe k register_netdev\n' > "$C/k.probes"
@@ -98,13 +98,30 @@ if ./probecc-asan capture --from-log "$d/root/dump.out" -o "$d/target" 2> "$d/er
 else
 	t_fail capture/check-line-agent-to-target "" "$d/err" "$d/explain"
 fi
+# The kernel's BTF: /sys/kernel/btf/vmlinux (here the BTF of
+# tests/compiler/btf/kernel.c) goes into the capture's btf section, and
+# probecc --target reads C names from it (dev->name: +304, not 6.1's +0;
+# a 64-bit BTF, so an x86_64 capture).
+d=$C/check-btf
+mkdir -p "$d/root/sys/kernel/btf"
+cp tests/compiler/btf/kernel.btf "$d/root/sys/kernel/btf/vmlinux"
+cap_boot "$d" 'console=ttyS0 rdinit=/init' x86_64
+printf 'kprobe k register_netdevice { name = dev->name }\n' > "$d/btf.probes"
+if ./probecc-asan capture --from-log "$d/root/dump.out" -o "$d/target" 2> "$d/err" &&
+   grep -q '^--- btf ---$' "$d/target" &&
+   ./probecc-asan "$d/btf.probes" --target "$d/target" --cmdline > "$d/cmdline" 2>> "$d/err" &&
+   grep -qE '(^| )kprobe_event=p:k,register_netdevice,name=\+304\(%di\):string( |$)' "$d/cmdline"; then
+	t_pass capture/btf-section-to-c-names
+else
+	t_fail capture/btf-section-to-c-names "" "$d/err" "$d/cmdline"
+fi
 d=$C/check-lost
 cap_boot "$d" 'console=ttyS0 rdinit=/init'
 grep -v '^80200400 T register_netdev$' "$d/root/dump.out" > "$d/lost.log"
 ./probecc-asan capture --from-log "$d/lost.log" -o "$d/target" 2> "$d/err"
 rc=$?
 if [ $rc = 1 ] && [ ! -e "$d/target" ] &&
-   grep -q "lost.log's frame:18: the capture's check line says [0-9]* bytes .* a line was lost or changed on the way" "$d/err"; then
+   grep -q "lost.log's frame:19: the capture's check line says [0-9]* bytes .* a line was lost or changed on the way" "$d/err"; then
 	t_pass capture/check-line-lost-line-refused
 else
 	t_fail capture/check-line-lost-line-refused "exit $rc" "$d/err"

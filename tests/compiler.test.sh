@@ -127,6 +127,18 @@ else
 	t_fail "compiler/elf-inputs-from-mkelf" "tests/elf/*.vmlinux differ from tests/elf/mkelf.py's" "$d/err"
 fi
 
+# The BTF of the btf cases (--btf tests/compiler/btf/kernel.btf) is what
+# clang writes for tests/compiler/btf/kernel.c: its .BTF section, the
+# encoding the kernel's /sys/kernel/btf/vmlinux has.
+d=$T_OUT/compiler/btf && rm -rf "$d" && mkdir -p "$d"
+if clang -target bpf -g -O2 -c tests/compiler/btf/kernel.c -o "$d/kernel.o" 2> "$d/err" &&
+   llvm-objcopy --dump-section .BTF="$d/kernel.btf" "$d/kernel.o" "$d/copy.o" 2>> "$d/err" &&
+   cmp -s "$d/kernel.btf" tests/compiler/btf/kernel.btf; then
+	t_pass "compiler/btf-input-from-clang"
+else
+	t_fail "compiler/btf-input-from-clang" "tests/compiler/btf/kernel.btf differs from clang's BTF of kernel.c (clang -target bpf -g -O2, llvm-objcopy --dump-section .BTF)" "$d/err"
+fi
+
 # Every input has a limit: /dev/zero as the probe file stops at 16 MiB
 # (--target, --system-map and --base-initrd: the bad-*-zero cases).
 d=$T_OUT/compiler/limits && rm -rf "$d" && mkdir -p "$d"

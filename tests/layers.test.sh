@@ -31,7 +31,7 @@ else
 	t_grep layers/planted-cycle "$d/planted.out" \
 		'^  facts/kernel\.h:[0-9]+ includes compiler\.h$'
 	t_grep layers/planted-cycle-names-both "$d/planted.out" \
-		'^  compiler/[a-z]+\.[ch]:[0-9]+ includes (kernel|uelf|debuginfo)\.h$'
+		'^  compiler/[a-z]+\.[ch]:[0-9]+ includes (kernel|uelf|debuginfo|btf)\.h$'
 fi
 
 # a sibling include (report/ and bootargs/ are of one rank) is refused too

@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel's BTF with libbpf (facts/btf.h): function prototypes and
+ * struct layouts for C names without DWARF.  The encoding is the
+ * kernel's Documentation/bpf/btf.rst; libbpf does the parsing and the
+ * checks of the format, this file only walks types.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "btf.h"
+
+/* typedef/qualifier links followed before the BTF is called damaged */
+#define PEEL_MAX	32
+/* anonymous aggregates entered inside one another */
+#define NEST_MAX	16
+
+struct kbtf {
+	struct btf *btf;
+	char *what;
+	/*
+	 * btf_dump keeps per-type state as large as the BTF (100,000 types
+	 * in a vmlinux): made once, printing into *out.
+	 */
+	struct btf_dump *dump;
+	struct strbuf *out;
+	/* the last function looked up: a probe's fields ask for it in turn */
+	char *last_func;
+	const struct btf_type *last_proto;
+};
+
+static struct kbtf *wrap(struct btf *btf, const char *what)
+{
+	struct kbtf *b = xcalloc(1, sizeof(*b));
+
+	b->btf = btf;
+	b->what = xstrdup(what);
+	return b;
+}
+
+/* libbpf's own messages: its errors come back to us as codes instead */
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+struct kbtf *kbtf_open(const char *path, struct errmsg *e)
+{
+	struct btf *btf;
+	char why[128];
+	int err;
+
+	libbpf_set_print(quiet);
+	btf = btf__parse(path, NULL);
+	err = btf ? 0 : -errno;
+	if (!btf) {
+		if (err == -ENOENT && access(path, F_OK) == 0)
+			errmsg_set(e, err, "%s: no BTF: an ELF file without a .BTF section (the kernel needs CONFIG_DEBUG_INFO_BTF)",
+				   path);
+		else if (libbpf_strerror(err, why, sizeof(why)))
+			errmsg_set(e, err ? err : -EINVAL, "%s: no readable BTF", path);
+		else
+			errmsg_set(e, err, "%s: neither raw BTF nor an ELF file with a .BTF section: %s",
+				   path, why);
+		return NULL;
+	}
+	return wrap(btf, path);
+}
+
+struct kbtf *kbtf_from_raw(const void *data, size_t n, const char *what,
+			   struct errmsg *e)
+{
+	struct btf *btf;
+
+	if (n > 0xffffffffu) {
+		errmsg_set(e, -EINVAL, "%s: %zu bytes of BTF, more than its 32-bit lengths can describe",
+			   what, n);
+		return NULL;
+	}
+	libbpf_set_print(quiet);
+	btf = btf__new(data, (__u32)n);
+	if (!btf) {
+		errmsg_set(e, -EINVAL, "%s: not raw BTF (%s)", what, strerror(errno));
+		return NULL;
+	}
+	return wrap(btf, what);
+}
+
+void kbtf_free(struct kbtf *b)
+{
+	if (!b)
+		return;
+	btf_dump__free(b->dump);
+	btf__free(b->btf);
+	free(b->what);
+	free(b->last_func);
+	free(b);
+}
+
+const char *kbtf_what(const struct kbtf *b)
+{
+	return b->what;
+}
+
+unsigned kbtf_ntypes(const struct kbtf *b)
+{
+	return btf__type_cnt(b->btf);
+}
+
+int kbtf_pointer_size(const struct kbtf *b)
+{
+	return (int)btf__pointer_size(b->btf);
+}
+
+int kbtf_peel(const struct kbtf *b, int id, struct kbtf_type *out)
+{
+	const struct btf_type *t;
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i <= PEEL_MAX; i++) {
+		if (id == 0) {
+			out->cls = KBTF_VOID;
+			out->size = -1;
+			return 0;
+		}
+		t = btf__type_by_id(b->btf, (__u32)id);
+		if (!t)
+			return -EINVAL;
+		if (btf_is_typedef(t) || btf_is_mod(t) || btf_is_type_tag(t)) {
+			id = (int)t->type;
+			continue;
+		}
+		if (btf_is_fwd(t)) {
+			/* a declaration: the definition of that name, if any (as btf__dedup() would) */
+			int def = btf__find_by_name_kind(b->btf, btf__name_by_offset(b->btf, t->name_off),
+							 btf_kflag(t) ? BTF_KIND_UNION : BTF_KIND_STRUCT);
+
+			if (def > 0) {
+				id = def;
+				continue;
+			}
+		}
+		out->id = id;
+		out->size = -1;
+		switch (btf_kind(t)) {
+		case BTF_KIND_INT:
+			out->cls = KBTF_INT;
+			out->size = t->size;
+			out->is_signed = btf_int_encoding(t) & BTF_INT_SIGNED;
+			out->is_char = t->size == 1;
+			break;
+		case BTF_KIND_ENUM:
+		case BTF_KIND_ENUM64:
+			out->cls = KBTF_ENUM;
+			out->size = t->size;
+			out->is_signed = btf_kflag(t);
+			break;
+		case BTF_KIND_PTR:
+			out->cls = KBTF_PTR;
+			out->ref = (int)t->type;
+			out->size = btf__pointer_size(b->btf);
+			break;
+		case BTF_KIND_ARRAY: {
+			long long sz = btf__resolve_size(b->btf, (__u32)id);
+
+			out->cls = KBTF_ARRAY;
+			out->ref = (int)btf_array(t)->type;
+			out->nelems = btf_array(t)->nelems;
+			out->size = sz < 0 ? -1 : sz;
+			break;
+		}
+		case BTF_KIND_STRUCT:
+			out->cls = KBTF_STRUCT;
+			out->size = t->size;
+			break;
+		case BTF_KIND_UNION:
+			out->cls = KBTF_UNION;
+			out->size = t->size;
+			break;
+		case BTF_KIND_FUNC_PROTO:
+			out->cls = KBTF_FUNC;
+			break;
+		default:
+			out->cls = KBTF_OTHER;
+			break;
+		}
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static void dump_printf(void *ctx, const char *fmt, va_list ap)
+{
+	struct kbtf *b = ctx;
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		return;
+	sb_addf(b->out, "%s", s);
+	free(s);
+}
+
+char *kbtf_type_str(const struct kbtf *cb, int id)
+{
+	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, o, .field_name = "");
+	struct kbtf *b = (struct kbtf *)cb;	/* the cache only */
+	struct strbuf sb = { 0 };
+
+	if (id == 0)
+		return xstrdup("void");
+	if (!b->dump)
+		b->dump = btf_dump__new(b->btf, dump_printf, b, NULL);
+	b->out = &sb;
+	if (!b->dump || btf_dump__emit_type_decl(b->dump, (__u32)id, &o)) {
+		free(sb.s);
+		return xasprintf("BTF type %d", id);
+	}
+	return sb.s ? sb.s : xstrdup("?");
+}
+
+/* The prototype of function @name, or NULL. */
+static const struct btf_type *proto_of(const struct kbtf *cb, const char *name)
+{
+	struct kbtf *b = (struct kbtf *)cb;	/* the cache only */
+	const struct btf_type *t = NULL;
+	int id;
+
+	if (b->last_func && !strcmp(b->last_func, name))
+		return b->last_proto;
+	id = btf__find_by_name_kind(b->btf, name, BTF_KIND_FUNC);
+	if (id > 0) {
+		t = btf__type_by_id(b->btf, (__u32)id);
+		t = t ? btf__type_by_id(b->btf, t->type) : NULL;
+		if (t && !btf_is_func_proto(t))
+			t = NULL;
+	}
+	free(b->last_func);
+	b->last_func = xstrdup(name);
+	b->last_proto = t;
+	return t;
+}
+
+int kbtf_func(const struct kbtf *b, const char *name)
+{
+	const struct btf_type *p = proto_of(b, name);
+
+	return p ? (int)btf_vlen(p) : -ENOENT;
+}
+
+int kbtf_param(const struct kbtf *b, const char *func, int n,
+	       const char **name, int *type)
+{
+	const struct btf_type *p = proto_of(b, func);
+	const struct btf_param *a;
+
+	if (!p || n < 1 || n > (int)btf_vlen(p))
+		return -ENOENT;
+	a = btf_params(p) + n - 1;
+	if (!a->type && !a->name_off)
+		return -EINVAL;		/* "...": btf.rst, BTF_KIND_FUNC_PROTO */
+	*name = a->name_off ? btf__name_by_offset(b->btf, a->name_off) : NULL;
+	*type = (int)a->type;
+	return 0;
+}
+
+int kbtf_param_find(const struct kbtf *b, const char *func,
+		    const char *name, int *type)
+{
+	const struct btf_type *p = proto_of(b, func);
+	const struct btf_param *a;
+	int i;
+
+	if (!p)
+		return -ENOENT;
+	a = btf_params(p);
+	for (i = 0; i < (int)btf_vlen(p); i++)
+		if (a[i].name_off &&
+		    !strcmp(btf__name_by_offset(b->btf, a[i].name_off), name)) {
+			*type = (int)a[i].type;
+			return i + 1;
+		}
+	return 0;
+}
+
+void kbtf_param_names(const struct kbtf *b, const char *func,
+		      struct suggest *sg)
+{
+	const struct btf_type *p = proto_of(b, func);
+	int i;
+
+	for (i = 0; p && i < (int)btf_vlen(p); i++)
+		if (btf_params(p)[i].name_off)
+			suggest_add(sg, btf__name_by_offset(b->btf,
+							    btf_params(p)[i].name_off));
+}
+
+/* The struct or union type of peeled id @agg, or NULL. */
+static const struct btf_type *agg_of(const struct kbtf *b, int agg)
+{
+	const struct btf_type *t = btf__type_by_id(b->btf, (__u32)agg);
+
+	return t && btf_is_composite(t) ? t : NULL;
+}
+
+static bool member_in(const struct kbtf *b, int agg, const char *name,
+		      long long base, int depth, struct kbtf_member *m)
+{
+	const struct btf_type *t = agg_of(b, agg);
+	const struct btf_member *mb;
+	struct kbtf_type pt;
+	int i;
+
+	if (!t || depth > NEST_MAX)
+		return false;
+	mb = btf_members(t);
+	for (i = 0; i < (int)btf_vlen(t); i++) {
+		long long off = base + btf_member_bit_offset(t, (__u32)i);
+
+		if (mb[i].name_off) {
+			if (strcmp(btf__name_by_offset(b->btf, mb[i].name_off), name))
+				continue;
+			m->bit_off = off;
+			m->bit_size = btf_member_bitfield_size(t, (__u32)i);
+			m->type = (int)mb[i].type;
+			return true;
+		}
+		/* an anonymous struct or union: its members are the parent's */
+		if (!kbtf_peel(b, (int)mb[i].type, &pt) &&
+		    (pt.cls == KBTF_STRUCT || pt.cls == KBTF_UNION) &&
+		    member_in(b, pt.id, name, off, depth + 1, m))
+			return true;
+	}
+	return false;
+}
+
+bool kbtf_member(const struct kbtf *b, int agg, const char *name,
+		 struct kbtf_member *m)
+{
+	return member_in(b, agg, name, 0, 0, m);
+}
+
+static void names_in(const struct kbtf *b, int agg, int depth,
+		     struct suggest *sg)
+{
+	const struct btf_type *t = agg_of(b, agg);
+	const struct btf_member *mb;
+	struct kbtf_type pt;
+	int i;
+
+	if (!t || depth > NEST_MAX)
+		return;
+	mb = btf_members(t);
+	for (i = 0; i < (int)btf_vlen(t); i++) {
+		if (mb[i].name_off)
+			suggest_add(sg, btf__name_by_offset(b->btf, mb[i].name_off));
+		else if (!kbtf_peel(b, (int)mb[i].type, &pt))
+			names_in(b, pt.id, depth + 1, sg);
+	}
+}
+
+void kbtf_member_names(const struct kbtf *b, int agg, struct suggest *sg)
+{
+	names_in(b, agg, 0, sg);
+}
+
+/*
+ * The member of @agg holding byte @off (relative to @agg): appended to
+ * @path, its offset and type out.  Zero-sized members (the kernel's
+ * __cacheline_group markers, flexible arrays) hold no byte.
+ */
+static bool at_in(const struct kbtf *b, int agg, long long off, int depth,
+		  struct strbuf *path, long long *moff, int *type)
+{
+	const struct btf_type *t = agg_of(b, agg);
+	const struct btf_member *mb;
+	struct kbtf_type pt;
+	int i;
+
+	if (!t || depth > NEST_MAX)
+		return false;
+	mb = btf_members(t);
+	for (i = 0; i < (int)btf_vlen(t); i++) {
+		long long bo = btf_member_bit_offset(t, (__u32)i);
+		long long start = bo / 8, size;
+		const char *nm;
+		size_t keep = path->len;
+
+		if (kbtf_peel(b, (int)mb[i].type, &pt) || pt.size <= 0)
+			continue;
+		size = btf_member_bitfield_size(t, (__u32)i) ?
+		       (btf_member_bitfield_size(t, (__u32)i) + bo % 8 + 7) / 8 : pt.size;
+		if (off < start || off >= start + size)
+			continue;
+		nm = mb[i].name_off ? btf__name_by_offset(b->btf, mb[i].name_off) : NULL;
+		if (nm)
+			sb_addf(path, "%s%s", keep ? "." : "", nm);
+		*moff = start;
+		*type = (int)mb[i].type;
+		if (pt.cls == KBTF_STRUCT || pt.cls == KBTF_UNION) {
+			long long in;
+			int it;
+
+			if (at_in(b, pt.id, off - start, depth + 1, path, &in, &it)) {
+				*moff = start + in;
+				*type = it;
+			}
+		} else if (pt.cls == KBTF_ARRAY) {
+			struct kbtf_type el;
+
+			if (!kbtf_peel(b, pt.ref, &el) && el.size > 0 &&
+			    (el.cls == KBTF_STRUCT || el.cls == KBTF_UNION)) {
+				long long k = (off - start) / el.size, in;
+				int it;
+				size_t at = path->len;
+
+				sb_addf(path, "[%lld]", k);
+				if (at_in(b, el.id, off - start - k * el.size,
+					  depth + 1, path, &in, &it)) {
+					*moff = start + k * el.size + in;
+					*type = it;
+				} else {
+					path->len = at;
+					path->s[at] = '\0';
+				}
+			}
+		}
+		if (path->len == keep && !nm)
+			continue;	/* an anonymous member with no named one there */
+		return true;
+	}
+	return false;
+}
+
+char *kbtf_member_at(const struct kbtf *b, int agg, long long off,
+		     long long *moff, int *type)
+{
+	struct strbuf path = { 0 };
+
+	if (!at_in(b, agg, off, 0, &path, moff, type) || !path.s) {
+		free(path.s);
+		return NULL;
+	}
+	return path.s;
+}
