@@ -46,6 +46,20 @@ t_skip() {
 	fi
 }
 
+# t_left_out TAG VAR ITEM...: a group narrowed by the variable VAR (a
+# developer's subset of targets or scenarios) says what it left out: a
+# t_skip TAG/ITEM for each ITEM (the group's full list) not in VAR, so
+# the closing line counts it and CI (which narrows nothing) fails on it.
+# Nothing when VAR is unset or empty.
+t_left_out() {
+	local tag=$1 var=$2 x
+	shift 2
+	[ -n "${!var:-}" ] || return 0
+	for x; do
+		[[ " ${!var} " == *" $x "* ]] || t_skip "$tag/$x" "left out by $var=\"${!var}\""
+	done
+}
+
 # elf_foff PROG FUNC: FUNC's file offset in PROG, worked out apart from
 # probecc: nm's address, in the executable PT_LOAD readelf -l shows
 # holding it, less its VirtAddr plus its Offset (any arch: ELF headers
@@ -60,6 +74,34 @@ elf_foff() {
 		fi
 	done < <(readelf -lW "$1" | awk '$1 == "LOAD" && / E +0x/ { print $2, $3, $5, "x" }')
 	return 1
+}
+
+# A regex goes to awk through the environment (ENVIRON), never -v: -v
+# values have their escapes processed, and the two awks differ there
+# (gawk turns "\(" into "(" with a warning, so 'netdev: \(reg' no longer
+# compiles; mawk keeps it).  Debian's default awk is mawk; gawk comes
+# with lava-dispatcher.  tests/harness.test.sh runs these under both.
+
+# stack_after FILE REGEX: the " => " frame lines (the word after "=>")
+# of the first stack trace recorded after the first line of FILE
+# matching the extended REGEX (other lines may come between).
+stack_after() {
+	T_RE=$2 awk '
+		!seen && $0 ~ ENVIRON["T_RE"] { seen = 1; next }
+		seen && /<stack trace>/ { inst = 1; next }
+		inst && /^ => / { print $2; next }
+		inst { exit }' "$1"
+}
+
+# stack_next FILE REGEX: the functions (offsets taken off) of the stack
+# trace recorded right after the first line matching REGEX; nothing when
+# another line comes between.
+stack_next() {
+	T_RE=$2 awk '
+		!seen && $0 ~ ENVIRON["T_RE"] { seen = 1; next }
+		seen && /<stack trace>/ { inst = 1; next }
+		inst && /^ => / { sub(/\+.*/, "", $2); print $2; next }
+		seen { exit }' "$1"
 }
 
 # t_grep NAME FILE REGEX [WHY]: pass when a line of FILE (text or not)

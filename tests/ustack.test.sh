@@ -155,7 +155,9 @@ ksync_check() {
 	fi
 }
 
-for arch in ${US_TARGETS:-mipsel x86_64 loongson3 loongson3-o32 arm64}; do
+us_all="mipsel x86_64 loongson3 loongson3-o32 arm64"
+t_left_out ustack US_TARGETS $us_all
+for arch in ${US_TARGETS:-$us_all}; do
 	d=$us_dir/$arch && mkdir -p "$d"
 	case $arch in
 	x86_64 | loongson3 | arm64) strip=build-id ;;
