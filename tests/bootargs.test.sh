@@ -33,7 +33,7 @@ ba_gold=tests/bootargs
 ba_exec() {
 	local bin=$1 base=$2 opts=()
 	shift 2
-	[ -f "$base.opts" ] && read -r -a opts < "$base.opts"
+	[ -f "$base.opts" ] && read -r -a opts <<< "$(t_opts "$base.opts")"
 	if [ -f "$base.existing" ]; then
 		"$bin" bootargs --fragment "$base.frag" --bootargs "$(cat "$base.existing")" \
 			"${opts[@]}" "$@"

@@ -13,8 +13,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 fi
 
 # probecc-asan never frees its arena (chibicc style): leaks are noise
-export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
-export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+# (tests/lib.sh's sanitizer options)
 
 C=$T_OUT/capture
 rm -rf "$C" && mkdir -p "$C"

@@ -18,7 +18,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 fi
 # leaks are errors here too: the bootconfig library frees everything
-export ASAN_OPTIONS=abort_on_error=1
+t_asan_leaks
 
 d=$T_OUT/footer && rm -rf "$d" && mkdir -p "$d"
 bc=tests/bootconfig/footer.bconf

@@ -6,9 +6,12 @@
 # agent-asan, probecc-bootconfig-asan, the test drivers): the first
 # error aborts the run with its stack; leaks are not errors here (a CLI
 # that exits leaves its program in memory on purpose, as dtc does).  A
-# group that checks for leaks too sets ASAN_OPTIONS itself.
+# group whose code frees everything calls t_asan_leaks.  These are the
+# only sanitizer options a group sets.
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+# t_asan_leaks: from here on a leak is an error too (LeakSanitizer)
+t_asan_leaks() { export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1; }
 
 # make check-host sets T_HOST=1: the offline inner loop, which boots
 # nothing, fetches nothing and calls no apt.  A part of a group that
@@ -36,8 +39,15 @@ t_fail() {
 }
 
 # t_skip NAME WHY: under CI (CI=true) a test may not be skipped, so a skip
-# is counted as a failure there (README.md, "Set-up": every real-boot
-# test runs in CI).
+# is counted as a failure there.  What CI (.ci/run) runs: make check
+# (every tests/*.test.sh), then make check-kernel (tests/kernel/run.sh:
+# dwarf, stacks, kprobe-oops, mips64be) beside make check-rootfs
+# (tests/rootfs.sh).  Real boots it does NOT run, each only by its own
+# make target (tests/Makefile.tests has their cold costs):
+# check-kernel-x86 (tests/kernel/x86.sh), check-hang (tests/hang.sh,
+# Debian's 6.12), check-6.12 (boot64 and instance on arm64-6.12 and
+# x86_64-6.12), check-dbg (tests/dbg.sh), check-regress (tests/regress.sh)
+# and check-package (package.sh, buildroot.sh, yocto.sh).
 t_skip() {
 	if [ "${CI:-}" = true ]; then
 		t_fail "$1" "cannot run under CI: $2"
@@ -126,6 +136,14 @@ t_args() {
 		line=${line//@${kv%%=*}@/${kv#*=}}
 	done
 	printf '%s\n' "$line"
+}
+
+# t_opts FILE: the options of a case whose input is no probe file (a
+# report case's args, a bootargs case's NAME.opts), kept in a file of
+# their own: its lines but the "#" comments, on one line.  With t_args
+# the only ways a case gives its options.
+t_opts() {
+	grep -v '^#' "$1" | tr '\n' ' ' | sed 's/ *$//'
 }
 
 # t_check NAME EXPECTED_FILE ACTUAL_FILE: pass when identical.

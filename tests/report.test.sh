@@ -28,7 +28,7 @@ report_case() {
 	name=report/$tag/$(basename "$c")
 	d=$T_OUT/report/$tag/$(basename "$c")
 	rm -rf "$d" && mkdir -p "$d/out"
-	args=$(grep -v '^#' "$c/args")
+	args=$(t_opts "$c/args")
 	"$bin" report --json "$d/out/report.json" --folded "$d/out/stacks.folded" \
 		--junit "$d/out/junit.xml" --svg "$d/out/timeline.svg" \
 		--perfetto "$d/out/perfetto.json" $args > "$d/stdout" 2> "$d/stderr"
@@ -101,7 +101,7 @@ fi
 # file (but for the name it prints), the same exit status.
 d=$T_OUT/report/stdin && rm -rf "$d" && mkdir -p "$d"
 c=tests/report/cases/mipsel-ci-pass
-./probecc report $(grep -v '^#' "$c/args" | sed 's|tests/report/mipsel-ci/ttyS1.raw|-|') \
+./probecc report $(t_opts "$c/args" | sed 's|tests/report/mipsel-ci/ttyS1.raw|-|') \
 	< tests/report/mipsel-ci/ttyS1.raw > "$d/stdout" 2> "$d/stderr"
 rc=$?
 sed 's|^probecc report: -:|probecc report: tests/report/mipsel-ci/ttyS1.raw:|' "$d/stdout" > "$d/stdout.named"
@@ -115,7 +115,7 @@ fi
 # as JSON and equals the --json file of the same case; the exit status
 # is the verdicts' (1: the failing case).
 c=tests/report/cases/mipsel-ci-expect-fail
-./probecc report $(grep -v '^#' "$c/args") --json - > "$d/json" 2> "$d/json.err"
+./probecc report $(t_opts "$c/args") --json - > "$d/json" 2> "$d/json.err"
 rc=$?
 if [ $rc = 1 ] && cmp -s "$d/json" "$c/report.json" &&
    python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$d/json" 2>> "$d/json.err"; then

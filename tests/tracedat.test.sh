@@ -64,7 +64,7 @@ for arch in mipsel x86_64; do
 	else
 		t_fail "tracedat/$arch/all-entries" "trace-cmd report has $got event(s), the dumps counted $want"
 	fi
-	ASAN_OPTIONS=detect_leaks=0 ./probecc-asan report --trace-dat "$d/boot-asan.dat" \
+	./probecc-asan report --trace-dat "$d/boot-asan.dat" \
 		"$d/ttyS1.raw" 2> "$d/trace-dat-asan.log"
 	t_check "tracedat/$arch/asan-same" "$d/boot.dat" "$d/boot-asan.dat"
 done
@@ -155,7 +155,7 @@ if [ "$want" -gt 0 ] && [ "$got" = "$want" ]; then
 else
 	t_fail tracedat/mips64be/all-entries "trace-cmd report has $got event(s), the dumps counted $want"
 fi
-ASAN_OPTIONS=detect_leaks=0 ./probecc-asan report --trace-dat "$d/boot-asan.dat" \
+./probecc-asan report --trace-dat "$d/boot-asan.dat" \
 	$be/ttyS1.raw 2> "$d/trace-dat-asan.log"
 t_check tracedat/mips64be/asan-same "$d/boot.dat" "$d/boot-asan.dat"
 rc=0
