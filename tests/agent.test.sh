@@ -144,11 +144,7 @@ t_check agent/full-dump tests/agent/full.dump "$d/dump"
 # The same plan through each cross-built agent under qemu-user (the
 # image's own binary, static, as the board runs it): the same dump.
 for arch in mipsel mips64el mips64 arm64 riscv64 x86_64; do
-	case $arch in
-	arm64) q=qemu-aarch64-static ;;
-	x86_64) q= ;;
-	*) q=qemu-$arch-static ;;
-	esac
+	q=$(t_qemu_user $arch)
 	x=$A/cross-$arch
 	if [ ! -x initramfs/agent-$arch ]; then
 		t_skip "agent/cross-$arch" "initramfs/agent-$arch not built (its cross compiler: qemu-images/deps.sh build)"

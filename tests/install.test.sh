@@ -60,11 +60,7 @@ for a in $inst_arches; do
 		t_fail "install/agent-$a" "lib/probecc/$a/agent is not initramfs/agent-$a, executable"
 	fi
 	# the installed agent runs, as the board would run it (qemu-user)
-	case $a in
-	arm64) q=qemu-aarch64-static ;;
-	x86_64) q= ;;
-	*) q=qemu-$a-static ;;
-	esac
+	q=$(t_qemu_user $a)
 	if [ -n "$q" ] && ! command -v $q > /dev/null; then
 		t_skip "install/agent-$a-runs" "no $q (qemu-images/deps.sh boot)"
 	elif $q "$inst_root/lib/probecc/$a/agent" --help > "$T_OUT/install/agent-$a.out" 2>&1 &&

@@ -114,6 +114,16 @@ stack_next() {
 		seen { exit }' "$1"
 }
 
+# t_qemu_user ARCH: the qemu-user command that runs ARCH's static
+# binaries here (qemu-user-static's qemu-X-static, X the qemu-system-X of
+# common/arch.def), or nothing for the host's own arch.
+t_qemu_user() {
+	local q
+	[ "$1" != "$(uname -m)" ] || return 0
+	q=$(common/arch-rows qemu "$1") || return 1
+	echo "qemu-${q#qemu-system-}-static"
+}
+
 # t_grep NAME FILE REGEX [WHY]: pass when a line of FILE (text or not)
 # matches the extended REGEX; WHY is the failure's reason.
 t_grep() {
