@@ -46,8 +46,9 @@ t_fail() {
 # make target (tests/Makefile.tests has their cold costs):
 # check-kernel-x86 (tests/kernel/x86.sh), check-hang (tests/hang.sh,
 # Debian's 6.12), check-6.12 (boot64 and instance on arm64-6.12 and
-# x86_64-6.12), check-dbg (tests/dbg.sh), check-regress (tests/regress.sh)
-# and check-package (package.sh, buildroot.sh, yocto.sh).
+# x86_64-6.12), check-dbg (tests/dbg.sh), check-regress (tests/regress.sh),
+# check-package (package.sh, buildroot.sh, yocto.sh) and check-lava
+# (tests/lava.sh).
 t_skip() {
 	if [ "${CI:-}" = true ]; then
 		t_fail "$1" "cannot run under CI: $2"
