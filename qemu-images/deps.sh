@@ -8,7 +8,8 @@
 #            initramfs/Makefile.initramfs; the foreign ones need those
 #            arches in dpkg, so build adds them too; dpkg-dev's dpkg-source
 #            unpacks the musl and zlib sources initramfs/build-musl builds
-#            for mips64 and riscv64)
+#            for mips64 and riscv64; mawk and gawk: the test helpers'
+#            awk runs under both, tests/harness.test.sh)
 #   boot     QEMU, U-Boot, and the mipsel, mips64el and arm64 foreign
 #            architectures in dpkg so that qemu-images/fetch can download
 #            busybox-static and the kernels of those arches
@@ -35,7 +36,8 @@ $("$arch_rows" pkgs | tr ' ' '\n' | awk '!seen[$0]++ && $0 != "gcc"' | tr '\n' '
 xz-utils zlib1g-dev libarchive-dev man-db groff-base
 libtracecmd-dev libtraceevent-dev libtracefs-dev libbpf-dev trace-cmd pkg-config librsvg2-bin python3
 clang libclang-rt-14-dev llvm
-musl-dev musl-dev:mipsel musl-dev:mips64el musl-dev:arm64 dpkg-dev"
+musl-dev musl-dev:mipsel musl-dev:mips64el musl-dev:arm64 dpkg-dev
+mawk gawk"
 boot_pkgs="qemu-system-mips qemu-system-x86 qemu-system-arm u-boot-tools u-boot-qemu libubootenv-tool debootstrap qemu-user-static"
 kernel_pkgs="flex bison bc libssl-dev patch"
 lava_pkgs="lava-dispatcher lavacli python3-jsonschema python3-jinja2 python3-yaml"

@@ -20,7 +20,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 fi
 
 # leaks are errors here too: the bootconfig library frees everything
-export ASAN_OPTIONS=abort_on_error=1
+t_asan_leaks
 
 if ! kt=$(bootconfig/kernel-tool 2> "$T_OUT/kernel-tool.err"); then
 	t_skip bcparse/kernel-tool "$(cat "$T_OUT/kernel-tool.err")"

@@ -7,7 +7,7 @@
 # Expected files: .cmdline (stdout of --cmdline), .plan (--plan),
 # .bootconfig (-o; its presence selects bootconfig placement),
 # .explain (--explain, optional), .warn (good cases: stderr, its
-# warnings; optional), .err (bad cases: stderr).  A bad case
+# warnings; none means stderr is empty), .err (bad cases: stderr).  A bad case
 # exits 1 (the probe file was refused) unless a line "# exit: N" says
 # otherwise (2: a bad option value, a usage error).
 # Run alone: bash tests/compiler.test.sh (through tests/run-tests.sh).
@@ -44,8 +44,12 @@ compiler_good() {
 	fi
 	t_check "$tag/$(basename "$base").cmdline" "$base.cmdline" "$d/cmdline"
 	t_check "$tag/$(basename "$base").plan" "$base.plan" "$d/plan"
-	[ -f "$base.warn" ] &&
+	# stderr always: a good case without a .warn must print nothing
+	if [ -f "$base.warn" ]; then
 		t_check "$tag/$(basename "$base").warn" "$base.warn" "$d/stderr"
+	else
+		t_check "$tag/$(basename "$base").warn" /dev/null "$d/stderr"
+	fi
 	[ -f "$base.bootconfig" ] &&
 		t_check "$tag/$(basename "$base").bootconfig" "$base.bootconfig" "$d/bootconfig"
 	if [ -f "$base.explain" ]; then

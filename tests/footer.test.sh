@@ -18,7 +18,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 fi
 # leaks are errors here too: the bootconfig library frees everything
-export ASAN_OPTIONS=abort_on_error=1
+t_asan_leaks
 
 d=$T_OUT/footer && rm -rf "$d" && mkdir -p "$d"
 bc=tests/bootconfig/footer.bconf
@@ -36,17 +36,23 @@ for pb in bootconfig/probecc-bootconfig bootconfig/probecc-bootconfig-asan; do
 		"$pb" "$@" -a "$bc" "$d/$n$s.img" 2> "$d/$n$s.err" &&
 		od -An -tx1 -v "$d/$n$s.img" > "$d/$n$s.od"
 	}
-	mk default && t_check "footer/default-le$s" tests/bootconfig/footer-le.golden "$d/default$s.od"
-	mk le61 --arch mips64 --kernel-version 6.1 &&
-		t_check "footer/mips64-6.1-le$s" tests/bootconfig/footer-le.golden "$d/le61$s.od"
-	mk le510 --arch mips --kernel-version 5.10 &&
-		t_check "footer/mips-5.10-le$s" tests/bootconfig/footer-le.golden "$d/le510$s.od"
-	mk el58 --arch mips64el --kernel-version 5.8 &&
-		t_check "footer/mips64el-5.8-le$s" tests/bootconfig/footer-le.golden "$d/el58$s.od"
-	mk be58 --arch mips64 --kernel-version 5.8 &&
-		t_check "footer/mips64-5.8-be$s" tests/bootconfig/footer-be.golden "$d/be58$s.od"
-	mk be59 --arch mips --kernel-version 5.9.12 &&
-		t_check "footer/mips-5.9.12-be$s" tests/bootconfig/footer-be.golden "$d/be59$s.od"
+	# mk_check CASE NAME GOLDEN [OPTIONS]: mk, then its dump against
+	# GOLDEN; a failed mk is the case's failure, never a missing line
+	mk_check() {
+		local c=$1 n=$2 g=$3
+		shift 3
+		if mk "$n" "$@"; then
+			t_check "$c" "$g" "$d/$n$s.od"
+		else
+			t_fail "$c" "$pb $* -a failed" "$d/$n$s.err"
+		fi
+	}
+	mk_check "footer/default-le$s" default tests/bootconfig/footer-le.golden
+	mk_check "footer/mips64-6.1-le$s" le61 tests/bootconfig/footer-le.golden --arch mips64 --kernel-version 6.1
+	mk_check "footer/mips-5.10-le$s" le510 tests/bootconfig/footer-le.golden --arch mips --kernel-version 5.10
+	mk_check "footer/mips64el-5.8-le$s" el58 tests/bootconfig/footer-le.golden --arch mips64el --kernel-version 5.8
+	mk_check "footer/mips64-5.8-be$s" be58 tests/bootconfig/footer-be.golden --arch mips64 --kernel-version 5.8
+	mk_check "footer/mips-5.9.12-be$s" be59 tests/bootconfig/footer-be.golden --arch mips --kernel-version 5.9.12
 	# the two words reversed, nothing else
 	# (perl-base is Essential in Debian)
 	perl -0777 -pe 'my $n = length; for my $o (20, 16) {

@@ -58,6 +58,16 @@ for t in compile report console raw bootconfig bootargs plan facts logframe lava
 	fi
 done
 
+# an oracle that checked nothing fails: an empty corpus, planted
+mkdir -p "$fz/empty/compile/corpus" "$fz/empty/bootargs/corpus"
+tests/fuzz/oracle.sh "$fz/empty" > "$fz/empty.out" 2> "$fz/empty.err"
+rc=$?
+if [ $rc = 1 ] && grep -q 'compile: no input' "$fz/empty.err" && grep -q 'bootargs: no input' "$fz/empty.err"; then
+	t_pass fuzz/oracle/empty-corpus-fails
+else
+	t_fail fuzz/oracle/empty-corpus-fails "oracle.sh exit $rc on empty corpora" "$fz/empty.out" "$fz/empty.err"
+fi
+
 if tests/fuzz/oracle.sh "$fz" > "$fz/oracle.out" 2> "$fz/oracle.err"; then
 	while read -r line; do
 		t_pass "fuzz/oracle/${line#oracle.sh: }"

@@ -4,7 +4,8 @@
 # them), --version and --help, the
 # same compile output as ./probecc, --agent-path pointing into the
 # installed tree (found from the binary, not from this checkout), the
-# man pages rendering with no warning; make uninstall removes it all.
+# man pages rendering with no warning, each installed agent running
+# (--help, under qemu-user); make uninstall removes it all.
 # Run alone: bash tests/install.test.sh (through tests/run-tests.sh).
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
@@ -57,6 +58,16 @@ for a in $inst_arches; do
 		t_pass "install/agent-$a"
 	else
 		t_fail "install/agent-$a" "lib/probecc/$a/agent is not initramfs/agent-$a, executable"
+	fi
+	# the installed agent runs, as the board would run it (qemu-user)
+	q=$(t_qemu_user $a)
+	if [ -n "$q" ] && ! command -v $q > /dev/null; then
+		t_skip "install/agent-$a-runs" "no $q (qemu-images/deps.sh boot)"
+	elif $q "$inst_root/lib/probecc/$a/agent" --help > "$T_OUT/install/agent-$a.out" 2>&1 &&
+	     grep -q '^usage: agent ' "$T_OUT/install/agent-$a.out"; then
+		t_pass "install/agent-$a-runs"
+	else
+		t_fail "install/agent-$a-runs" "${q:-the host} could not run it with --help" "$T_OUT/install/agent-$a.out"
 	fi
 done
 if [ -e "$inst_root/lib/probecc/asan/agent" ]; then

@@ -35,7 +35,7 @@ run() {
 		> "$d/log" 2>&1
 	e=$(( $(date +%s) - s ))
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$d/log" | tail -1)
-	if [ -n "$line" ] && grep -qE '^[0-9]+ passed, 0 failed' <<< "$line"; then
+	if [ -n "$line" ] && grep -qE '^[1-9][0-9]* passed, 0 failed' <<< "$line"; then
 		pass=$((pass + 1))
 		echo "ok   $name: $line (${e}s)"
 	else

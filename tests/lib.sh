@@ -6,9 +6,12 @@
 # agent-asan, probecc-bootconfig-asan, the test drivers): the first
 # error aborts the run with its stack; leaks are not errors here (a CLI
 # that exits leaves its program in memory on purpose, as dtc does).  A
-# group that checks for leaks too sets ASAN_OPTIONS itself.
+# group whose code frees everything calls t_asan_leaks.  These are the
+# only sanitizer options a group sets.
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+# t_asan_leaks: from here on a leak is an error too (LeakSanitizer)
+t_asan_leaks() { export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1; }
 
 # make check-host sets T_HOST=1: the offline inner loop, which boots
 # nothing, fetches nothing and calls no apt.  A part of a group that
@@ -36,14 +39,36 @@ t_fail() {
 }
 
 # t_skip NAME WHY: under CI (CI=true) a test may not be skipped, so a skip
-# is counted as a failure there (docs/developing.md, "Set-up and the test groups": every real-boot
-# test runs in CI).
+# is counted as a failure there.  What CI (.ci/run) runs: make check
+# (every tests/*.test.sh), then make check-kernel (tests/kernel/run.sh:
+# dwarf, stacks, kprobe-oops, mips64be) beside make check-rootfs
+# (tests/rootfs.sh).  Real boots it does NOT run, each only by its own
+# make target (tests/Makefile.tests has their cold costs):
+# check-kernel-x86 (tests/kernel/x86.sh), check-hang (tests/hang.sh,
+# Debian's 6.12), check-6.12 (boot64 and instance on arm64-6.12 and
+# x86_64-6.12), check-dbg (tests/dbg.sh), check-regress (tests/regress.sh),
+# check-package (package.sh, buildroot.sh, yocto.sh) and check-lava
+# (tests/lava.sh).
 t_skip() {
 	if [ "${CI:-}" = true ]; then
 		t_fail "$1" "cannot run under CI: $2"
 	else
 		printf 'SKIP %s: %s\n' "$1" "$2" | tee -a "$T_RESULTS"
 	fi
+}
+
+# t_left_out TAG VAR ITEM...: a group narrowed by the variable VAR (a
+# developer's subset of targets or scenarios) says what it left out: a
+# t_skip TAG/ITEM for each ITEM (the group's full list) not in VAR, so
+# the closing line counts it and CI (which narrows nothing) fails on it.
+# Nothing when VAR is unset or empty.
+t_left_out() {
+	local tag=$1 var=$2 x
+	shift 2
+	[ -n "${!var:-}" ] || return 0
+	for x; do
+		[[ " ${!var} " == *" $x "* ]] || t_skip "$tag/$x" "left out by $var=\"${!var}\""
+	done
 }
 
 # elf_foff PROG FUNC: FUNC's file offset in PROG, worked out apart from
@@ -60,6 +85,44 @@ elf_foff() {
 		fi
 	done < <(readelf -lW "$1" | awk '$1 == "LOAD" && / E +0x/ { print $2, $3, $5, "x" }')
 	return 1
+}
+
+# A regex goes to awk through the environment (ENVIRON), never -v: -v
+# values have their escapes processed, and the two awks differ there
+# (gawk turns "\(" into "(" with a warning, so 'netdev: \(reg' no longer
+# compiles; mawk keeps it).  Debian's default awk is mawk; gawk comes
+# with lava-dispatcher.  tests/harness.test.sh runs these under both.
+
+# stack_after FILE REGEX: the " => " frame lines (the word after "=>")
+# of the first stack trace recorded after the first line of FILE
+# matching the extended REGEX (other lines may come between).
+stack_after() {
+	T_RE=$2 awk '
+		!seen && $0 ~ ENVIRON["T_RE"] { seen = 1; next }
+		seen && /<stack trace>/ { inst = 1; next }
+		inst && /^ => / { print $2; next }
+		inst { exit }' "$1"
+}
+
+# stack_next FILE REGEX: the functions (offsets taken off) of the stack
+# trace recorded right after the first line matching REGEX; nothing when
+# another line comes between.
+stack_next() {
+	T_RE=$2 awk '
+		!seen && $0 ~ ENVIRON["T_RE"] { seen = 1; next }
+		seen && /<stack trace>/ { inst = 1; next }
+		inst && /^ => / { sub(/\+.*/, "", $2); print $2; next }
+		seen { exit }' "$1"
+}
+
+# t_qemu_user ARCH: the qemu-user command that runs ARCH's static
+# binaries here (qemu-user-static's qemu-X-static, X the qemu-system-X of
+# common/arch.def), or nothing for the host's own arch.
+t_qemu_user() {
+	local q
+	[ "$1" != "$(uname -m)" ] || return 0
+	q=$(common/arch-rows qemu "$1") || return 1
+	echo "qemu-${q#qemu-system-}-static"
 }
 
 # t_grep NAME FILE REGEX [WHY]: pass when a line of FILE (text or not)
@@ -84,6 +147,14 @@ t_args() {
 		line=${line//@${kv%%=*}@/${kv#*=}}
 	done
 	printf '%s\n' "$line"
+}
+
+# t_opts FILE: the options of a case whose input is no probe file (a
+# report case's args, a bootargs case's NAME.opts), kept in a file of
+# their own: its lines but the "#" comments, on one line.  With t_args
+# the only ways a case gives its options.
+t_opts() {
+	grep -v '^#' "$1" | tr '\n' ' ' | sed 's/ *$//'
 }
 
 # t_check NAME EXPECTED_FILE ACTUAL_FILE: pass when identical.

@@ -28,7 +28,7 @@ report_case() {
 	name=report/$tag/$(basename "$c")
 	d=$T_OUT/report/$tag/$(basename "$c")
 	rm -rf "$d" && mkdir -p "$d/out"
-	args=$(grep -v '^#' "$c/args")
+	args=$(t_opts "$c/args")
 	"$bin" report --json "$d/out/report.json" --folded "$d/out/stacks.folded" \
 		--junit "$d/out/junit.xml" --svg "$d/out/timeline.svg" \
 		--perfetto "$d/out/perfetto.json" $args > "$d/stdout" 2> "$d/stderr"
@@ -131,7 +131,7 @@ fi
 # file (but for the name it prints), the same exit status.
 d=$T_OUT/report/stdin && rm -rf "$d" && mkdir -p "$d"
 c=tests/report/cases/mipsel-ci-pass
-./probecc report $(grep -v '^#' "$c/args" | sed 's|tests/report/mipsel-ci/ttyS1.raw|-|') \
+./probecc report $(t_opts "$c/args" | sed 's|tests/report/mipsel-ci/ttyS1.raw|-|') \
 	< tests/report/mipsel-ci/ttyS1.raw > "$d/stdout" 2> "$d/stderr"
 rc=$?
 sed 's|^probecc report: -:|probecc report: tests/report/mipsel-ci/ttyS1.raw:|' "$d/stdout" > "$d/stdout.named"
@@ -145,7 +145,7 @@ fi
 # as JSON and equals the --json file of the same case; the exit status
 # is the verdicts' (1: the failing case).
 c=tests/report/cases/mipsel-ci-expect-fail
-./probecc report $(grep -v '^#' "$c/args") --json - > "$d/json" 2> "$d/json.err"
+./probecc report $(t_opts "$c/args") --json - > "$d/json" 2> "$d/json.err"
 rc=$?
 if [ $rc = 1 ] && cmp -s "$d/json" "$c/report.json" &&
    python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$d/json" 2>> "$d/json.err"; then
@@ -217,4 +217,58 @@ if grep -q '^timebase: not measured: no timebase line' "$d/old.out" &&
 	t_pass report/timebase/old-dump-not-measured
 else
 	t_fail report/timebase/old-dump-not-measured "the old capture's times were taken as one clock" "$d/old.out"
+fi
+
+# ---- the goldens against an oracle that is not probecc's code ----
+# tests/report/oracle.py reads each case's capture in Python (the dump
+# framing, the trace text, the perf lines, the console's ftrace dump) and
+# recomputes what report.json and stdout claim: dumps complete or cut,
+# the ring buffer's cpu lines and lost events, hits per probe and before
+# userspace, perf samples per probe.  Then the same on goldens mutated
+# here: each change must make it fail, or it checks nothing.
+od=$T_OUT/report/oracle && rm -rf "$od" && mkdir -p "$od"
+if python3 tests/report/oracle.py > "$od/all.out" 2>&1; then
+	t_pass "report/oracle ($(tail -1 "$od/all.out" | sed 's/^oracle: //'))"
+else
+	t_fail report/oracle "a golden disagrees with its capture" "$od/all.out"
+fi
+# mutant NAME CASE PYTHON: CASE's golden with PYTHON applied to its text
+# (t: the file's text, in place) as FILE; the oracle must find it
+mutant() {
+	local name=$1 c=$2 f=$3 py=$4
+	rm -rf "$od/$name" && mkdir -p "$od/$name"
+	cp -r "tests/report/cases/$c" "$od/$name/$c"
+	python3 -c "
+import sys
+p = sys.argv[1]; t = open(p).read()
+$py
+open(p, 'w').write(t)" "$od/$name/$c/$f"
+	if cmp -s "$od/$name/$c/$f" "tests/report/cases/$c/$f"; then
+		t_fail "report/oracle-finds/$name" "the mutation changed nothing in $c/$f"
+	elif python3 tests/report/oracle.py --cases "$od/$name" "$c" > "$od/$name.out" 2>&1; then
+		t_fail "report/oracle-finds/$name" "the oracle passed a wrong $c/$f" "$od/$name.out"
+	else
+		t_pass "report/oracle-finds/$name"
+	fi
+}
+mutant hit-dropped mipsel-ci-pass report.json \
+	't = t.replace("""  {"probe": "register_netdevice", "time": 35.486205""", """  {"probe": "register_netdevice", "time": 35.486206""")'
+mutant hits-count mipsel-ci-pass stdout \
+	't = t.replace("register_netdevice           2 hit(s)", "register_netdevice           3 hit(s)")'
+mutant before-userspace mipsel-ci-pass stdout 't = t.replace(", 1 before userspace", ", 2 before userspace")'
+mutant init-time mipsel-ci-pass report.json 't = t.replace("\"init_time\": 23.295761", "\"init_time\": 23.395761")'
+mutant perf-samples mipsel-ci-pass report.json 't = t.replace("\"samples\": 1,", "\"samples\": 2,")'
+mutant dumps-count mipsel-ci-pass report.json 't = t.replace("{\"dumps\": 2,", "{\"dumps\": 1,")'
+mutant cut-called-complete cut-in-dump2 report.json 't = t.replace("\"complete\": false", "\"complete\": true")'
+mutant lost-hidden lost report.json 't = t.replace("\"22 event(s) overrun", "\"0 event(s) overrun")'
+mutant cpu-line lost stdout 't = t.replace("entries 5, overrun 12", "entries 5, overrun 2")'
+mutant console-hit boot-x86_64-panic report.json 't = t.replace("\"time\": 14.461303", "\"time\": 14.461304")'
+# regen.sh rewrites goldens with the code under test: never under CI
+touch "$od/mark" && sleep 1
+if CI=true tests/report/regen.sh > "$od/regen.out" 2>&1; then rc=0; else rc=$?; fi
+if [ $rc = 2 ] && grep -q 'refused under CI=true' "$od/regen.out" &&
+   [ -z "$(find tests/report/cases -newer "$od/mark")" ]; then
+	t_pass report/regen-refused-under-ci
+else
+	t_fail report/regen-refused-under-ci "exit $rc" "$od/regen.out"
 fi

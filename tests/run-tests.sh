@@ -1,6 +1,8 @@
 #!/bin/bash
 # Test harness: runs every tests/*.test.sh group (or those named on the
-# command line) and ends with "N passed, N failed, N skipped".
+# command line) and ends with "N passed, N failed, N skipped".  A group
+# that records no case, or a run in which no case passed, fails: a group
+# that shrank to nothing must not pass in silence.
 # Environment: PROBECC (compiler binary), T_OUT (scratch directory).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,6 +23,7 @@ for g in $groups; do
 	echo "== $name"
 	errlog=$T_OUT/$name.stderr
 	rc=0
+	n0=$(wc -l < "$T_RESULTS")
 	t0=$SECONDS
 	(cd "$top" && . tests/lib.sh && . "$g") 2> "$errlog" || rc=$?
 	cat "$errlog" >&2
@@ -30,6 +33,8 @@ for g in $groups; do
 		why=$(grep -v '^[[:space:]]*$' "$errlog" | tail -3 | tr '\n' '|' | sed 's/|$//; s/|/ | /g')
 		printf 'FAIL %s: group exited with status %s: %s\n' "$(basename "$g")" "$rc" \
 			"${why:-(nothing on stderr)}" | tee -a "$T_RESULTS"
+	elif [ "$(wc -l < "$T_RESULTS")" = "$n0" ]; then
+		printf 'FAIL %s: the group recorded no test case\n' "$(basename "$g")" | tee -a "$T_RESULTS"
 	fi
 done
 
@@ -37,5 +42,9 @@ pass=$(grep -c '^PASS' "$T_RESULTS")
 fail=$(grep -c '^FAIL' "$T_RESULTS")
 skip=$(grep -c '^SKIP' "$T_RESULTS")
 grep '^FAIL' "$T_RESULTS" | sed 's/^/  /'
+if [ "$pass" -eq 0 ] && [ "$fail" -eq 0 ]; then
+	echo "FAIL run-tests: no test case passed" | tee -a "$T_RESULTS"
+	fail=1
+fi
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -71,7 +71,7 @@ for arch in mipsel x86_64; do
 	else
 		t_fail "tracedat/$arch/all-entries" "trace-cmd report has $got event(s), the dumps counted $want"
 	fi
-	ASAN_OPTIONS=detect_leaks=0 ./probecc-asan report --trace-dat "$d/boot-asan.dat" \
+	./probecc-asan report --trace-dat "$d/boot-asan.dat" \
 		"$d/ttyS1.raw" 2> "$d/trace-dat-asan.log"
 	t_check "tracedat/$arch/asan-same" "$d/boot.dat" "$d/boot-asan.dat"
 done
@@ -162,7 +162,7 @@ if [ "$want" -gt 0 ] && [ "$got" = "$want" ]; then
 else
 	t_fail tracedat/mips64be/all-entries "trace-cmd report has $got event(s), the dumps counted $want"
 fi
-ASAN_OPTIONS=detect_leaks=0 ./probecc-asan report --trace-dat "$d/boot-asan.dat" \
+./probecc-asan report --trace-dat "$d/boot-asan.dat" \
 	$be/ttyS1.raw 2> "$d/trace-dat-asan.log"
 t_check tracedat/mips64be/asan-same "$d/boot.dat" "$d/boot-asan.dat"
 rc=0
@@ -255,18 +255,17 @@ else
 fi
 
 # 20,000 one-byte records of distinct names (format files) in dump 2:
-# read in linear time (a strmap, not a list walk), the report as before.
-# bench/README.md has the time against the list walk.
+# every record read, the report as before.  Its time (linear: a strmap,
+# not a list walk) is bench/README.md's, never asserted here: a loaded
+# host took 69 s once.
 python3 tests/report/derive-raw.py many 20000 "$hd/many.raw"
-start=$(date +%s)
 TMPDIR=$hd/tmp ./probecc report "$hd/many.raw" > "$hd/many.out" 2>&1
 rc=$?
-secs=$(( $(date +%s) - start ))
-if [ $rc = 0 ] && grep -q '^raw dumps: 9 event(s) decoded' "$hd/many.out" && [ $secs -lt 60 ] &&
+if [ $rc = 0 ] && grep -q '^raw dumps: 9 event(s) decoded' "$hd/many.out" &&
    [ -z "$(ls -A "$hd/tmp")" ]; then
-	t_pass "tracedat/many-records ($secs s)"
+	t_pass tracedat/many-records
 else
-	t_fail tracedat/many-records "exit $rc in $secs s" "$hd/many.out"
+	t_fail tracedat/many-records "exit $rc" "$hd/many.out"
 fi
 
 # rawz records that inflate to 257 MiB in all (1 KiB each on the wire):

@@ -15,21 +15,14 @@
 # The driver tests/uelf/uelf-test.c is built twice,
 # plainly and with ASan/UBSan, and every case runs with both.
 #
-# Runs as a group of tests/run-tests.sh, or alone: bash tests/uelf.test.sh
+# Run alone: bash tests/uelf.test.sh (through tests/run-tests.sh).
 
-if [ -z "${T_RESULTS:-}" ]; then
-	cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
-	T_OUT=${T_OUT:-$PWD/tests/out}
-	T_RESULTS=$T_OUT/uelf.results
-	export T_OUT T_RESULTS
-	mkdir -p "$T_OUT"
-	: > "$T_RESULTS"
-	. tests/lib.sh
-	uelf_alone=1
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 fi
 
 # leaks are errors here too: uelf_close() frees everything
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+t_asan_leaks
 
 U=$T_OUT/uelf
 rm -rf "$U" && mkdir -p "$U"
@@ -432,11 +425,3 @@ for UT in ${uelf_ok:+"$U/uelf-test" "$U/uelf-test-asan"}; do
 		"$U/prog.o" main
 	run "$tag/missing" "error: cannot open $U/none: No such file or directory" "$U/none" main
 done
-
-if [ -n "${uelf_alone:-}" ]; then
-	pass=$(grep -c '^PASS' "$T_RESULTS")
-	fail=$(grep -c '^FAIL' "$T_RESULTS")
-	skip=$(grep -c '^SKIP' "$T_RESULTS")
-	echo "$pass passed, $fail failed, $skip skipped"
-	[ "$fail" -eq 0 ]
-fi

@@ -18,22 +18,15 @@
 # dynamic one and the sysroot and the image get /lib/ld.so.1 and
 # /lib/libc.so.6 from /usr/mipsel-linux-gnu/lib.
 #
-# Runs as a group of tests/run-tests.sh, or alone: bash tests/usym.test.sh
+# Run alone: bash tests/usym.test.sh (through tests/run-tests.sh).
 
-if [ -z "${T_RESULTS:-}" ]; then
-	cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
-	T_OUT=${T_OUT:-$PWD/tests/out}
-	T_RESULTS=$T_OUT/usym.results
-	export T_OUT T_RESULTS
-	mkdir -p "$T_OUT"
-	: > "$T_RESULTS"
-	. tests/lib.sh
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 fi
 
 U=$T_OUT/usym
 S=$U/sysroot
 CC=mipsel-linux-gnu-gcc
-usym_start=$(date +%s%N)
 
 # The calls of tests/usym/prog.c's main(): probecc_work(A, S) for
 # these words, then probecc_work(-42, TAG); usym_scale(A + strlen(S),
@@ -165,8 +158,7 @@ if ./probecc "$U/usym.probes" "${opts[@]}" --plan "$U/plan" --cmdline > "$U/cmdl
 else
 	t_fail usym/compile "probecc failed" "$U/compile.err"
 fi
-ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1 \
-	./probecc-asan "$U/usym.probes" "${opts[@]}" --plan "$U/plan.asan" \
+./probecc-asan "$U/usym.probes" "${opts[@]}" --plan "$U/plan.asan" \
 	--cmdline > "$U/cmdline.asan" 2> "$U/compile-asan.err"
 rc=$?
 if [ $rc = 0 ] && cmp -s "$U/plan" "$U/plan.asan" && cmp -s "$U/cmdline" "$U/cmdline.asan"; then
@@ -224,8 +216,7 @@ fi
 # The static one has no symbol table at all; the PIE keeps .dynsym,
 # which still has the exported probecc_work but not the static usym_scale.
 for cc in probecc probecc-asan; do
-	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1 \
-		./$cc tests/usym/stripped.probes --arch mipsel --sysroot "$S" --plan /dev/null 2>&1 |
+	./$cc tests/usym/stripped.probes --arch mipsel --sysroot "$S" --plan /dev/null 2>&1 |
 		sed -E "s|$S|SYSROOT|g; s|\.build-id/[0-9a-f]{2}/[0-9a-f]+\.debug|.build-id/XX/ID.debug|g" > "$U/stripped-$cc.err"
 	t_check "usym/stripped/$cc" tests/usym/stripped.err "$U/stripped-$cc.err"
 done
@@ -345,6 +336,3 @@ if [ $rc = 0 ] && grep -q '<testsuite name="probecc" tests="10" failures="0">' "
 else
 	t_fail usym/report "probecc report exit $rc" "$U/report.txt"
 fi
-
-ms=$((($(date +%s%N) - usym_start) / 1000000))
-printf '    (usym group: %d.%03d s)\n' $((ms / 1000)) $((ms % 1000))

@@ -15,7 +15,9 @@
 # Inputs with a byte >= 0x80 are left out of the first (tools/bootconfig
 # refuses them in the C locale, the kernel reads Latin-1: bc_parse.c);
 # fuzz-compile checks them in process.  Prints one line per oracle;
-# exit 1 on a mismatch (the input named), 2 when a tool is missing.
+# exit 1 on a mismatch (the input named) or when an oracle checked no
+# input at all (an empty or unusable corpus proves nothing), 2 when a
+# tool is missing.
 set -u -o pipefail
 cd "$(dirname "$0")/../.."
 work=${1:-tests/out/fuzz}
@@ -55,6 +57,7 @@ for f in "$work"/compile/corpus/*; do
 	fi
 done
 echo "oracle.sh: compile: $same of $n bootconfig outputs read the same by tools/bootconfig and bc_parse"
+[ $n -gt 0 ] || { echo "oracle.sh: compile: no input of $work/compile/corpus compiled: nothing checked" >&2; failed=1; }
 
 n=0 same=0
 echo "$d/env.bin 0x0 0x4000" > "$d/fw_env.config"
@@ -95,4 +98,5 @@ for f in "$work"/bootargs/corpus/*; do
 	fi
 done
 echo "oracle.sh: bootargs: $same of $n environment files read back as merged by mkenvimage + fw_printenv"
+[ $n -gt 0 ] || { echo "oracle.sh: bootargs: no input of $work/bootargs/corpus merged: nothing checked" >&2; failed=1; }
 exit $failed

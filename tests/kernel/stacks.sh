@@ -41,16 +41,6 @@ sboot() {
 	qemu-images/extract-dump "$o.raw" "$5" | sed -n '/^--- trace ---$/,$p' > "$o.trace"
 }
 
-# frames FILE REGEX: the " => " frames of the stack recorded right after
-# the first trace line matching REGEX, one function a line ("" if none).
-frames() {
-	awk -v re="$2" '
-		!seen && $0 ~ re { seen = 1; next }
-		seen && /<stack trace>/ { inst = 1; next }
-		inst && /^ => / { sub(/\+.*/, "", $2); print $2; next }
-		seen { exit }' "$1"
-}
-
 for kind in patched unpatched; do
 	opt=
 	[ $kind = patched ] || opt=--unpatched
@@ -60,13 +50,13 @@ for kind in patched unpatched; do
 	fi
 	. "$sd/$kind.env"
 	if sboot $kind boot tests/kernel/stacks-boot.probes "" 1; then
-		frames "$sd/$kind-boot.trace" 'register_netdevice <-bond_create' > "$sd/$kind.func"
-		frames "$sd/$kind-boot.trace" 'netdev: .*name="bond%d"' > "$sd/$kind.kprobe"
+		stack_next "$sd/$kind-boot.trace" 'register_netdevice <-bond_create' > "$sd/$kind.func"
+		stack_next "$sd/$kind-boot.trace" 'netdev: .*name="bond%d"' > "$sd/$kind.kprobe"
 	else
 		t_fail "kernel/stacks/$kind-boot" "boot failed" "$sd/$kind-boot.err" "$sd/$kind-boot.cerr"
 	fi
 	if sboot $kind trigger tests/kernel/stacks-trigger.probes tests/kernel/rc-bond1 2; then
-		frames "$sd/$kind-trigger.trace" 'netdev: .*name="bond1"' > "$sd/$kind.trigger"
+		stack_next "$sd/$kind-trigger.trace" 'netdev: .*name="bond1"' > "$sd/$kind.trigger"
 	else
 		t_fail "kernel/stacks/$kind-trigger" "boot failed" "$sd/$kind-trigger.err" "$sd/$kind-trigger.cerr"
 	fi

@@ -5,8 +5,15 @@
 #   tests/report/regen.sh [--bin BIN] [CASE...]
 #
 # Read the diff before committing: a golden is only as good as its review.
+# It ends with the diff's summary and tests/report/oracle.py's verdict on
+# the new goldens (written by the code under test, checked by code that
+# is not).  Never under CI (CI=true): there goldens are only compared.
 set -eu
 cd "$(dirname "$0")/../.."
+if [ "${CI:-}" = true ]; then
+	echo "regen.sh: refused under CI=true: a golden is rewritten by a developer, and its diff committed" >&2
+	exit 2
+fi
 bin=./probecc
 if [ "${1:-}" = --bin ]; then
 	bin=$2
@@ -28,3 +35,5 @@ for c in $cases; do
 	cp "$tmp"/out/* "$c/" 2>/dev/null || true
 	echo "$c: exit $rc, $(ls "$tmp/out" | tr '\n' ' ')"
 done
+git diff --stat -- tests/report/cases/ || true
+python3 tests/report/oracle.py $cases | tail -1
