@@ -942,6 +942,8 @@ static int dump_machine(const struct dump *d)
 		return EM_X86_64;
 	if (!strncmp(d->arch, "arm64", 5) || !strncmp(d->arch, "aarch64", 7))
 		return EM_AARCH64;
+	if (!strncmp(d->arch, "riscv64", 7))
+		return EM_RISCV;
 	return EM_NONE;
 }
 

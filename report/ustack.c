@@ -11,7 +11,11 @@
  * What Debian bookworm's elfutils 0.188 gives, from its source
  * (libebl/eblopenbackend.c, backends/, libdwfl/dwfl_frame.c, libdw/cfi.c):
  *  - x86_64 and aarch64 have a backend with frame_nregs (17, 97),
- *    abi_cfi and a fallback unwinder (frame pointer): libdwfl unwinds
+ *    abi_cfi and a fallback unwinder (frame pointer); riscv64 one with
+ *    frame_nregs (66) and abi_cfi (CFA = sp, return address in ra: x1)
+ *    but no fallback unwinder, so a riscv64 frame without CFI ends the
+ *    walk (bookworm's riscv64-linux-gnu-gcc 12 emits .eh_frame only
+ *    with -fasynchronous-unwind-tables; -g gives .debug_frame): libdwfl unwinds
  *    from registers set through dwfl_thread_state_registers() and a
  *    memory_read callback over the stack copy (dwfl_attach_state(),
  *    dwfl_getthread_frames()).
@@ -149,7 +153,7 @@ static bool stack_word(const struct uw *u, unsigned long long addr, int size,
 	return true;
 }
 
-/* ---- libdwfl: x86_64 and aarch64 ---- */
+/* ---- libdwfl: x86_64, aarch64 and riscv64 ---- */
 
 /*
  * DWARF register numbers of the perf bits (arch/ARCH/include/uapi/asm/
@@ -209,6 +213,18 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 				regs[x86_64_dwarf[bit]] = v;
 			}
 		pc = regs[16];
+	} else if (u->s->machine == EM_RISCV) {
+		/* perf bit 0 is the pc, bits 1-31 x1-x31 (arch/riscv/include/
+		 * uapi/asm/perf_regs.h); DWARF 0-31 are x0-x31 (RISC-V ELF psABI) */
+		n = 32;
+		regs[0] = 0;
+		for (bit = 1; bit < 32; bit++)
+			if (!perf_reg(u->s, bit, &v))
+				return false;
+			else
+				regs[bit] = v;
+		if (!perf_reg(u->s, 0, &pc))
+			return false;
 	} else {
 		n = 32;	/* x0-x30, sp: DWARF 0-31 (AAPCS64 DWARF) */
 		for (bit = 0; bit < 32; bit++)
@@ -1286,7 +1302,8 @@ void ustack_frames(const struct sample *s, const struct umap *maps, int nmaps,
 	bool mapped = false;	/* f and bias from the task's mappings (a kernel probe's) */
 	int i, spbit;
 
-	spbit = s->machine == EM_X86_64 ? 7 : s->machine == EM_AARCH64 ? 31 : 29;
+	spbit = s->machine == EM_X86_64 ? 7 : s->machine == EM_AARCH64 ? 31 :
+		s->machine == EM_RISCV ? 2 : 29;
 	perf_reg(s, s->machine == EM_AARCH64 ? 32 : s->machine == EM_X86_64 ? 8 : 0, &pc);
 	if (!s->uregs || !perf_reg(s, spbit, &u.sp)) {
 		/* perf_sample_regs_user(): PERF_SAMPLE_REGS_ABI_NONE in a kernel thread */
@@ -1355,7 +1372,8 @@ void ustack_frames(const struct sample *s, const struct umap *maps, int nmaps,
 				    off >= ph.p_offset && off - ph.p_offset < ph.p_filesz)
 					bias = pc - (ph.p_vaddr + off - ph.p_offset);
 	}
-	if (f->eh.e_machine == EM_X86_64 || f->eh.e_machine == EM_AARCH64) {
+	if (f->eh.e_machine == EM_X86_64 || f->eh.e_machine == EM_AARCH64 ||
+	    f->eh.e_machine == EM_RISCV) {
 		if (f->eh.e_machine != s->machine) {
 			u.stop = "the program's arch is not the sample's";
 		} else if ((ss = usess_get(&u))) {
