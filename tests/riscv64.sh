@@ -15,6 +15,10 @@
 #                   in NMI context, where the ring buffer records nothing
 #                   without ARCH_HAVE_NMI_SAFE_CMPXCHG): if a kernel ever
 #                   records them, this fails and docs/riscv64.md is wrong
+#   riscv64/compile  the compiler against the capture and the kernel's
+#                   config: a kprobe on the entry and a kretprobe refused
+#                   (the ftrace patch site, no KPROBES_ON_FTRACE), the
+#                   kprobe past it warned (its events are not traced)
 #   riscv64/uprobe, riscv64/room   tests/boot64.test.sh's scenarios on
 #                   riscv64 (B64_TARGETS=riscv64): ten() of ten arguments
 #                   by the lp64 ABI (a0-a7, then the stack), the uretprobe;
@@ -80,5 +84,36 @@ rv_bond0() {
 	fi
 }
 
+# The compiler, against the capture of the booted kernel and its own
+# config: a kprobe at register_netdevice's entry and a kretprobe are
+# refused before any boot, with the reason (compiler/check.c
+# check_kprobe_riscv()); the kprobe past the entry compiles, warned
+rv_compile() {
+	local tgt cfg
+	if ! tgt=$(qemu-images/target riscv64 2> "$rv/target.err"); then
+		t_fail riscv64/compile "no capture of the riscv64 kernel" "$rv/target.err"
+		return
+	fi
+	cfg=$(. "$rv/fetch.env" && echo "$CONFIG")
+	printf 'kprobe netdev register_netdevice { stack }\nkretprobe mret path_mount { r = $retval:s32 }\n' > "$rv/entry.probes"
+	if ./probecc --arch riscv64 --target "$tgt" --kconfig "$cfg" "$rv/entry.probes" \
+		--plan "$rv/entry.plan" > /dev/null 2> "$rv/entry.err"; then
+		t_fail riscv64/compile/entry-refused "compiled" "$rv/entry.err"
+	else
+		t_grep riscv64/compile/entry-refused "$rv/entry.err" \
+			"entry.probes:1:15: error: register_netdevice's entry is its ftrace patch site on riscv64"
+		t_grep riscv64/compile/kretprobe-refused "$rv/entry.err" \
+			"entry.probes:2:16: error: a kretprobe must be on path_mount's entry"
+	fi
+	if ./probecc --arch riscv64 --target "$tgt" --kconfig "$cfg" --stack-method perf \
+		--modules "$(. "$rv/fetch.env" && echo "$MODULES")" tests/riscv64/bond0.probes --plan "$rv/bond0.plan" > /dev/null 2> "$rv/bond0.err"; then
+		t_grep riscv64/compile/not-traced-warned "$rv/bond0.err" \
+			"warning: kprobe 'netdev' is armed and counted but none of its events is traced"
+	else
+		t_fail riscv64/compile/not-traced-warned "tests/riscv64/bond0.probes did not compile" "$rv/bond0.err"
+	fi
+}
+
 rv_bond0
+[ ! -s "$rv/fetch.env" ] || rv_compile
 B64_TARGETS=riscv64 B64_SCENARIOS="uprobe room" . tests/boot64.test.sh
