@@ -39,7 +39,7 @@ include tests/fuzz/Makefile.fuzz
 
 -include $(DEPFILES)
 
-.PHONY: all clean check check-host check-deps check-kernel check-kernel-x86 check-regress check-rootfs check-hang check-6.12 check-riscv64 check-dbg demo install uninstall check-package
+.PHONY: all clean check check-host check-deps check-kernel check-kernel-x86 check-regress check-rootfs check-hang check-6.12 check-riscv64 check-dbg check-lava demo install uninstall check-package
 clean:
 	rm -f $(CLEAN_FILES)
 
@@ -78,11 +78,11 @@ MAN5 = docs/man/probecc.probes.5
 # arch table in PKGLIBDIR/common); build-kernel is not among them: it
 # needs the source tree (kernel-patches/).
 QEMU_HELPERS = fetch mkimage boot run-probes capture target \
-	       extract-dump rootfs deps.sh
+	       extract-dump rootfs deps.sh lava-job lava-device
 # sourced by the helpers, not run: installed without the x bits
 QEMU_SOURCED = machines.sh paths.sh
 # PREFIX/bin names for the helpers a user calls
-QEMU_LINKS = run-probes capture extract-dump
+QEMU_LINKS = run-probes capture extract-dump lava-job
 
 install: all
 	$(INSTALL) -d $(BINDIR) $(PKGLIBDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(DOCDIR)/examples

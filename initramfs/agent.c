@@ -553,6 +553,9 @@ int main(int argc, char **argv)
 	a.mounts_us = a.plan_us = a.plan_cpu_us = a.sink_us = a.dump_us =
 		a.fork_us = -1;
 	strcpy(a.sink, "console");
+	/* the kernel's command line asks (qemu-images/lava-job): lava.c */
+	a.lava_signals = getenv("probecc_signals") &&
+			 !strcmp(getenv("probecc_signals"), "lava");
 	signal(SIGPIPE, SIG_IGN);	/* a sink write error is reported */
 	a.argv0 = argv[0];
 	if (!a.pid1)

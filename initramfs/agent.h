@@ -111,6 +111,7 @@ struct agent {
 	unsigned int window;	/* seconds, 0: no window dump */
 	int capture;		/* plan "capture": write the target frame */
 	int dump_raw;		/* plan "dump raw": ring-buffer pages (raw.c) */
+	int lava_signals;	/* probecc_signals=lava in init's environment (lava.c) */
 	/*
 	 * "" or "instances/NAME/": the tracefs directory dump() reads and
 	 * stops, marks and pauses: buf_dir (plan "instance NAME": the
@@ -195,6 +196,9 @@ struct out {
 	uint32_t sum_crc;	/* their CRC-32 (crc32_update()) */
 	char buf[8192];
 };
+
+/* lava.c */
+void lava_signals(struct agent *a, struct out *o, long long us0);
 
 /* util.c */
 void out_flush(struct out *o);

@@ -491,6 +491,7 @@ int dump(struct agent *a, const char *stage)
 	}
 	if (a->dump_raw) {
 		raw_dump(a, &o, was_on);
+		lava_signals(a, &o, us);
 		out_frame_end(&o);
 		a->dump_us = agent_us(a) - us;
 		a->dump_raw = raw;
@@ -502,6 +503,7 @@ int dump(struct agent *a, const char *stage)
 		copy_trace(&o, tfd);
 		close(tfd);
 	}
+	lava_signals(a, &o, us);
 	out_frame_end(&o);
 	if (paused == 2)
 		pause_restore(a);

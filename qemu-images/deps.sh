@@ -1,7 +1,7 @@
 #!/bin/sh
 # deps.sh: install the Debian packages probecc needs, when missing.
 #
-# usage: deps.sh [build] [boot] [kernel] [package] [all]      (default: all)
+# usage: deps.sh [build] [boot] [kernel] [package] [lava] [all]      (default: all)
 #
 #   build    compilers and libraries for probecc and the agents (musl-dev
 #            of mipsel, mips64el, arm64 and the host: the agents' C library,
@@ -13,6 +13,9 @@
 #            architectures in dpkg so that qemu-images/fetch can download
 #            busybox-static and the kernels of those arches
 #   kernel   what build-kernel needs
+#   lava     Debian's LAVA dispatcher (lava-run runs a LAVA job with no
+#            server), lavacli (submits to a lab), python3-jsonschema (the
+#            KCIDB file's check); make check-lava; not in all
 #   package  the Debian packaging tools make check-package runs
 #            (dpkg-buildpackage, debhelper, lintian, autopkgtest) and what
 #            Buildroot's utils/check-package (python3-magic, flake8) and rsync need; not in all
@@ -36,6 +39,7 @@ musl-dev musl-dev:mipsel musl-dev:mips64el musl-dev:arm64 dpkg-dev"
 # qemu-system-misc: qemu-system-riscv64 (with OpenSBI for -bios default)
 boot_pkgs="qemu-system-mips qemu-system-x86 qemu-system-arm qemu-system-misc u-boot-tools u-boot-qemu libubootenv-tool debootstrap qemu-user-static"
 kernel_pkgs="flex bison bc libssl-dev patch"
+lava_pkgs="lava-dispatcher lavacli python3-jsonschema python3-jinja2 python3-yaml"
 package_pkgs="dpkg-dev debhelper fakeroot lintian autopkgtest python3-magic python3-flake8 rsync"
 
 groups=${*:-all}
@@ -46,8 +50,9 @@ for g in $groups; do
 	boot) want="$want $boot_pkgs"; foreign=1 ;;
 	kernel) want="$want $kernel_pkgs" ;;
 	package) want="$want $package_pkgs" ;;
+	lava) want="$want $lava_pkgs" ;;
 	all) want="$want $build_pkgs $boot_pkgs"; foreign=1 ;;
-	*) echo "usage: $prog [build] [boot] [kernel] [package] [all]" >&2; exit 2 ;;
+	*) echo "usage: $prog [build] [boot] [kernel] [package] [lava] [all]" >&2; exit 2 ;;
 	esac
 done
 

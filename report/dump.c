@@ -214,6 +214,7 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 	}
 	if (!last)
 		return text + len;	/* "" */
+	snprintf(d->nonce, sizeof(d->nonce), "%s", last->nonce);
 	for (i = 0; i < f.n; i++)
 		if (f.d[i].state == FRAME_COMPLETE && is_previous(&f.d[i]))
 			last = &f.d[i];

@@ -149,6 +149,7 @@ struct timebase {
 
 struct dump {
 	int ndumps;		/* complete dumps (begin and end frames) */
+	char nonce[DUMP_FRAME_NONCE_LEN + 1];	/* the last one's; "" with none */
 	int ncut;		/* dumps cut short or damaged: no evidence */
 	char why[400];		/* the last of them: what went wrong */
 	int stray;		/* frame lines not taken */
@@ -302,6 +303,7 @@ struct verdict {
 struct report {
 	/* the command line */
 	const char *dumppath, *probes, *json, *folded, *svg, *junit, *perfetto;
+	const char *kcidb, *kcidb_build;	/* --kcidb OUT, --kcidb-build ID */
 	const char *previous;	/* --previous: the next boot's capture */
 	char *prev_text;	/* its bytes */
 	size_t prev_len;
@@ -456,6 +458,7 @@ void json_write(FILE *f, const struct report *r);
 void json_value(FILE *f, const char *v, size_t n);
 void json_fields(FILE *f, const char *args);
 void perfetto_write(FILE *f, const struct report *r);
+void kcidb_write(FILE *f, const struct report *r);
 void folded_write(FILE *f, const struct report *r);
 void svg_write(FILE *f, const struct report *r);
 void junit_write(FILE *f, const struct report *r);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "report-int.h"
+#include "lavalog.h"
 #include "report.h"
 
 const char report_usage[] =
@@ -30,7 +31,8 @@ const char report_usage[] =
 static const char help[] =
 	"\n"
 	"Reads the agent's dumps (DUMP: the raw capture of the dump channel;\n"
-	"- reads it from standard input),\n"
+	"- reads it from standard input; a LAVA job log, read as the console it\n"
+	"recorded, whose job result is the boot's end: docs/lava.md),\n"
 	"prints hits, arguments and callers per probe, checks the probe file's\n"
 	"expectations and writes the machine outputs asked for.\n"
 	"\n"
@@ -60,6 +62,8 @@ static const struct report_output {
 	  offsetof(struct report, junit), junit_write },
 	{ "perfetto", "the hits as Trace Event Format JSON (Perfetto, chrome://tracing)",
 	  offsetof(struct report, perfetto), perfetto_write },
+	{ "kcidb", "the verdicts as KCIDB I/O JSON (schema 5.3; docs/lava.md)",
+	  offsetof(struct report, kcidb), kcidb_write },
 };
 
 static const char help_tail[] =
@@ -91,6 +95,8 @@ static const char help_tail[] =
 	"                     a regression's threshold: hits=N, oops=N, not armed=N,\n"
 	"                     first|phase|initcall|level=DURATION (later by) or =N%\n"
 	"  --force            compare boots of another kernel or command line\n"
+	"  --kcidb-build ID   --kcidb's build_id (ORIGIN:ID, the lab's build of the\n"
+	"                     kernel); default probecc:RELEASE\n"
 	"  --extract N        print dump N's body (its frames checked and taken off)\n"
 	"  --list             print the numbers of the complete dumps\n"
 	"  --trace-dat OUT    write the raw dumps (\"dump SINK raw\") as a trace.dat for\n"
@@ -158,6 +164,7 @@ static const struct option base_options[] = {
 	{ "boot-verdicts", no_argument, NULL, 'V' },
 	{ "threshold", required_argument, NULL, 'R' },
 	{ "force", no_argument, NULL, 'F' },
+	{ "kcidb-build", required_argument, NULL, 'K' },
 	{ "help", no_argument, NULL, 'h' },
 };
 
@@ -271,6 +278,17 @@ static int parse_args(struct report *r, int argc, char **argv)
 			r->boot_end = optarg;
 			break;
 		case 'F': r->force = true; break;
+		case 'K':
+			/* KCIDB's id rule: ORIGIN ([a-z0-9_]+) ':' ... */
+			if (!strchr(optarg, ':') || strchr(optarg, ':') == optarg ||
+			    strspn(optarg, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+			    (size_t)(strchr(optarg, ':') - optarg)) {
+				fprintf(stderr, "probecc report: --kcidb-build %s: not a KCIDB build id (ORIGIN:ID, ORIGIN of a-z 0-9 _)\n",
+					optarg);
+				return 2;
+			}
+			r->kcidb_build = optarg;
+			break;
 		case 'R':
 			if (compare_threshold(&r->cmp, optarg)) {
 				fprintf(stderr, "probecc report: --threshold %s: not CLASS=VALUE (hits=N, oops=N, not armed=N, first|phase|initcall|level=DURATION or N%%)\n",
@@ -337,6 +355,39 @@ static char *read_input(const char *path, size_t *len)
 		return NULL;
 	}
 	return text;
+}
+
+/*
+ * A capture (a dump channel, a console log) from @path as read_input()
+ * reads it; a LAVA job log (report/lavalog.h) becomes the console it
+ * recorded, its job's end in *@job when @job is not NULL (job->records
+ * is 0 for any other capture).
+ */
+static char *read_capture(const char *path, size_t *len, struct lava_job *job)
+{
+	struct lava_job none;
+	struct errmsg e;
+	char *text, *con;
+	size_t n, clen;
+
+	if (!job)
+		job = &none;
+	memset(job, 0, sizeof(*job));
+	text = read_input(path, &n);
+	if (!text || !lavalog_is(text, n)) {
+		if (len)
+			*len = n;
+		return text;
+	}
+	if (lavalog_console(path, text, n, &con, &clen, job, &e)) {
+		fprintf(stderr, "probecc report: %s\n", e.msg);
+		free(text);
+		return NULL;
+	}
+	free(text);
+	if (len)
+		*len = clen;
+	return con;
 }
 
 /*
@@ -540,7 +591,7 @@ static int compare_all(struct report *r, int *failed, int *incomplete)
 		x->prev_text = NULL;
 		x->prev_len = 0;
 		x->dumppath = i < r->ndumps ? r->dumps[i] : r->bases[i - r->ndumps];
-		text = read_input(x->dumppath, &len);
+		text = read_capture(x->dumppath, &len, NULL);
 		if (!text)
 			return 2;
 		dump_read(x, text, len);
@@ -570,6 +621,7 @@ static int compare_all(struct report *r, int *failed, int *incomplete)
 int report_main(int argc, char **argv)
 {
 	struct report r = { 0 };
+	struct lava_job lava;
 	char *text;
 	const char *why;
 	bool show;
@@ -580,7 +632,7 @@ int report_main(int argc, char **argv)
 	if (!rc && r.trace_dat) {
 		struct errmsg e = { 0 };
 
-		text = read_input(r.dumppath, &len);
+		text = read_capture(r.dumppath, &len, NULL);
 		if (!text)
 			return 2;
 		if (tracedat_write(text, len, r.trace_dat, stderr, &e) ||
@@ -591,7 +643,7 @@ int report_main(int argc, char **argv)
 		return 0;
 	}
 	if (!rc && (r.list || r.extract)) {
-		text = read_input(r.dumppath, &len);
+		text = read_capture(r.dumppath, &len, NULL);
 		return text ? frames_main(&r, text, len) : 2;
 	}
 	if (!rc)
@@ -600,19 +652,33 @@ int report_main(int argc, char **argv)
 		rc = load_kernel(&r);
 	if (rc)
 		return rc;
-	if (r.console && !(r.console_text = read_input(r.console, NULL)))
+	if (r.console && !(r.console_text = read_capture(r.console, NULL, NULL)))
 		return 2;
 	if (r.append) {
 		if (!(r.append_text = read_input(r.append, NULL)))
 			return 2;
 		r.append_text[strcspn(r.append_text, "\n")] = '\0';
 	}
-	text = read_input(r.dumppath, &len);
+	text = read_capture(r.dumppath, &len, &lava);
 	if (!text)
 		return 2;
 	if (r.previous &&
-	    !(r.prev_text = read_input(r.previous, &r.prev_len)))
+	    !(r.prev_text = read_capture(r.previous, &r.prev_len, NULL)))
 		return 2;
+	/* a LAVA job log is the console too, and its job's end the runner's */
+	if (lava.records) {
+		if (!r.console_text)
+			r.console_text = xstrdup(text);
+		if (!r.boot_end && !(r.boot_end = lavalog_boot_end(&lava))) {
+			fprintf(stderr, "probecc report: %s: the LAVA log ends before the job's result (cut short): no verdict\n",
+				r.dumppath);
+			return 2;
+		}
+		fprintf(stderr, "probecc report: LAVA job: %s%s%s%s%s%s\n", lava.passed ? "pass" : "fail",
+			*lava.error_type || *lava.error_msg ? " (" : "", lava.error_type,
+			*lava.error_type && *lava.error_msg ? ": " : "", lava.error_msg,
+			*lava.error_type || *lava.error_msg ? ")" : "");
+	}
 	dump_read(&r, text, len);
 	if (r.console_text)
 		dump_console_trace(&r, r.console_text);

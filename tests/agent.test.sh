@@ -1048,3 +1048,39 @@ if grep -q '^item	instance	failed	instances/boot	No such file or directory$' "$d
 else
 	t_fail agent/instance-failed "no failed item or not the top buffer" "$d/root/dump.out"
 fi
+
+# ---- LAVA test-case signals (initramfs/lava.c): asked by the kernel's
+# probecc_signals=lava in init's environment, written after the dump's
+# last chunk and before its end line, where the frame reader skips them:
+# the dump reads back the same as without them ----
+d=$A/lava
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+printf '  early                                                     3               0\n' > "$d/tfs/kprobe_profile"
+printf '  /bin/busybox                                      uprobes/Main                               2\n' > "$d/tfs/uprobe_profile"
+plan "$d/plan" 'probecc-plan|1' 'sink|console' 'expect|early|kprobe_events|p:kprobes/early' \
+	'expect|gone|kprobe_events|p:kprobes/gone'
+cp -r "$d/root" "$d/plain"
+run_agent lava-plain --root "$d/plain" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
+probecc_signals=lava timeout 30 "$AGENT" --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec 2> "$A/lava.err"
+sig=$(sed -n '/^<LAVA_SIGNAL_TESTCASE /p' "$d/root/dev/console")
+want='<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=item_early_kprobe_events RESULT=pass MEASUREMENT=1 UNITS=armed>
+<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=item_gone_kprobe_events RESULT=fail MEASUREMENT=0 UNITS=armed>
+<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=dump1_hits_early RESULT=pass MEASUREMENT=3 UNITS=hits>
+<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=dump1_uhits_uprobes_main RESULT=pass MEASUREMENT=2 UNITS=hits>'
+bytes=$(sed -n 's/^=== probecc dump 1 end [0-9]* \([0-9]*\) .*/\1/p' "$d/root/dev/console")
+if [ "$(printf '%s\n' "$sig" | head -4)" = "$want" ] &&
+   printf '%s\n' "$sig" | grep -qx "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=dump1_bytes RESULT=pass MEASUREMENT=$bytes UNITS=bytes>" &&
+   printf '%s\n' "$sig" | grep -Eqx '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=dump1_ms RESULT=pass MEASUREMENT=[0-9]+\.[0-9]{3} UNITS=ms>' &&
+   [ "$(grep -A1 'dump1_ms' "$d/root/dev/console" | tail -1 | cut -c1-23)" = '=== probecc dump 1 end ' ]; then
+	t_pass agent/lava-signals
+else
+	t_fail agent/lava-signals "not the signals before dump 1's end line" "$d/root/dev/console"
+fi
+if ! grep -q LAVA_SIGNAL "$d/plain/dev/console" &&
+   [ "$(./probecc report --extract 1 "$d/root/dev/console" 2>&1 | grep -v '^\(uptime\|agent_us\|[a-z_]*_us\)	')" = \
+     "$(./probecc report --extract 1 "$d/plain/dev/console" 2>&1 | grep -v '^\(uptime\|agent_us\|[a-z_]*_us\)	')" ]; then
+	t_pass agent/lava-signals-outside-frames
+else
+	t_fail agent/lava-signals-outside-frames "the dump reads back otherwise with the signals" "$d/root/dev/console"
+fi

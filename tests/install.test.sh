@@ -22,11 +22,11 @@ share/man/man1/probecc.1 share/man/man1/probecc-bootconfig.1
 share/man/man5/probecc.probes.5"
 for f in docs/*.md; do inst_files="$inst_files share/doc/probecc/${f#docs/}"; done
 for f in examples/*; do inst_files="$inst_files share/doc/probecc/examples/${f#examples/}"; done
-for f in fetch machines.sh paths.sh mkimage boot run-probes capture target extract-dump rootfs deps.sh rc/bond0; do
+for f in fetch machines.sh paths.sh mkimage boot run-probes capture target extract-dump rootfs deps.sh lava-job lava-device rc/bond0; do
 	inst_files="$inst_files lib/probecc/qemu-images/$f"
 done
 inst_files="$inst_files lib/probecc/common/arch-rows lib/probecc/common/arch.def"
-inst_files="$inst_files lib/probecc/initramfs/mkinitramfs bin/probecc-run-probes bin/probecc-capture bin/probecc-extract-dump"
+inst_files="$inst_files lib/probecc/initramfs/mkinitramfs bin/probecc-run-probes bin/probecc-capture bin/probecc-extract-dump bin/probecc-lava-job"
 inst_arches=
 for a in initramfs/agent-*; do
 	case $a in *-asan|*.*) continue;; esac

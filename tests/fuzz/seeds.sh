@@ -21,6 +21,9 @@
 #   facts       tests/elf's vmlinux files, the ELF programs the uelf and
 #               dwarf groups built (tests/out), System.maps, captures
 #   logframe    tests/capture's console logs
+#   lavalog     tests/report's captures as LAVA records (each line a
+#               "target" record, escaped as LAVA's logger escapes it,
+#               and a job result)
 # and, for each, the inputs of tests/fuzz/regress/TARGET-*.
 # Runs from the top of the repository; "plan" and "bootconfig" need
 # ./probecc built.
@@ -127,6 +130,14 @@ facts)
 logframe)
 	for f in tests/capture/*.log; do
 		seed "$(basename "$f")" < "$f"
+	done ;;
+lavalog)
+	for f in tests/report/*/ttyS1.raw; do
+		# ShellLogger's '"' as '\"' first, then YAML's escapes
+		{ tr -d '\r' < "$f" | sed 's/"/\\"/g' |
+			sed 's/\\/\\\\/g; s/"/\\"/g; s/\t/\\t/g; s/^/{"dt": "x", "lvl": "target", "msg": "/; s/$/"}/'
+		  echo '{"dt": "x", "lvl": "results", "msg": {"case": "job", "definition": "lava", "result": "pass"}}'
+		} | seed "$(basename "$(dirname "$f")")"
 	done ;;
 *)
 	echo "${0##*/}: unknown target '$target'" >&2
