@@ -89,27 +89,13 @@ static unsigned long long word(const struct elf_file *f,
 	return v;
 }
 
-/*
- * The --arch name for the ELF header, or NULL: the row of the arch table
- * (common/arch.def) of its e_machine, EI_CLASS and EI_DATA; a machine and
- * class that one row alone has is that row whatever the byte order (a
- * big-endian arm64 kernel is still arm64).
- */
+/* The --arch name for the ELF header, or NULL: common/arch.c arch_by_elf(). */
 static const char *elf_arch(const GElf_Ehdr *eh)
 {
-	const struct arch *a, *same = NULL;
-	unsigned int i, n = 0;
+	const struct arch *a = arch_by_elf(eh->e_machine, eh->e_ident[EI_CLASS],
+					   eh->e_ident[EI_DATA]);
 
-	for (i = 0; (a = arch_at(i)); i++) {
-		if (a->elf_machine != eh->e_machine ||
-		    a->elf_class != eh->e_ident[EI_CLASS])
-			continue;
-		if (a->elf_data == eh->e_ident[EI_DATA])
-			return a->name;
-		same = a;
-		n++;
-	}
-	return n == 1 ? same->name : NULL;
+	return a ? a->name : NULL;
 }
 
 /* Marker symbols of the ranges the loader needs. */

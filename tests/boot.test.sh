@@ -90,7 +90,7 @@ for arch in mipsel x86_64; do
 			'insmod-[0-9]+ .* netdev: \(register_netdevice\+0x0/0x[0-9a-f]+\) name="bond%d"'
 		t_grep "boot/$arch-bond0/function-caller" "$d/trace2" \
 			'insmod-[0-9]+ .*register_netdevice <-bond_create$'
-		stack_after "$d/trace2" 'netdev: \(register_netdevice' > "$d/bond.stack"
+		stack_after "$d/trace2" 'netdev: [(]register_netdevice' > "$d/bond.stack"
 		if [ $arch = x86_64 ]; then
 			if grep -qx bond_create "$d/bond.stack" && grep -qx bonding_init "$d/bond.stack"; then
 				t_pass "boot/$arch-bond0/kprobe-stack"
