@@ -40,7 +40,7 @@ include tests/fuzz/Makefile.fuzz
 
 -include $(DEPFILES)
 
-.PHONY: all clean check check-host check-deps check-kernel check-kernel-x86 check-regress check-rootfs check-hang check-6.12 check-dbg check-lava demo install uninstall check-package
+.PHONY: all clean check check-host check-deps check-kernel check-kernel-x86 check-regress check-rootfs check-hang check-6.12 check-riscv64 check-dbg check-lava demo install uninstall check-package
 clean:
 	rm -f $(CLEAN_FILES)
 

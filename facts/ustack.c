@@ -11,7 +11,11 @@
  * What Debian bookworm's elfutils 0.188 gives, from its source
  * (libebl/eblopenbackend.c, backends/, libdwfl/dwfl_frame.c, libdw/cfi.c):
  *  - x86_64 and aarch64 have a backend with frame_nregs (17, 97),
- *    abi_cfi and a fallback unwinder (frame pointer): libdwfl unwinds
+ *    abi_cfi and a fallback unwinder (frame pointer); riscv64 one with
+ *    frame_nregs (66) and abi_cfi (CFA = sp, return address in ra: x1)
+ *    but no fallback unwinder, so a riscv64 frame without CFI ends the
+ *    walk (bookworm's riscv64-linux-gnu-gcc 12 emits .eh_frame only
+ *    with -fasynchronous-unwind-tables; -g gives .debug_frame): libdwfl unwinds
  *    from registers set through dwfl_thread_state_registers() and a
  *    memory_read callback over the stack copy (dwfl_attach_state(),
  *    dwfl_getthread_frames()).
@@ -48,6 +52,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "common.h"
 #include "debugfile.h"
 #include "strmap.h"
@@ -151,7 +156,7 @@ static bool stack_word(const struct uw *u, unsigned long long addr, int size,
 	return true;
 }
 
-/* ---- libdwfl: x86_64 and aarch64 ---- */
+/* ---- libdwfl: x86_64, aarch64 and riscv64 ---- */
 
 /*
  * DWARF register numbers of the perf bits (arch/ARCH/include/uapi/asm/
@@ -211,6 +216,18 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 				regs[x86_64_dwarf[bit]] = v;
 			}
 		pc = regs[16];
+	} else if (u->s->machine == EM_RISCV) {
+		/* perf bit 0 is the pc, bits 1-31 x1-x31 (arch/riscv/include/
+		 * uapi/asm/perf_regs.h); DWARF 0-31 are x0-x31 (RISC-V ELF psABI) */
+		n = 32;
+		regs[0] = 0;
+		for (bit = 1; bit < 32; bit++)
+			if (!perf_reg(u->s, bit, &v))
+				return false;
+			else
+				regs[bit] = v;
+		if (!perf_reg(u->s, 0, &pc))
+			return false;
 	} else {
 		n = 32;	/* x0-x30, sp: DWARF 0-31 (AAPCS64 DWARF) */
 		for (bit = 0; bit < 32; bit++)
@@ -1243,28 +1260,16 @@ static struct usess *usess_get(struct uw *u)
 /* ---- the samples ---- */
 
 /*
- * The perf register bits of the stack pointer and the pc, per ELF
- * machine (arch/ARCH/include/uapi/asm/perf_regs.h: PERF_REG_X86_SP 7,
- * PERF_REG_X86_IP 8; PERF_REG_ARM64_SP 31, PERF_REG_ARM64_PC 32;
- * PERF_REG_MIPS_R29 29, PERF_REG_MIPS_PC 0).  Any other machine takes
- * MIPS's: its samples then stop at the "no user unwinder" check.
+ * The sp's and pc's bits in a perf sample's user registers of ELF machine
+ * @machine (arch/ARCH/include/uapi/asm/perf_regs.h): the arch table's
+ * perf_sp and perf_pc; MIPS' ($29, $pc at bit 0) for an unknown machine.
  */
 static void perf_sp_pc(int machine, int *sp, int *pc)
 {
-	switch (machine) {
-	case EM_X86_64:
-		*sp = 7;
-		*pc = 8;
-		break;
-	case EM_AARCH64:
-		*sp = 31;
-		*pc = 32;
-		break;
-	default:
-		*sp = 29;
-		*pc = 0;
-		break;
-	}
+	const struct arch *a = arch_by_elf(machine, ELFCLASSNONE, ELFDATANONE);
+
+	*sp = a ? (int)a->perf_sp : 29;
+	*pc = a ? (int)a->perf_pc : 0;
 }
 
 bool ustack_heuristic(const char *frame)
@@ -1387,7 +1392,8 @@ void ustack_frames(const struct sample *s, const struct umap *maps, int nmaps,
 				    off >= ph.p_offset && off - ph.p_offset < ph.p_filesz)
 					bias = pc - (ph.p_vaddr + off - ph.p_offset);
 	}
-	if (f->eh.e_machine == EM_X86_64 || f->eh.e_machine == EM_AARCH64) {
+	if (f->eh.e_machine == EM_X86_64 || f->eh.e_machine == EM_AARCH64 ||
+	    f->eh.e_machine == EM_RISCV) {
 		if (f->eh.e_machine != s->machine) {
 			u.stop = "the program's arch is not the sample's";
 		} else if ((ss = usess_get(&u))) {

@@ -226,6 +226,8 @@ int path_join(char *out, size_t size, const char *a, const char *b);
 int rooted(const struct agent *a, char *out, size_t size, const char *path);
 ssize_t read_fd(int fd, char *buf, size_t size);
 ssize_t read_small(const char *path, char *buf, size_t size);
+char *next_word(char **s);
+int word_ull(const char *w, int base, unsigned long long *v);
 struct utsname;
 void frame_begin(struct agent *a, struct out *o, struct utsname *u,
 		 char *cmdline, size_t size);

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,6 +279,35 @@ static void copy_trace(struct out *o, int tfd)
 }
 
 /*
+ * delta_line() - "KEY-?DIGITS" ending at a newline or the end of @s into
+ * *@v, *@next after the newline.  Returns 0, or -EINVAL when @s is not
+ * that line or the number is outside long long.
+ */
+static int delta_line(const char *s, const char *key, long long *v, char **next)
+{
+	size_t k = strlen(key), len;
+	unsigned long long u, max = LLONG_MAX;
+	const char *p = s + k;
+	char num[24];
+	int neg;
+
+	if (strncmp(s, key, k))
+		return -EINVAL;
+	neg = *p == '-';
+	p += neg;
+	len = strcspn(p, "\n");
+	if (!len || len >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, p, len);
+	num[len] = '\0';
+	if (word_ull(num, 10, &u) || u > max + neg)
+		return -EINVAL;
+	*v = !neg ? (long long)u : u == max + 1 ? LLONG_MIN : -(long long)u;
+	*next = (char *)p + len + (p[len] == '\n');
+	return 0;
+}
+
+/*
  * "last_boot TEXT_DELTA DATA_DELTA" of the instance dump() reads: this
  * boot's kernel text and data minus the previous boot's, which its
  * addresses need (linux 6.12 kernel/trace/trace.c
@@ -288,6 +318,7 @@ static void last_boot_line(struct agent *a, struct out *o)
 {
 	char rel[sizeof(a->dump_dir) + 16], path[AGENT_PATH_MAX], buf[128];
 	long long text, data;
+	char *next;
 	ssize_t n;
 	int fd;
 
@@ -300,7 +331,8 @@ static void last_boot_line(struct agent *a, struct out *o)
 	if (n <= 0)
 		return;
 	buf[n] = '\0';
-	if (sscanf(buf, "text delta:\t%lld\ndata delta:\t%lld", &text, &data) == 2)
+	if (!delta_line(buf, "text delta:\t", &text, &next) &&
+	    !delta_line(next, "data delta:\t", &data, &next))
 		out_printf(o, "last_boot\t%lld\t%lld\n", text, data);
 	else
 		agent_note(a, "persist", "%s: not understood", rel);

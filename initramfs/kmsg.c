@@ -79,13 +79,17 @@ static void oops_end(struct agent *a, struct oops_scan *s)
 static void task_of_cpu_line(struct oops_scan *s, const char *text)
 {
 	const char *pid = strstr(text, " PID: "), *comm = strstr(text, " Comm: ");
-	char name[21];
+	size_t len;
 	long n;
 
-	if (!pid || !comm || sscanf(comm + 7, "%20s", name) != 1)
+	if (!pid || !comm)
+		return;
+	comm += 7;
+	len = strcspn(comm, " \t\n");
+	if (!len)
 		return;
 	n = strtol(pid + 6, NULL, 10);
-	snprintf(s->task, sizeof(s->task), "%s-%ld", name, n);
+	snprintf(s->task, sizeof(s->task), "%.*s-%ld", (int)(len < 20 ? len : 20), comm, n);
 	sanitize_field(s->task);
 }
 
@@ -248,7 +252,7 @@ void kmsg_scan(struct agent *a, const char *machine)
  */
 void kprobe_profile_lines(const struct agent *a, struct out *o)
 {
-	char path[AGENT_PATH_MAX], name[128];
+	char path[AGENT_PATH_MAX], line[256];
 	unsigned long long hits, missed;
 	FILE *f;
 
@@ -258,7 +262,14 @@ void kprobe_profile_lines(const struct agent *a, struct out *o)
 	f = fopen(path, "re");
 	if (!f)
 		return;
-	while (fscanf(f, "%127s %llu %llu", name, &hits, &missed) == 3)
+	/* "  %-44s %15lu %15lu\n" (kernel/trace/trace_kprobe.c probes_profile_seq_show()) */
+	while (fgets(line, sizeof(line), f)) {
+		char *s = line, *name = next_word(&s);
+
+		if (!name || strlen(name) > 127 || word_ull(next_word(&s), 10, &hits) ||
+		    word_ull(next_word(&s), 10, &missed))
+			break;
 		out_printf(o, "kprobe-profile\t%s\t%llu\t%llu\n", name, hits, missed);
+	}
 	fclose(f);
 }

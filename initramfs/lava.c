@@ -75,15 +75,20 @@ static void signal_line(int fd, const char *name, const char *result,
 static void profile_signals(const struct agent *a, int fd, unsigned int dump,
 			    const char *file, const char *kind, int hf)
 {
-	char path[AGENT_PATH_MAX], line[512], f[3][256], name[300];
+	char path[AGENT_PATH_MAX], line[512], *f[3], name[300];
 	FILE *p;
 
 	if (path_join(path, sizeof(path), a->tracefs, file) ||
 	    !(p = fopen(path, "re")))
 		return;
 	while (fgets(line, sizeof(line), p)) {
-		if (sscanf(line, "%255s %255s %255s", f[0], f[1], f[2]) != 3 ||
-		    strspn(f[hf], "0123456789") != strlen(f[hf]))
+		char *s = line;
+		int i;
+
+		/* (next_word(), not scanf: util.c says why) */
+		for (i = 0; i < 3 && (f[i] = next_word(&s)) && strlen(f[i]) < 256; i++)
+			;
+		if (i < 3 || strspn(f[hf], "0123456789") != strlen(f[hf]))
 			continue;
 		/* kprobe: NAME HITS MISSED; uprobe: FILE EVENT HITS */
 		snprintf(name, sizeof(name), "dump%u_%s_%s", dump, kind,

@@ -507,16 +507,28 @@ static void mmaps_before(struct agent *a)
 			continue;
 		while (fgets(buf, sizeof(buf), f)) {
 			unsigned long long start, stop, off;
-			char perms[8];
-			int at = 0;
+			char *s = buf, *range, *perms, *dash, *path;
 
-			/* (a path past the buffer: its tail, read as another line, does not parse) */
-			if (sscanf(buf, "%llx-%llx %7s %llx %*s %*s %n", &start, &stop,
-				   perms, &off, &at) != 4 || !at || perms[2] != 'x' ||
-			    stop <= start || (buf[at] != '/' && buf[at] != '['))
+			/*
+			 * "START-END PERMS PGOFF DEV INODE   PATH" (fs/proc/
+			 * task_mmu.c show_map_vma()); a path past the buffer:
+			 * its tail, read as another line, does not parse
+			 */
+			range = next_word(&s);
+			perms = next_word(&s);
+			if (!range || !(dash = strchr(range, '-')))
+				continue;
+			*dash = '\0';
+			if (word_ull(range, 16, &start) || word_ull(dash + 1, 16, &stop) ||
+			    !perms || strlen(perms) < 3 || perms[2] != 'x' ||
+			    word_ull(next_word(&s), 16, &off) || !next_word(&s) ||
+			    !next_word(&s) || stop <= start)
+				continue;
+			path = s + strspn(s, " \t");
+			if (*path != '/' && *path != '[')
 				continue;
 			map_add(a, (uint32_t)pid, 0, start, stop - start, off,
-				buf + at, strcspn(buf + at, "\n"));
+				path, strcspn(path, "\n"));
 		}
 		fclose(f);
 	}
@@ -827,12 +839,16 @@ static void module_lines(struct agent *a, struct out *o)
 		return;
 	for (line = strtok_r(mods, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char name[64], state[16], base[32];
-		unsigned long size;
+		char *s = line, *name, *state, *base, *w;
+		unsigned long long size;
 
 		/* "bonding 180224 0 - Live 0xc0020000 [(O)...]" */
-		if (sscanf(line, "%63s %lu %*s %*s %15s %31s", name, &size,
-			   state, base) != 4)
+		name = next_word(&s);
+		w = next_word(&s);
+		if (!name || strlen(name) > 63 || word_ull(w, 10, &size) ||
+		    !next_word(&s) || !next_word(&s) ||
+		    !(state = next_word(&s)) || strlen(state) > 15 ||
+		    !(base = next_word(&s)) || strlen(base) > 31)
 			continue;
 		size_t n = 0;
 		DIR *dir;
@@ -863,7 +879,7 @@ static void module_lines(struct agent *a, struct out *o)
 		}
 		if (n >= sizeof(secs) || !n)
 			strcpy(secs, "-");
-		out_printf(o, "module\t%s\t%s\t%lu\t%s\n", name, base, size, secs);
+		out_printf(o, "module\t%s\t%s\t%llu\t%s\n", name, base, size, secs);
 	}
 }
 

@@ -6,6 +6,7 @@
  * into a value the caller reports, because the agent must always go on
  * to exec the real init.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -237,6 +238,47 @@ ssize_t read_small(const char *path, char *buf, size_t size)
 	close(fd);
 	buf[got < 0 ? 0 : got] = '\0';
 	return got;
+}
+
+/*
+ * next_word() - the next word of the line at *@s: blanks (spaces, tabs)
+ * before it are skipped, the blank after it becomes NUL and *@s moves
+ * past it.  Returns NULL at the end of the string or at a newline.  For
+ * the kernel's whitespace-separated files (/proc/PID/maps,
+ * /proc/modules, kprobe_profile): the agent uses no scanf, whose
+ * floating-point conversions (musl's __floatscan, long double) cost
+ * ~13 KB an agent.
+ */
+char *next_word(char **s)
+{
+	char *w = *s + strspn(*s, " \t"), *end;
+
+	if (!*w || *w == '\n')
+		return NULL;
+	end = w + strcspn(w, " \t\n");
+	*s = *end ? end + 1 : end;
+	if (*end == '\n')
+		*s = end;	/* the newline ends the line for the next call */
+	*end = '\0';
+	return w;
+}
+
+/*
+ * word_ull() - @w, a whole number in @base with no sign and no blank
+ * (strtoull() alone takes "-1", " 7" and "7x"), into *@v.  Returns 0, or
+ * -EINVAL (not such a number) or -ERANGE (over 64 bits).
+ */
+int word_ull(const char *w, int base, unsigned long long *v)
+{
+	char *end;
+
+	if (!w || !isxdigit((unsigned char)*w))
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(w, &end, base);
+	if (errno == ERANGE)
+		return -ERANGE;
+	return *end || end == w ? -EINVAL : 0;
 }
 
 /* write_all() to @o->fd unless an earlier write failed. */

@@ -38,7 +38,8 @@ libtracecmd-dev libtraceevent-dev libtracefs-dev libbpf-dev trace-cmd pkg-config
 clang libclang-rt-14-dev llvm
 musl-dev musl-dev:mipsel musl-dev:mips64el musl-dev:arm64 dpkg-dev
 mawk gawk"
-boot_pkgs="qemu-system-mips qemu-system-x86 qemu-system-arm u-boot-tools u-boot-qemu libubootenv-tool debootstrap qemu-user-static"
+# qemu-system-misc: qemu-system-riscv64 (with OpenSBI for -bios default)
+boot_pkgs="qemu-system-mips qemu-system-x86 qemu-system-arm qemu-system-misc u-boot-tools u-boot-qemu libubootenv-tool debootstrap qemu-user-static"
 kernel_pkgs="flex bison bc libssl-dev patch"
 lava_pkgs="lava-dispatcher lavacli python3-jsonschema python3-jinja2 python3-yaml"
 package_pkgs="dpkg-dev debhelper fakeroot lintian autopkgtest python3-magic python3-flake8 rsync"

@@ -60,6 +60,11 @@ machine() {
 	# Debian's Linux 6.12 for arm64 (bookworm-security; fetch pins it)
 	arm64-6.12) M_AGENT=arm64 M_ARCH=arm64 M_ROOM=2047 M_CONSOLE=ttyAMA0
 		M_QEMU=(-M virt -cpu cortex-a57 -m 512) ;;
+	# Debian trixie's Linux 6.12 for riscv64 (fetch pins it) on -M virt
+	# through QEMU's bundled OpenSBI (-bios default); the device tree
+	# carries the command line (COMMAND_LINE_SIZE 1024)
+	riscv64) M_AGENT=riscv64 M_ARCH=riscv64 M_ROOM=1023
+		M_QEMU=(-M virt -m 512 -bios default) ;;
 	*) return 1 ;;
 	esac
 	M_QEMU=("$("$M_ARCH_ROWS" qemu "$M_ARCH")" "${M_QEMU[@]}") || return 1
@@ -77,6 +82,13 @@ machine_dump_opts() {
 		M_DUMP_OPTS=(-chardev stdio,id=pcis0 -device pci-serial,chardev=pcis0
 			-serial "file:$1") ;;
 	virt)
+		[ "$M_ARCH" != riscv64 ] || {
+			# riscv64's virt UART is a 16550 (ttyS0, the console):
+			# the dump channel is a PCI 16550 after it (ttyS1)
+			M_DUMP_OPTS=(-serial stdio
+				-chardev "file,id=pcis1,path=$1" -device pci-serial,chardev=pcis1)
+			return
+		}
 		# virt has one UART (ttyAMA0): the dump channel is the second
 		# of two PCI 16550s (ttyS0 unused, ttyS1 the dump), so that
 		# /dev/ttyS1 is the dump channel on every target
@@ -86,4 +98,4 @@ machine_dump_opts() {
 	*) M_DUMP_OPTS=(-serial stdio -serial "file:$1") ;;
 	esac
 }
-MACHINES="mipsel x86_64 x86_64-6.12 loongson3 loongson3-o32 malta64el malta64 arm64 arm64-6.12"
+MACHINES="mipsel x86_64 x86_64-6.12 loongson3 loongson3-o32 malta64el malta64 arm64 arm64-6.12 riscv64"

@@ -70,6 +70,7 @@ b64_sysroot() {
 	mips64el) cc=mips64el-linux-gnuabi64-gcc ;;
 	arm64) cc=aarch64-linux-gnu-gcc ;;
 	x86_64) cc=gcc ;;
+	riscv64) cc=riscv64-linux-gnu-gcc ;;
 	esac
 	rm -rf "$sr" && mkdir -p "$sr/bin"
 	"$cc" -O2 -static -o "$sr/bin/args10" tests/boot64/args10.c > "$sr.log" 2>&1 &&
@@ -289,6 +290,7 @@ for t in ${B64_TARGETS:-$b64_all}; do
 		mipsel) abi=o32 regs='a4=%r7:x32 a5=\+16\(\$stack\):x32 a6=\+20\(\$stack\):x32 a7=\+24\(\$stack\):x32 a8=\+28\(\$stack\):x32 a9=\+32\(\$stack\):x32 a10=\+36\(\$stack\):s32' ;;
 		mips64el) abi=n64 regs='a4=%r7 a5=%r8 a6=%r9 a7=%r10 a8=%r11 a9=\$stack0 a10=\$stack1:s32' ;;
 		arm64) abi=aapcs64 regs='a4=%x3 a5=%x4 a6=%x5 a7=%x6 a8=%x7 a9=\$stack0 a10=\$stack1:s32' ;;
+		riscv64) abi=lp64 regs='a4=%a3 a5=%a4 a6=%a5 a7=%a6 a8=%a7 a9=\$stack0 a10=\$stack1:s32' ;;
 		x86_64) abi=sysv regs='a4=%cx a5=%r8 a6=%r9 a7=\$stack1 a8=\$stack2 a9=\$stack3 a10=\$stack4:s32' ;;
 		esac
 		t_grep "boot64/$t-uprobe/$abi-fetchargs" "$d/plan" \

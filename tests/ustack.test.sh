@@ -23,7 +23,8 @@
 # Six boots (one per target, and a mipsel program without unwind tables),
 # ~2-3 min warm (the kernels are the boot groups').
 # Run alone: bash tests/ustack.test.sh (through tests/run-tests.sh);
-# US_TARGETS="mipsel arm64" picks targets.
+# US_TARGETS="mipsel arm64" picks targets (riscv64: make check-riscv64,
+# Debian trixie's kernel; not in the default list).
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 fi

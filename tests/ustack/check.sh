@@ -63,6 +63,7 @@ ustack_tools() {
 	mips64) cc=mips64-linux-gnuabi64-gcc x=mips64-linux-gnuabi64- ;;
 	x86_64) cc=gcc x= ;;
 	arm64) cc=aarch64-linux-gnu-gcc x=aarch64-linux-gnu- ;;
+	riscv64) cc=riscv64-linux-gnu-gcc x=riscv64-linux-gnu- ;;
 	*) return 1 ;;
 	esac
 }
@@ -90,12 +91,14 @@ dyn_libs() {
 	loongson3) t=mips64el-linux-gnuabi64 ;;
 	mips64) t=mips64-linux-gnuabi64 ;;
 	arm64) t=aarch64-linux-gnu ;;
+	riscv64) t=riscv64-linux-gnu ;;
 	esac
 	mkdir -p "$2/lib" && cp -L /usr/$t/lib/libc.so.6 "$2/lib/" || return 1
 	case $1 in
 	mipsel | loongson3-o32) cp -L /usr/$t/lib/ld.so.1 "$2/lib/" ;;
 	loongson3 | mips64) mkdir -p "$2/lib64" && cp -L /usr/$t/lib64/ld.so.1 "$2/lib64/" ;;
 	arm64) cp -L /usr/$t/lib/ld-linux-aarch64.so.1 "$2/lib/" ;;
+	riscv64) cp -L /usr/$t/lib/ld-linux-riscv64-lp64d.so.1 "$2/lib/" ;;
 	esac
 }
 
