@@ -12,7 +12,8 @@ probecc's code, and recompute what report.json and stdout claim:
              incomplete for a cut
   ring       each cpu line of the last complete dump (entries, overrun,
              dropped) as stdout prints it; "expect no lost" says their
-             overrun + dropped, and holds only when that is 0
+             overrun + dropped (and the "[LOST N EVENTS]" lines of the
+             console's ftrace dump), and holds only when that is 0
   hits       per probe of the probe file: the trace lines of the last
              complete dump (an event line "NAME: ...", a function
              tracer line "FUNC <-PARENT"), with the hits the kernel
@@ -165,21 +166,44 @@ def trace_hits(trace, names):
 CONSOLE_LINE = re.compile(r'^\[ *[0-9]+\.[0-9]+\] +(\S+-[0-9]+) +([0-9]+)\S* +([0-9]+)us : (.*)$')
 
 
+PRINTK = re.compile(r'^\[ *[0-9]+\.[0-9]+\] (.*)$')
+OOPS = re.compile(r'\[#[0-9]+\]')
+LOST = re.compile(r'^CPU:[0-9]+ \[LOST (-?[0-9]+) EVENTS\]')
+
+
 def console_trace(path):
     """The trace lines the kernel printed on the console at an oops or a
-    panic, in the trace text's form (time in seconds)."""
+    panic, in the trace text's form (time in seconds), and the events its
+    "CPU:N [LOST N EVENTS]" lines say were lost.  Only printk's lines
+    (a "[ SECONDS] " stamp) after the kernel began to die (an oops
+    header "[#N]", a panic, "Unable to handle kernel") count: anything
+    else on a console any program could have printed."""
     out = []
-    on = False
+    lost = 0
+    dead = on = False
     for line in open(path, encoding='utf-8', errors='replace'):
-        line = line.rstrip('\r\n')
-        if 'Dumping ftrace buffer:' in line:
+        line = line.rstrip('\r\n').replace('\0', '')
+        p = PRINTK.match(line)
+        if not p:
+            continue
+        text = p.group(1)
+        if (OOPS.search(text) and not text.startswith('Kernel panic')) or \
+           'Kernel panic - not syncing: ' in text or 'Unable to handle kernel ' in text:
+            dead = True
+        if dead and text.startswith('Dumping ftrace buffer:'):
             on = True
             continue
-        m = CONSOLE_LINE.match(line) if on else None
+        if not on:
+            continue
+        m = LOST.match(text)
+        if m:
+            lost += max(int(m.group(1)), 1)
+            continue
+        m = CONSOLE_LINE.match(line)
         if m:
             out.append('%s [%03d] . %d.%06d: %s' % (m.group(1), int(m.group(2)),
                        int(m.group(3)) // 1000000, int(m.group(3)) % 1000000, m.group(4)))
-    return '\n'.join(out)
+    return '\n'.join(out), lost
 
 
 def check(cases_dir, case):
@@ -232,11 +256,15 @@ def check(cases_dir, case):
         if not any(l == want or l.startswith(want + ' (') for l in stdout.split('\n')):
             bad.append('ring buffer: no line "%s" in stdout' % want.strip())
     lost = sum(int(f[5]) + int(f[7]) for f in cpus)
+    console = None
+    if '--console' in words:
+        console = console_trace(words[words.index('--console') + 1])
+        lost += console[1]
     for e in rep.get('expectations', []):
         if e['expect'].split('#')[0].split() == ['expect', 'no', 'lost']:
             said = re.match(r'([0-9]+) event\(s\) overrun or dropped', e['why'])
             if not said or int(said.group(1)) != lost or (e['pass'] and lost):
-                bad.append('expect no lost: report.json "%s" (%s), the cpu lines %d' % (e['why'], e['pass'], lost))
+                bad.append('expect no lost: report.json "%s" (%s), the cpu lines and the console %d' % (e['why'], e['pass'], lost))
     done.append('ring buffer')
 
     # hits per probe, and before userspace (dump 1's uptime less the
@@ -246,8 +274,7 @@ def check(cases_dir, case):
     if '--console' in words and rep.get('console_trace', {}).get('events'):
         # hits the kernel printed at the oops or panic after the last
         # dump join the dump's (the same hit is in both at most once)
-        hits = sorted(set(hits) | set(trace_hits(console_trace(words[words.index('--console') + 1]),
-                                                 names)))
+        hits = sorted(set(hits) | set(trace_hits(console[0], names)))
         done.append('console trace')
     init = None
     if 1 in complete:
