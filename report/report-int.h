@@ -300,10 +300,14 @@ struct verdict {
 	char why[512];
 };
 
+#define KCIDB_FILES_MAX	16	/* --kcidb-file options */
+
 struct report {
 	/* the command line */
 	const char *dumppath, *probes, *json, *folded, *svg, *junit, *perfetto;
 	const char *kcidb, *kcidb_build;	/* --kcidb OUT, --kcidb-build ID */
+	const char *kcidb_files[KCIDB_FILES_MAX];	/* --kcidb-file NAME=URL */
+	int nkcidb_files;
 	const char *previous;	/* --previous: the next boot's capture */
 	char *prev_text;	/* its bytes */
 	size_t prev_len;
@@ -342,6 +346,12 @@ struct report {
 
 /* frame.c */
 void frames_read(const char *text, size_t len, struct frames *f);
+
+/* kcidb.c */
+int kcidb_file_check(const char *arg);
+
+/* frame64.c */
+char *frames_unb64(const char *text, size_t *len);
 
 /* tracedat.c */
 int tracedat_build(const char *text, size_t len, bool complete_only,
