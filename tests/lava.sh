@@ -171,7 +171,7 @@ for arch in mipsel x86_64; do
 	frag=$(cat "$d/cmdline")
 	if grep -F -- "$frag" "$d/job.yaml" | grep -q image_arg &&
 	   grep -qx '  no_kvm: true' "$d/job.yaml" &&
-	   grep -q "end: '=== probecc dump 2 end '" "$d/job.yaml"; then
+	   grep -q "end: '=== probecc dump 2 end |Kernel panic - not syncing'" "$d/job.yaml"; then
 		t_pass lava/job/$arch/contents
 	else
 		t_fail lava/job/$arch/contents "fragment, no_kvm or end pattern missing" "$d/job.yaml"
@@ -325,13 +325,14 @@ qemu-images/lava-job --arch mipsel --out "$d" --rc "$lv/bond1.rc" "$lv/ci-consol
 lava_run bond1 "$d" "44$$6"
 t_rc lava/run/baseline/second-job-passed 0 "$lrc" "$d/lava.log"
 rc=0
-$P report "$d/lava.log" --probes "$lv/ci-console.probes" --baseline "$lv/job-mipsel/lava.log" \
+sym=(--target "$(qemu-images/target mipsel)" --modules "$MODULES")
+$P report "$d/lava.log" --probes "$lv/ci-console.probes" "${sym[@]}" --baseline "$lv/job-mipsel/lava.log" \
 	> "$d/report.txt" 2> "$d/report.err" || rc=$?
 t_rc lava/run/baseline/regression-exit 1 "$rc" "$d/report.txt"
 t_has lava/run/baseline/hits "$d/report.txt" 'REGRESSION  hits netdev  1 -> 2 '
 t_has lava/run/baseline/value "$d/report.txt" 'REGRESSION  values netdev.name  new: "bond1"'
 rc=0
-$P report "$lv/job-mipsel/lava.log" --probes "$lv/ci-console.probes" --baseline "$lv/job-mipsel/lava.log" \
+$P report "$lv/job-mipsel/lava.log" --probes "$lv/ci-console.probes" "${sym[@]}" --baseline "$lv/job-mipsel/lava.log" \
 	> "$d/same.txt" 2> "$d/same.err" || rc=$?
 t_rc lava/run/baseline/same-boot-exit 0 "$rc" "$d/same.txt"
 t_has lava/run/baseline/same-boot "$d/same.txt" '^baseline: 1 boot\(s\) against 1: .* 0 regression\(s\)$'
