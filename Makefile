@@ -7,7 +7,7 @@ CC       ?= gcc
 # (dpkg-buildflags, Buildroot's HOST_CONFIGURE_OPTS, Yocto's BUILD_*)
 CFLAGS   ?= -O2 -g
 WARNINGS  = -Wall -Wextra -Werror
-INCLUDES  = -Icommon -Ibootconfig -Ifacts -Icompiler -Ireport -Ibootargs -Icli
+INCLUDES  = -Icommon -Ibootconfig -Ifacts -Idumpread -Icompiler -Ireport -Ibootargs -Icli
 ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(INCLUDES) $(CPPFLAGS)
 SANITIZE  = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -29,6 +29,7 @@ include common/Makefile.common
 include facts/Makefile.facts
 include bootargs/Makefile.bootargs
 include bootconfig/Makefile.bootconfig
+include dumpread/Makefile.dumpread
 include report/Makefile.report
 include compiler/Makefile.compiler
 include cli/Makefile.cli

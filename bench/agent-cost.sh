@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench/agent-cost.sh: what the early-init agent costs a boot (bench/README.md,
-# "The agent's own cost", issue 17 part 4), on a Debian kernel in QEMU:
+# "The agent's own cost"), on a Debian kernel in QEMU:
 # MACHINE (qemu-images/machines.sh: mipsel, the default, is Malta 4kc;
 # x86_64, arm64, malta64el, loongson3 have Debian kernels too).
 #

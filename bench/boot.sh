@@ -1,6 +1,6 @@
 #!/bin/bash
-# bench/boot.sh: what one QEMU boot of each target costs (README, "Boot
-# targets").  For each TARGET, REPS boots of qemu-images/run-probes with
+# bench/boot.sh: what one QEMU boot of each target costs (docs/boards.md; bench/README.md,
+# "Boot targets: what a boot costs").  For each TARGET, REPS boots of qemu-images/run-probes with
 # a minimal probe file (one kprobe on kernel_execve, the dump, no window:
 # the image run-probes builds, with the bonding modules and
 # qemu-images/rc/bond0 as the real init); prints a Markdown table of the

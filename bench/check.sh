@@ -13,7 +13,7 @@
 #   MISSPELT="10 100"                misspelt kprobes per file (did-you-mean)
 #   SCALE_KPROBES="10000 50000"      kprobes per file against the mipsel
 #                       capture (names reused past the 28k it has), both
-#                       placements: is compile time linear? (issue 18)
+#                       placements: is compile time linear?
 #   SCALE_FUNCTIONS="10000 25000 50000 100000"  function names per file
 #                       (made-up names, no target, --via bootconfig)
 #   SCALE_REPS=3        runs per scale case
@@ -323,7 +323,7 @@ for n in $CMDLINE_SIZES; do printf ' %s |' "$(cell "cmdline-$n")"; done
 echo
 echo
 if [ -n "$SCALE_KPROBES$SCALE_FUNCTIONS" ]; then
-	echo "Scale (issue 18: linear compile time; $SCALE_REPS runs per case):"
+	echo "Scale (linear compile time; $SCALE_REPS runs per case):"
 	echo
 	echo "| case | N | wall / user+sys |"
 	echo "|---|---|---|"

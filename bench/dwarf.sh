@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/dwarf.sh: probecc's C-name translation (issue 8) against perf
+# bench/dwarf.sh: probecc's C-name translation against perf
 # probe -D for the same probes on the Malta test kernel's vmlinux
 # (qemu-images/build-kernel mipsel, DWARF 4).  Prints a Markdown table of
 # medians (wall seconds) on stdout; progress on stderr.

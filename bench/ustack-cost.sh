@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/ustack-cost.sh: the agent's extra cost per user-stack sample on
-# Malta mipsel (bench/README.md, "User stacks: the cost per sample",
-# issue 36).  One image, booted RUNS times (qemu-images/run-probes, the
+# Malta mipsel (bench/README.md, "User stacks: the cost per sample").
+# One image, booted RUNS times (qemu-images/run-probes, the
 # cached Debian 6.1 Malta kernel, --module none): its rc runs the same
 # static program (bench/ustack-cost/ucost.c: N calls of a noinline
 # probe_me() below a 12 KiB frame, the wall time per call by

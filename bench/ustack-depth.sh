@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/ustack-depth.sh: how many bytes of user stack the walk of a real
 # boot's samples needs to reach the program's entry (_start/__start),
-# against what the agent copied (issue 36: the default copy size,
+# against what the agent copied (the default copy size,
 # PLAN_USTACK_DEFAULT; bench/README.md "User stacks: how much stack").
 # For each tests/ustack.test.sh boot directory given (its out/dump2,
 # probes or tests/ustack/chain.probes, and sysroot), every perf-user sample is cut to K bytes (its

@@ -30,7 +30,7 @@ mkdir -p "$out"
 [ $# -gt 0 ] || set -- x86_64 mipsel
 cp ./probecc "$out/probecc-new"
 if [ -z "${OLD:-}" ]; then
-	base=${BASE:-$(git log --format=%H -S'struct ufile {' -- report/ustack.c | tail -1)^}
+	base=${BASE:-$(git log --format=%H -S'struct ufile {' -- report/ustack.c facts/ustack.c | tail -1)^}
 	git worktree add -f --detach "$out/old-tree" "$base" > /dev/null 2>&1
 	make -s -C "$out/old-tree" probecc > "$out/old-build.log" 2>&1
 	cp "$out/old-tree/probecc" "$out/probecc-old"

@@ -4,8 +4,9 @@
  * printed as "key = value[, value...]" lines that the kernel's parser
  * (lib/bootconfig.c) reads back into the same tree.
  *
- * The limits (XBC_*) and struct bc_tree are in bc_tree.h, shared with
- * the reader (bc_parse.c).
+ * The limits (XBC_*) and struct bc_tree are in bc_tree.h, private to
+ * bootconfig/ and shared with the reader (bc_parse.c); the public
+ * header's bc_empty() and bc_first_key()... are the tree seen from out.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,32 @@ struct bc_tree *bc_new(void)
 	if (t)
 		t->tail = &t->head;
 	return t;
+}
+
+bool bc_empty(const struct bc_tree *t)
+{
+	return !t || !t->head;
+}
+
+const struct bc_key *bc_first_key(const struct bc_tree *t)
+{
+	return t->head;
+}
+
+const struct bc_key *bc_next_key(const struct bc_key *k)
+{
+	return k->next;
+}
+
+const char *bc_key_name(const struct bc_key *k)
+{
+	return k->key;
+}
+
+int bc_key_values(const struct bc_key *k, const char *const **values)
+{
+	*values = (const char *const *)k->values;
+	return k->nvalues;
 }
 
 void bc_free(struct bc_tree *t)

@@ -10,6 +10,7 @@
 #ifndef PROBECC_BOOTCONFIG_H
 #define PROBECC_BOOTCONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -35,6 +36,28 @@ struct bc_tree;
 /* A new empty tree; NULL on allocation failure.  Free with bc_free(). */
 struct bc_tree *bc_new(void);
 void bc_free(struct bc_tree *t);
+
+/*
+ * Whether @t holds no key (a NULL @t holds none): the kernel refuses an
+ * empty bootconfig (xbc_init() of lib/bootconfig.c), so none is written.
+ */
+bool bc_empty(const struct bc_tree *t);
+
+/*
+ * The leaves of @t in order: bc_first_key() the first (NULL: none),
+ * bc_next_key() the one after @k (NULL: @k was the last).  They belong
+ * to the tree, valid until bc_free() or the next bc_add().
+ */
+struct bc_key;
+const struct bc_key *bc_first_key(const struct bc_tree *t);
+const struct bc_key *bc_next_key(const struct bc_key *k);
+/* @k's dotted key ("ftrace.event.kprobes.x.probes"), the tree's. */
+const char *bc_key_name(const struct bc_key *k);
+/*
+ * @k's values in order: their number, and in *@values the tree's array
+ * of them (NULL for a key without a value, "ftrace.event.x.enable").
+ */
+int bc_key_values(const struct bc_key *k, const char *const **values);
 
 /*
  * Add @value to the dotted key @key (e.g. "ftrace.event.kprobes.x.probes").

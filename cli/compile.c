@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include "arch.h"
-#include "bc_tree.h"
 #include "bootconfig.h"
 #include "cli.h"
 #include "compiler.h"
@@ -526,7 +525,7 @@ static int outputs(struct job *j, struct program *prog, struct placement *pl)
 	char *bctext = NULL, *initrd_note = NULL;
 
 	/* emit: outputs all staged, then all renamed, or none */
-	if (j->bcpath || (j->initrd && pl->bootconfig && pl->bootconfig->head)) {
+	if (j->bcpath || (j->initrd && !bc_empty(pl->bootconfig))) {
 		char *text = NULL;
 		size_t len = 0;
 
@@ -534,7 +533,7 @@ static int outputs(struct job *j, struct program *prog, struct placement *pl)
 		 * lib/bootconfig.c refuses a config without a key ("Empty
 		 * config"), comments or not: say so instead of writing one.
 		 */
-		if (!pl->bootconfig || !pl->bootconfig->head)
+		if (bc_empty(pl->bootconfig))
 			fatal("nothing of %s goes into bootconfig (--explain says where each part went), and the kernel refuses an empty bootconfig (lib/bootconfig.c: \"Empty config\"); %s not written",
 			      j->file, j->bcpath);
 		if (emit_bootconfig(pl, &text, &len, &e))

@@ -9,8 +9,10 @@
 #include "common.h"
 
 static const struct arch arches[] = {
-#define ARCH(NAME, EM, CLASS, DATA, ABI, LONG, NARGS, ARGS, STACK1, REGS, SRC, CMDLINE, CC, PKGS, QEMU) \
-	{ #NAME, EM, CLASS, DATA, ABI, CMDLINE },
+#define ARCH(NAME, EM, CLASS, DATA, ABI, LONG, NARGS, ARGS, STACK1, REGS, SRC, CMDLINE, CC, PKGS, QEMU, \
+	     DWARF, DWARF_SP, ENTRY_CFA, PERF_PC, PERF_SP, CLOCKS, ARG_ACCESS, USTACKS, URET, KSTACK_PERF, \
+	     ALIASES, PREFIXES) \
+	{ #NAME, EM, CLASS, DATA, ABI, CMDLINE, LONG, DWARF_SP, ENTRY_CFA, PERF_PC, PERF_SP },
 #include "arch.def"
 #undef ARCH
 };
@@ -30,6 +32,27 @@ const struct arch *arch_find(const char *name)
 		if (!strcmp(arches[i].name, name))
 			return &arches[i];
 	return NULL;
+}
+
+const struct arch *arch_by_elf(unsigned int elf_machine, unsigned char elf_class,
+			       unsigned char elf_data)
+{
+	const struct arch *same = NULL;
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(arches); i++) {
+		const struct arch *a = &arches[i];
+
+		if (a->elf_machine != elf_machine ||
+		    (elf_class != ELFCLASSNONE && a->elf_class != elf_class))
+			continue;
+		if (elf_data == ELFDATANONE || a->elf_data == elf_data)
+			return a;
+		same = a;
+		n++;
+	}
+	return n == 1 ? same : NULL;
 }
 
 const char *arch_names(void)

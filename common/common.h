@@ -3,8 +3,9 @@
  * common/: what every part of probecc uses, and nothing of any one part.
  *
  *   diag.c      FILE:LINE:COL diagnostics with a caret, one at a time or
- *               as a list printed in source order; fatal() for the
- *               CLI edge
+ *               as a list printed in source order; errmsg_set()
+ *   die.c       fatal() and its kin for the CLI edge (and the x*
+ *               allocators' out of memory): print and exit
  *   alloc.c     allocation that cannot fail (x*), the growable strbuf
  *   readfile.c  the one whole-file reader (returns an error, never exits)
  *   output.c    atomic outputs: stage every file, then commit or abort
@@ -197,6 +198,13 @@ int file_read_max(const char *path, size_t max, char **text, size_t *len,
 		  struct errmsg *e);
 int file_read_stream(FILE *f, char **text, size_t *len);
 int file_read_stream_max(FILE *f, size_t max, char **text, size_t *len);
+/*
+ * regular_open() - open(2) @path read-only without blocking on a FIFO,
+ * and only a regular file: the fd, or -errno (-EINVAL: not a regular
+ * file; a FIFO, a device or a directory would block or never end);
+ * *@size (when not NULL) its size in bytes, the most a read may take.
+ */
+int regular_open(const char *path, long long *size);
 
 /* ---- "did you mean" (suggest.c) ---- */
 
@@ -259,7 +267,7 @@ int out_commit(struct errmsg *e);
 void out_abort(void);
 /*
  * Unlink every staged temporary file, the list kept: async-signal-safe,
- * for a signal handler that ends the process (report/tracedat.c's).
+ * for a signal handler that ends the process (dumpread/tracedat.c's).
  */
 void out_unlink_staged(void);
 

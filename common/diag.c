@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Diagnostics: FILE:LINE:COL with the line and a caret, one at a time or
- * collected in a list and printed in source order; fatal() for the CLI edge.
+ * collected in a list and printed in source order; errmsg_set(), the
+ * error of a library call.  fatal() and its kin are die.c's.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -187,45 +188,6 @@ int diag_print(struct diags *d)
 	return diag_print_as(d, "error");
 }
 
-void internal_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("probecc: internal error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
-
-/* "probecc: error: MSG" on stderr, then exit(@status). */
-static void vdie(int status, const char *fmt, va_list ap)
-	__attribute__((noreturn));
-static void vdie(int status, const char *fmt, va_list ap)
-{
-	fputs("probecc: error: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	exit(status);
-}
-
-void fatal(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vdie(1, fmt, ap);
-}
-
-void input_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vdie(2, fmt, ap);
-}
-
 int errmsg_set(struct errmsg *e, int code, const char *fmt, ...)
 {
 	va_list ap;
@@ -236,19 +198,4 @@ int errmsg_set(struct errmsg *e, int code, const char *fmt, ...)
 		va_end(ap);
 	}
 	return code;
-}
-
-void output_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vdie(2, fmt, ap);
-}
-
-void stdout_flush(void)
-{
-	if (fflush(stdout) || ferror(stdout))
-		output_error("cannot write to standard output: %s",
-			     strerror(errno ? errno : EIO));
 }

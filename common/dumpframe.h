@@ -2,7 +2,7 @@
 /*
  * dumpframe.h - the framing of a dump on the sink (docs/plan.md, "Dump
  * framing"), shared by its one writer (initramfs/dump.c, util.c) and its
- * one reader (report/frame.c).  Self-contained: the agent is built
+ * one reader (dumpread/frame.c).  Self-contained: the agent is built
  * without the rest of common/.
  *
  *   === probecc dump N begin NONCE ===

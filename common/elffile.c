@@ -187,7 +187,8 @@ int elf_file_open(struct elf_file *f, const char *path, struct errmsg *e)
 	f->fd = -1;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return errmsg_set(e, -ENOSYS, "libelf: %s", elf_errmsg(-1));
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* not blocking: a FIFO named like a module must not hang the open */
+	f->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (f->fd < 0)
 		return errmsg_set(e, -errno, "cannot open %s: %s", path,
 				  strerror(errno));
@@ -195,6 +196,7 @@ int elf_file_open(struct elf_file *f, const char *path, struct errmsg *e)
 		elf_file_close(f);
 		return errmsg_set(e, -EINVAL, "%s is not a regular file", path);
 	}
+	fcntl(f->fd, F_SETFL, fcntl(f->fd, F_GETFL) & ~O_NONBLOCK);
 	if (is_xz(f->fd)) {
 		rc = read_xz(f, e);
 		if (rc) {

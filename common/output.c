@@ -26,7 +26,7 @@ static struct staged *staged;
 /*
  * While files are staged, a signal that would end probecc removes them
  * first, then is raised again under the handler it had before (the
- * default, or report/tracedat.c's, which removes its directory and the
+ * default, or dumpread/tracedat.c's, which removes its directory and the
  * staged files too, then ends probecc).  A signal ignored (nohup's
  * SIGHUP) stays ignored; a handler put over this one is left in place.
  * The list is changed with these signals blocked, so the handler sees

@@ -6,8 +6,11 @@
  * without the rest of common/.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common.h"
 
@@ -72,4 +75,22 @@ int file_read_max(const char *path, size_t max, char **text, size_t *len,
 int file_read(const char *path, char **text, size_t *len, struct errmsg *e)
 {
 	return file_read_max(path, FILE_READ_MAX, text, len, e);
+}
+
+int regular_open(const char *path, long long *size)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	/* a regular file never blocks: reads as usual */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	if (size)
+		*size = st.st_size;
+	return fd;
 }

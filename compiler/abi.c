@@ -28,6 +28,16 @@ static const char *const mips_regs[] = {
 	NULL,
 };
 
+/* the MIPS ABI names of arch/mips/kernel/ptrace.c's numbered registers */
+static const struct reg_alias mips_aliases[] = {
+	{ "zero", "r0" }, { "at", "r1" }, { "v0", "r2" }, { "v1", "r3" },
+	{ "a0", "r4" }, { "a1", "r5" }, { "a2", "r6" }, { "a3", "r7" },
+	{ "t0", "r8" }, { "t1", "r9" }, { "t2", "r10" }, { "t3", "r11" },
+	{ "s0", "r16" }, { "s1", "r17" }, { "s2", "r18" }, { "s3", "r19" },
+	{ "gp", "r28" }, { "sp", "r29" }, { "fp", "r30" }, { "s8", "r30" },
+	{ "ra", "r31" }, { NULL, NULL },
+};
+
 static const char *const x86_64_args[] = { "%di", "%si", "%dx", "%cx", "%r8", "%r9" };
 static const char *const x86_64_regs[] = {
 	"r15", "r14", "r13", "r12", "r11", "r10", "r9", "r8", "bx", "cx", "dx",
@@ -53,6 +63,36 @@ static const char *const riscv_regs[] = {
 	"badaddr", "cause", "orig_a0", NULL,
 };
 
+/*
+ * DWARF register numbers to the kernel's names.  Sources: MIPS: the
+ * GPRs are DWARF 0-31 (GCC's mips.c DBX_REGISTER_NUMBER); x86_64: psABI
+ * 1.0, Figure 3.36 "DWARF Register Number Mapping" (0 rax, 1 rdx, 2 rcx,
+ * 3 rbx, 4 rsi, 5 rdi, 6 rbp, 7 rsp, 8-15 r8-r15); AArch64: "DWARF for
+ * the Arm 64-bit Architecture" (0-30 x0-x30, 31 sp); RISC-V: psABI
+ * "DWARF Register Numbers" (0-31 x0-x31).
+ */
+static const char *const mips_dwarf[] = {
+	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10",
+	"r11", "r12", "r13", "r14", "r15", "r16", "r17", "r18", "r19", "r20",
+	"r21", "r22", "r23", "r24", "r25", "r26", "r27", "r28", "r29", "r30",
+	"r31",
+};
+static const char *const x86_64_dwarf[] = {
+	"ax", "dx", "cx", "bx", "si", "di", "bp", "sp", "r8", "r9", "r10",
+	"r11", "r12", "r13", "r14", "r15",
+};
+static const char *const arm64_dwarf[] = {
+	"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10",
+	"x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20",
+	"x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "lr",
+	"sp",
+};
+static const char *const riscv_dwarf[] = {
+	NULL, "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1",
+	"a2", "a3", "a4", "a5", "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7",
+	"s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
+};
+
 #define O32_SRC "SysV ABI MIPS RISC Processor Supplement 3rd ed., ch. 3: a0-a3 ($4-$7), 16-byte home area; arch/mips/kernel/ptrace.c"
 #define N64_SRC "MIPSpro N32/N64 ABI Handbook (007-2816-005), ch. 2: $4-$11, no home area; arch/mips/kernel/ptrace.c"
 #define N32_SRC "MIPSpro N32/N64 ABI Handbook (007-2816-005), ch. 2: $4-$11, 64-bit slots, 32-bit int and pointer; arch/mips/kernel/ptrace.c"
@@ -70,9 +110,19 @@ static const char *const riscv_regs[] = {
  *  AAPCS64: x0-x7, then the stack, arg9 at 0(sp);
  *  LP64 (RISC-V): a0-a7, then the stack, arg9 at 0(sp).
  */
+/* quirks_NAME: each row's quirks (its last fields) */
+#define ARCH(NAME, EM, CLASS, DATA, ABI, LONG, NARGS, ARGS, STACK1, REGS, SRC, CMDLINE, CC, PKGS, QEMU, \
+	     DWARF, DWARF_SP, ENTRY_CFA, PERF_PC, PERF_SP, CLOCKS, ARG_ACCESS, USTACKS, URET, KSTACK_PERF, \
+	     ALIASES, PREFIXES) \
+	static const struct arch_quirks quirks_##NAME = { \
+		DWARF, ARRAY_SIZE(DWARF), DWARF_SP, ENTRY_CFA, CLOCKS, ARG_ACCESS, \
+		USTACKS, URET, KSTACK_PERF, ALIASES, PREFIXES };
+#include "arch.def"
+#undef ARCH
+
 static const struct abi abis[] = {
-#define ARCH(NAME, EM, CLASS, DATA, ABI, LONG, NARGS, ARGS, STACK1, REGS, SRC, CMDLINE, CC, PKGS, QEMU) \
-	{ #NAME, ABI, LONG, NARGS, ARGS, STACK1, REGS, CMDLINE, SRC, 0, NULL },
+#define ARCH(NAME, EM, CLASS, DATA, ABI, LONG, NARGS, ARGS, STACK1, REGS, SRC, CMDLINE, CC, PKGS, QEMU, ...) \
+	{ #NAME, ABI, LONG, NARGS, ARGS, STACK1, REGS, CMDLINE, SRC, 0, NULL, &quirks_##NAME },
 #include "arch.def"
 #undef ARCH
 };
@@ -89,11 +139,11 @@ static const struct abi abis[] = {
  */
 static const struct abi user_abis[] = {
 	/* o32: $4-$7, then 4-byte slots from 16(sp) (the home area): arg5 at +16($stack). */
-	{ "mips64", "o32", 8, 4, mips_args, 4, mips_regs, 4096, O32_SRC, 4, "x32" },
-	{ "mips64el", "o32", 8, 4, mips_args, 4, mips_regs, 4096, O32_SRC, 4, "x32" },
+	{ "mips64", "o32", 8, 4, mips_args, 4, mips_regs, 4096, O32_SRC, 4, "x32", &quirks_mips64 },
+	{ "mips64el", "o32", 8, 4, mips_args, 4, mips_regs, 4096, O32_SRC, 4, "x32", &quirks_mips64el },
 	/* n32: $4-$11, then 8-byte slots from 0(sp), each holding a 32-bit value. */
-	{ "mips64", "n32", 8, 8, mips_args, 0, mips_regs, 4096, N32_SRC, 8, "x32" },
-	{ "mips64el", "n32", 8, 8, mips_args, 0, mips_regs, 4096, N32_SRC, 8, "x32" },
+	{ "mips64", "n32", 8, 8, mips_args, 0, mips_regs, 4096, N32_SRC, 8, "x32", &quirks_mips64 },
+	{ "mips64el", "n32", 8, 8, mips_args, 0, mips_regs, 4096, N32_SRC, 8, "x32", &quirks_mips64el },
 };
 
 const struct abi *abi_user(const struct abi *kernel, const char *uabi)
@@ -166,51 +216,14 @@ bool abi_has_reg(const struct abi *a, const char *reg)
 	return false;
 }
 
-/*
- * DWARF register numbers to the kernel's names.  Sources: MIPS: the
- * GPRs are DWARF 0-31 (GCC's mips.c DBX_REGISTER_NUMBER); x86_64: psABI
- * 1.0, Figure 3.36 "DWARF Register Number Mapping" (0 rax, 1 rdx, 2 rcx,
- * 3 rbx, 4 rsi, 5 rdi, 6 rbp, 7 rsp, 8-15 r8-r15); AArch64: "DWARF for
- * the Arm 64-bit Architecture" (0-30 x0-x30, 31 sp); RISC-V: psABI
- * "DWARF Register Numbers" (0-31 x0-x31).
- */
-static const char *const x86_64_dwarf[] = {
-	"ax", "dx", "cx", "bx", "si", "di", "bp", "sp", "r8", "r9", "r10",
-	"r11", "r12", "r13", "r14", "r15",
-};
-static const char *const riscv_dwarf[] = {
-	NULL, "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1",
-	"a2", "a3", "a4", "a5", "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7",
-	"s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
-};
-
 const char *abi_dwarf_reg(const struct abi *a, unsigned regno)
 {
-	if (!strncmp(a->arch, "mips", 4))
-		return regno < 32 ? mips_regs[regno] : NULL;
-	if (!strcmp(a->arch, "x86_64"))
-		return regno < 16 ? x86_64_dwarf[regno] : NULL;
-	if (!strcmp(a->arch, "arm64")) {
-		if (regno == 30)
-			return "lr";
-		if (regno == 31)
-			return "sp";
-		return regno < 30 ? arm64_regs[regno] : NULL;
-	}
-	if (!strcmp(a->arch, "riscv64"))
-		return regno < 32 ? riscv_dwarf[regno] : NULL;
-	return NULL;
+	return regno < a->quirks->ndwarf ? a->quirks->dwarf[regno] : NULL;
 }
 
 unsigned abi_dwarf_sp(const struct abi *a)
 {
-	if (!strncmp(a->arch, "mips", 4))
-		return 29;
-	if (!strcmp(a->arch, "x86_64"))
-		return 7;
-	if (!strcmp(a->arch, "riscv64"))
-		return 2;
-	return 31;	/* arm64 */
+	return a->quirks->dwarf_sp;
 }
 
 /*
@@ -221,5 +234,5 @@ unsigned abi_dwarf_sp(const struct abi *a)
  */
 int abi_entry_cfa(const struct abi *a)
 {
-	return !strcmp(a->arch, "x86_64") ? 8 : 0;
+	return a->quirks->entry_cfa;
 }

@@ -129,9 +129,13 @@ static void no_function(struct checker *c, const struct pos *p,
 		return;
 	}
 	dym = did_you_mean(c->k, name);
-	check_error(c, p, "the kernel has no function '%s'%s%s", name, dym,
-	    c->k->modules_known ? "" :
-	    " (a module's function? pass --modules DIR)");
+	if (c->k->modules_unread)
+		check_error(c, p, "the kernel has no function '%s'%s (%zu module file(s) under --modules could not be read, the first: %s)",
+		    name, dym, c->k->modules_unread, c->k->modules_unread_why);
+	else
+		check_error(c, p, "the kernel has no function '%s'%s%s", name, dym,
+		    c->k->modules_known ? "" :
+		    " (a module's function? pass --modules DIR)");
 	free(dym);
 }
 
@@ -312,18 +316,6 @@ static bool is_uprobe(const struct probe *p)
 	return p->kind == P_UPROBE || p->kind == P_URETPROBE;
 }
 
-/* MIPS o32 register names people write, and the number the kernel wants. */
-static const struct {
-	const char *alias, *reg;
-} mips_aliases[] = {
-	{ "zero", "r0" }, { "at", "r1" }, { "v0", "r2" }, { "v1", "r3" },
-	{ "a0", "r4" }, { "a1", "r5" }, { "a2", "r6" }, { "a3", "r7" },
-	{ "t0", "r8" }, { "t1", "r9" }, { "t2", "r10" }, { "t3", "r11" },
-	{ "s0", "r16" }, { "s1", "r17" }, { "s2", "r18" }, { "s3", "r19" },
-	{ "gp", "r28" }, { "sp", "r29" }, { "fp", "r30" }, { "s8", "r30" },
-	{ "ra", "r31" },
-};
-
 /* %@f->name is not a register regs_query_register_offset() knows. */
 static void bad_register(struct checker *c, const struct fetcharg *f)
 {
@@ -331,15 +323,15 @@ static void bad_register(struct checker *c, const struct fetcharg *f)
 	struct strbuf names = { 0 };
 	size_t i;
 
-	if (!strncmp(a->arch, "mips", 4))
-		for (i = 0; i < sizeof(mips_aliases) / sizeof(mips_aliases[0]); i++)
-			if (!strcmp(f->name, mips_aliases[i].alias)) {
-				check_error(c, &f->pos, "a MIPS kernel does not know register '%%%s'; write '%%%s' (arch/mips/kernel/ptrace.c names registers by number)",
-					    f->name, mips_aliases[i].reg);
-				return;
-			}
+	/* MIPS: only the registers' numbers (its row's REG_ALIASES) */
+	for (i = 0; a->quirks->reg_aliases && a->quirks->reg_aliases[i].alias; i++)
+		if (!strcmp(f->name, a->quirks->reg_aliases[i].alias)) {
+			check_error(c, &f->pos, "a MIPS kernel does not know register '%%%s'; write '%%%s' (arch/mips/kernel/ptrace.c names registers by number)",
+				    f->name, a->quirks->reg_aliases[i].reg);
+			return;
+		}
 	/* x86_64: "%rdi", "%eax" -> "%di", "%ax" (arch/x86/kernel/ptrace.c) */
-	if (!strcmp(a->arch, "x86_64") && (f->name[0] == 'r' || f->name[0] == 'e') &&
+	if (f->name[0] && strchr(a->quirks->reg_prefixes, f->name[0]) &&
 	    abi_has_reg(a, f->name + 1)) {
 		check_error(c, &f->pos, "the x86_64 kernel names this register '%%%s', without the '%c'",
 			    f->name + 1, f->name[0]);
@@ -592,7 +584,7 @@ static void check_text_form(struct checker *c)
 	if (prog->dump_raw)
 		return;
 	if (prog->graph)
-		check_error(c, &prog->graph->pos, "'graph' needs 'dump SINK raw': probecc report reads a function_graph trace from raw dumps only (its text lines have no task or time)");
+		check_error(c, &prog->graph->pos, "'graph' needs a raw dump, but the dump line says 'text': probecc report reads a function_graph trace from raw dumps only (its text lines have no task or time); leave 'text' out, and 'graph' makes the dump raw");
 	for (n = prog->options; n; n = n->next)
 		for (i = 0; i < sizeof(text_form_options) / sizeof(text_form_options[0]); i++)
 			if (!strcmp(n->s, text_form_options[i]))
@@ -656,8 +648,8 @@ static void check_rules(struct checker *c)
 		check_option(c, n);
 	check_text_form(c);
 	if (prog->clock && !trace_clock_known(t, prog->clock))
-		check_error(c, &prog->clock_pos, "unknown trace clock '%s' (known: local global counter uptime perf mono mono_raw boot tai%s)",
-			    prog->clock, strcmp(t->abi->arch, "x86_64") ? "" : " x86-tsc");
+		check_error(c, &prog->clock_pos, "unknown trace clock '%s' (known: local global counter uptime perf mono mono_raw boot tai%s%s)",
+			    prog->clock, *t->abi->quirks->clocks ? " " : "", t->abi->quirks->clocks);
 	for (p = prog->probes; p; p = p->next) {
 		for (f = p->fields; f; f = f->next)
 			check_field(c, f, p);
@@ -691,7 +683,7 @@ bool user_stacks_kept(const struct kernel *k, const struct target *t)
 {
 	if (k && k->config)
 		return kconfig_get(k, "CONFIG_USER_STACKTRACE_SUPPORT") != NULL;
-	return !strcmp(t->abi->arch, "x86_64");
+	return t->abi->quirks->user_stacks;
 }
 
 static const struct probe *probe_named(const struct program *prog,

@@ -48,6 +48,12 @@
 #include "common.h"
 #include "plan.h"
 
+/* taken by the functions of stages declared before them: struct probe and
+ * struct target below, struct kernel in facts/kernel.h */
+struct kernel;
+struct probe;
+struct target;
+
 /* ---- tokens (lex.c) ---- */
 
 enum tok_kind {
@@ -205,6 +211,8 @@ struct program {
 	struct probe *probes;
 	char *sink;		/* NULL: console */
 	bool dump_raw;		/* "dump SINK raw": binary ring-buffer pages (docs/plan.md "Raw dump") */
+	bool dump_text;		/* "dump SINK text": the text form, said outright */
+	bool dump_raw_implied;	/* raw because of 'graph', the file naming no form */
 	unsigned window_ms;	/* 0: no second dump */
 	bool capture;		/* "capture": the agent writes a target frame */
 	int crash_dump;		/* "crash dump" 1, "crash nodump" -1, unset 0 */
@@ -271,6 +279,30 @@ struct abi {
 	 */
 	int slot_bytes;
 	const char *arg_type;
+	const struct arch_quirks *quirks;	/* its kernel's */
+};
+
+/*
+ * What a kernel of the arch does its own way: its row's fields in
+ * common/arch.def, which says each (and from where).
+ */
+struct arch_quirks {
+	const char *const *dwarf;	/* DWARF number -> a regnames name (NULL: none) */
+	unsigned int ndwarf;
+	unsigned int dwarf_sp;		/* the sp's DWARF number */
+	int entry_cfa;			/* CFA - sp at a function's entry, bytes */
+	const char *clocks;		/* ARCH_TRACE_CLOCKS: "x86-tsc", "" */
+	bool arg_access;		/* HAVE_FUNCTION_ARG_ACCESS_API */
+	bool user_stacks;		/* USER_STACKTRACE_SUPPORT */
+	const char *uret_retval;	/* a uretprobe's return value: "$retval", "%r2" */
+	bool kstack_perf;		/* kprobes' kernel stacks truncated: perf callchains */
+	const struct reg_alias *reg_aliases;	/* NULL-ended, or NULL */
+	const char *reg_prefixes;	/* letters before a known name: "re" */
+};
+
+/* An ABI register name the kernel does not accept, and the one it does. */
+struct reg_alias {
+	const char *alias, *reg;
 };
 
 /* The ABI of --arch @name, or NULL if unknown. */
@@ -284,8 +316,6 @@ const struct abi *abi_find(const char *name);
  * o32 SysV MIPS psABI ch. 3, n32 MIPSpro N32/N64 ABI Handbook ch. 2.
  */
 const struct abi *abi_user(const struct abi *kernel, const char *uabi);
-struct probe;
-struct target;
 /*
  * probe_abi() - the one answer to "which ABI do @p's arguments follow":
  * a uprobe's file's (p->abi, set by resolve_uprobes() from the ELF
@@ -335,7 +365,6 @@ int abi_entry_cfa(const struct abi *a);
  * Documentation/trace/kprobetrace.rst, uprobetracer.rst,
  * kernel/trace/trace_probe.c:parse_probe_arg().
  */
-struct target;
 char *fetch_field(const struct field *f, const struct probe *p,
 		  const struct target *t);
 
@@ -355,7 +384,6 @@ enum value_kind field_value_kind(const struct field *f, int *bits);
 
 /* ---- trace options and clocks (options.c) ---- */
 
-struct target;
 /* @name (without "no") is a global trace option of trace.h TRACE_FLAGS. */
 bool trace_option_is_global(const char *name);
 /* The tracer ("function", "function_graph") owning option @name, or NULL. */
@@ -382,7 +410,6 @@ int kernel_ret_args(const struct target *t, const char **why);
 
 /* ---- the resolve phase (resolve.c) ---- */
 
-struct kernel;
 
 /*
  * resolve_uprobes() - every uprobe PATH:SYMBOL[+OFF] to the file offset
@@ -604,7 +631,6 @@ struct placement *place(const struct program *prog, const struct target *t);
 
 /* ---- warnings after placement (warn.c) ---- */
 
-struct kernel;
 /*
  * warn_placement() - "FILE:LINE:COL: warning:" on stderr for each kprobe
  * @pl has the agent arm because the command line had no room left (its

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_tree.h"
 #include "bootconfig.h"
 #include "compiler.h"
 

@@ -51,8 +51,8 @@ static void fetcharg_text(struct strbuf *sb, const struct fetcharg *f,
 		 * (measured: glibc's strlen leaves 0x80808080, 4 of 4 returns
 		 * negated), so a uretprobe reads v0 itself.
 		 */
-		if (p->kind == P_URETPROBE && !strncmp(t->abi->arch, "mips", 4))
-			sb_addf(sb, "%%r2");
+		if (p->kind == P_URETPROBE)
+			sb_addf(sb, "%s", t->abi->quirks->uret_retval);
 		else
 			sb_addf(sb, "$retval");
 		break;

@@ -16,16 +16,13 @@
 #include "kernel.h"
 
 /*
- * The arches probecc knows that select HAVE_FUNCTION_ARG_ACCESS_API
- * (arch/{x86,arm64,riscv}/Kconfig, 6.12.117): $argN and BTF names need
- * regs_get_kernel_argument().  MIPS selects it in no release.
+ * Whether the arch selects HAVE_FUNCTION_ARG_ACCESS_API (its row's
+ * ARG_ACCESS: x86, arm64, riscv in arch/ARCH/Kconfig of 6.12.117; MIPS
+ * in no release): $argN and BTF names need regs_get_kernel_argument().
  */
 static bool arg_access_api(const struct target *t)
 {
-	const char *a = t->abi->arch;
-
-	return !strcmp(a, "x86_64") || !strcmp(a, "arm64") ||
-	       !strcmp(a, "riscv64");
+	return t->abi->quirks->arg_access;
 }
 
 int kernel_btf_names(const struct target *t, bool fields, const char **why)

@@ -66,7 +66,7 @@ bool trace_clock_known(const struct target *t, const char *name)
 {
 	int i;
 
-	if (!strcmp(t->abi->arch, "x86_64") && !strcmp(name, "x86-tsc"))
+	if (*t->abi->quirks->clocks && !strcmp(name, t->abi->quirks->clocks))
 		return true;
 	for (i = 0; clocks[i]; i++)
 		if (!strcmp(clocks[i], name))

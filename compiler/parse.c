@@ -1153,6 +1153,7 @@ static void stmt_dump(struct parser *ps, struct program *prog, const struct pos 
 		prog->dump_raw = true;
 		ps->tok = ps->tok->next;
 	} else if (is(ps, "text")) {
+		prog->dump_text = true;
 		ps->tok = ps->tok->next;
 	} else if (ps->tok->kind == TK_WORD) {
 		syntax_error(ps, &ps->tok->pos, "expected the dump's form, 'raw' or 'text', or the end of the statement after the dump sink");
@@ -1535,6 +1536,15 @@ struct program *parse(struct token *t, struct diags *d)
 	if (prog->functions && prog->graph)
 		parse_error(ps, &prog->graph->pos, "'graph' needs the function_graph tracer, but 'function' at line %d already chose the function tracer; a boot has one tracer",
 			 prog->functions->pos.line);
+	/*
+	 * probecc report reads a function_graph trace only from raw dumps
+	 * (its text lines have no task or time): where the file names no
+	 * form, 'graph' takes the one that works, and --explain says so.
+	 */
+	if (prog->graph && !prog->dump_raw && !prog->dump_text) {
+		prog->dump_raw = true;
+		prog->dump_raw_implied = true;
+	}
 	if (prog->initcalls)
 		add_initcall_events(ps, prog);
 	check_expectations(ps, prog);

@@ -22,7 +22,7 @@
  *   ftrace.options is applied before the tracer exists and the kernel
  *   refuses them (trace_boot.c; measured on 6.1).
  * - The global "stacktrace" option gives a stack on every event, not on
- *   the function tracer's entries (seed 001); event triggers have no
+ *   the function tracer's entries; event triggers have no
  *   command-line parameter before 6.2 (trace_trigger=, static events
  *   only), and bootconfig's "actions" need CONFIG_HIST_TRIGGERS
  *   (trace_boot.c), so per-probe stacks are bootconfig actions when the
@@ -912,7 +912,7 @@ static void probes(struct ctx *c, int *order)
 	const struct probe *p;
 	bool any_kstack = false, all_kstack = true, any_ustack = false, global;
 	const struct pos *kstack_pos = NULL, *ustack_pos = NULL;
-	bool mips;
+	bool truncated;	/* the kernel's own kprobe stacks (its KSTACK_PERF) */
 
 	*order = 0;
 	for (p = c->prog->probes; p; p = p->next) {
@@ -938,21 +938,21 @@ static void probes(struct ctx *c, int *order)
 	 */
 	global = any_kstack && all_kstack;
 	/*
-	 * On MIPS the kernel's own stacks are truncated (issue 5): a
+	 * On MIPS the kernel's own stacks are truncated: a
 	 * trigger's ends in the breakpoint handler, and save_stack_trace_regs
 	 * is missing, so the global option costs a WARN per hit and records
 	 * nothing (measured on Debian's 6.1; kernel-patches/mipsel/ mends
 	 * both).  perf_callchain_kernel() unwinds from the probe's pt_regs.
 	 */
-	mips = !strncmp(c->t->abi->arch, "mips", 4);
+	truncated = c->t->abi->quirks->kstack_perf;
 	c->perf_stacks = c->t->stack_method == STACK_PERF ||
-			 (c->t->stack_method == STACK_AUTO && mips);
+			 (c->t->stack_method == STACK_AUTO && truncated);
 	if (any_kstack && c->perf_stacks) {
 		global = false;
 		explain(c, "stack on kprobes and events: the agent's perf callchains (%s)",
 			c->t->stack_method == STACK_PERF ? "--stack-method perf" :
 			"MIPS kernels truncate their own stacks: a trigger's ends in the breakpoint handler, the stacktrace option saves none without kernel-patches/mipsel; --stack-method kernel for a patched kernel");
-	} else if (global && mips) {
+	} else if (global && truncated) {
 		explain(c, "stack on kprobes and events: the global stacktrace option (--stack-method kernel: on MIPS this needs save_stack_trace_regs, kernel-patches/mipsel/0001)");
 	}
 	for (p = c->prog->probes; p; p = p->next) {
@@ -1156,6 +1156,8 @@ static struct placement *place_once(const struct program *prog,
 
 	*c.expects_tail = c.arms;
 	pl->plan = c.expects;
+	if (prog->dump_raw_implied)
+		explain(&c, "dump form: raw, since 'graph' is read from raw dumps only (a function_graph trace's text lines have no task or time); the dump line names no form ('text' there is an error with 'graph')");
 	if (prog->window_ms)
 		explain(&c, "dump: %s, before the real init, and again after a %u ms window of early userspace",
 			prog->sink ? prog->sink : "console", prog->window_ms);

@@ -24,6 +24,7 @@
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@
 #include "debugfile.h"
 #include "debuginfo.h"
 #include "kernel.h"
+#include "sysroot.h"
 #include "uelf.h"
 #include "ulibs.h"
 
@@ -51,13 +53,15 @@ static int usym_resolve(const char *sysroot, const char *target, const char *sym
 			unsigned long long off, struct uelf_sym *us, char **dbg,
 			const char **how, struct errmsg *why)
 {
-	char *path = xasprintf("%s%s", sysroot, target);
+	char *path = sysroot_path(sysroot, target, why);
 	struct debugfile df;
 	size_t n;
 	int ret;
 
 	*dbg = NULL;
 	*how = NULL;
+	if (!path)
+		return -EINVAL;
 	if (uelf_has_symtab(path) != 0) {	/* its own .symtab, or unreadable: uelf says */
 		ret = uelf_resolve_sym(path, sym, off, us, why);
 		free(path);
@@ -92,9 +96,14 @@ struct uframe_files {
 static void uframe_add(struct uframe_files *ff, const char *sysroot,
 		       const char *target, const char *role)
 {
-	char *path = xasprintf("%s%s", sysroot, target);
+	struct errmsg e;
+	char *path = sysroot_path(sysroot, target, &e);
 	struct debugfile df;
 
+	if (!path) {
+		sb_addf(&ff->read, "%s%s (%s)", ff->read.len ? ", " : "", e.msg, role);
+		return;
+	}
 	push_str(&ff->path, &ff->n, &ff->cap, path);
 	sb_addf(&ff->read, "%s%s (%s", ff->read.len ? ", " : "", path, role);
 	if (uelf_has_symtab(path) == 0) {
@@ -280,9 +289,9 @@ int resolve_uprobes(struct program *prog, const char *sysroot,
 			}
 			continue;
 		}
-		path = xasprintf("%s%s", sysroot, p->target);
-		if (uelf_check_arch_desc(path, kabi->arch, &uabi, desc,
-					 sizeof(desc), &why)) {
+		path = sysroot_path(sysroot, p->target, &why);
+		if (!path || uelf_check_arch_desc(path, kabi->arch, &uabi, desc,
+						  sizeof(desc), &why)) {
 			diag_add(d, p->usym ? &p->usym_pos : &p->target_pos, "%s", why.msg);
 			errors++;
 			free(path);
@@ -1107,8 +1116,8 @@ static bool probe_site(struct res *r, const struct probe *p,
 		if (usym_resolve(sysroot, p->target, p->usym,
 				 (unsigned long long)p->usym_off, &us, &path, &how, &err))
 			return cname_fail(r, &p->usym_pos, "%s", err.msg);
-		if (!path)	/* not stripped: its own DWARF */
-			path = xasprintf("%s%s", sysroot, p->target);
+		if (!path && !(path = sysroot_path(sysroot, p->target, &err)))	/* not stripped: its own DWARF */
+			return cname_fail(r, &p->target_pos, "%s", err.msg);
 		o = dw_open(path, false, &err);
 		if (!o)
 			return cname_fail(r, NULL, "%s", err.msg);
@@ -1392,10 +1401,10 @@ int resolve_list_vars(const char *where, const struct kernel *k,
 		p.usym_off = p.offset;
 		if (sysroot) {
 			/* the program's own ABI, as resolve_uprobes() gives a uprobe */
-			char *path = xasprintf("%s%s", sysroot, p.target);
+			char *path = sysroot_path(sysroot, p.target, NULL);
 			const char *uabi = NULL;
 
-			if (!uelf_check_arch(path, t->abi->arch, &uabi, NULL) &&
+			if (path && !uelf_check_arch(path, t->abi->arch, &uabi, NULL) &&
 			    abi_user(t->abi, uabi))
 				pt.abi = p.abi = abi_user(t->abi, uabi);
 			free(path);

@@ -17,6 +17,7 @@
 
 #include "debugfile.h"
 #include "elffile.h"
+#include "sysroot.h"
 
 int debugfile_build_id(Elf *elf, char *hex)
 {
@@ -42,13 +43,18 @@ static int file_crc(const char *path, GElf_Word *crc)
 {
 	unsigned char buf[65536];
 	uLong c = crc32(0, NULL, 0);
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = 0;
+	long long left;
+	int fd = regular_open(path, &left);
 
 	if (fd < 0)
-		return -errno;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		return fd;
+	/* no more than its size: a file that grows is not read forever */
+	while (left > 0 &&
+	       (n = read(fd, buf, left < (long long)sizeof(buf) ? (size_t)left : sizeof(buf))) > 0) {
 		c = crc32(c, buf, (uInt)n);
+		left -= n;
+	}
 	if (n < 0)
 		n = -errno;
 	close(fd);
@@ -81,6 +87,20 @@ static bool id_matches(const char *cand, const char *want, bool need,
 	return false;
 }
 
+/*
+ * The host path of the target's @path under @sysroot (sysroot.h), or
+ * NULL with why added to @looked (when not NULL).
+ */
+static char *in_root(const char *sysroot, const char *path, struct strbuf *looked)
+{
+	struct errmsg e;
+	char *host = sysroot_path(sysroot, path, &e);
+
+	if (!host && looked)
+		sb_addf(looked, "%s; ", e.msg);
+	return host;
+}
+
 int debugfile_find(Elf *elf, const char *sysroot, const char *path,
 		   struct debugfile *df)
 {
@@ -91,12 +111,13 @@ int debugfile_find(Elf *elf, const char *sysroot, const char *path,
 	int i, err;
 
 	memset(df, 0, sizeof(*df));
-	self = xasprintf("%s%s", sysroot, path);
+	self = in_root(sysroot, path, NULL);
 	if (debugfile_build_id(elf, id)) {
-		cand = xasprintf("%s/usr/lib/debug/.build-id/%.2s/%s.debug", sysroot, id, id + 2);
-		if (access(cand, R_OK))
-			sb_addf(&looked, "%s: %s; ", cand, strerror(errno));
-		else if (id_matches(cand, id, true, &looked))
+		char *rel = xasprintf("/usr/lib/debug/.build-id/%.2s/%s.debug", id, id + 2);
+
+		cand = in_root(sysroot, rel, &looked);
+		free(rel);
+		if (cand && id_matches(cand, id, true, &looked))
 			df->how = "build-id";
 		if (!df->how) {
 			free(cand);
@@ -111,10 +132,15 @@ int debugfile_find(Elf *elf, const char *sysroot, const char *path,
 	slash = strrchr(path, '/');
 	dir = xstrndup(path, slash ? (size_t)(slash - path) : 0);
 	for (i = 0; link && i < 3 && !df->how; i++) {
-		cand = i == 0 ? xasprintf("%s%s/%s", sysroot, dir, link) :
-		       i == 1 ? xasprintf("%s%s/.debug/%s", sysroot, dir, link) :
-				xasprintf("%s/usr/lib/debug%s/%s", sysroot, dir, link);
-		if (!strcmp(cand, self))
+		char *rel = i == 0 ? xasprintf("%s/%s", dir, link) :
+			    i == 1 ? xasprintf("%s/.debug/%s", dir, link) :
+				     xasprintf("/usr/lib/debug%s/%s", dir, link);
+
+		cand = in_root(sysroot, rel, &looked);
+		free(rel);
+		if (!cand)
+			;	/* said in looked */
+		else if (self && !strcmp(cand, self))
 			;	/* "chain.debug" beside itself: not this one */
 		else if ((err = file_crc(cand, &crc)))
 			sb_addf(&looked, "%s: %s; ", cand, strerror(-err));
@@ -129,7 +155,7 @@ int debugfile_find(Elf *elf, const char *sysroot, const char *path,
 		}
 	}
 	if (!*id && !dwelf_elf_gnu_debuglink(elf, &want_crc))
-		sb_addf(&looked, "%s has no build-id note and no .gnu_debuglink; ", self);
+		sb_addf(&looked, "%s%s has no build-id note and no .gnu_debuglink; ", sysroot, path);
 	free(dir);
 	free(self);
 	if (looked.len >= 2)
@@ -142,12 +168,12 @@ int debugfile_find(Elf *elf, const char *sysroot, const char *path,
 int debugfile_find_path(const char *sysroot, const char *path,
 			struct debugfile *df)
 {
-	char *name = xasprintf("%s%s", sysroot, path);
-	struct elf_file f;
 	struct errmsg e;
+	char *name = sysroot_path(sysroot, path, &e);
+	struct elf_file f;
 	int ret;
 
-	if (elf_file_open(&f, name, &e)) {
+	if (!name || elf_file_open(&f, name, &e)) {
 		memset(df, 0, sizeof(*df));
 		df->looked = xstrdup(e.msg);
 		free(name);

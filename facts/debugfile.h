@@ -6,7 +6,7 @@
  * its build-id note, then by its .gnu_debuglink name with the CRC-32
  * the link holds checked.  The one finder: the compiler reads symbols
  * through it (compiler/resolve.c), the report symbols and CFI
- * (report/ustack.c).
+ * (facts/ustack.c).
  */
 #ifndef PROBECC_DEBUGFILE_H
 #define PROBECC_DEBUGFILE_H

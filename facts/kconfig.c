@@ -95,3 +95,24 @@ int kconfig_tristate(const struct kernel *k, const char *name)
 	v = kconfig_get(k, name);
 	return v && (!strcmp(v, "y") || !strcmp(v, "m"));
 }
+
+/* The value of CONFIG_@name in k->config (sorted: a binary search), or NULL. */
+const char *kconfig_get(const struct kernel *k, const char *name)
+{
+	size_t n = strlen(name), lo = 0, hi = k->nconfig;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strncmp(k->config[mid], name, n);
+
+		if (!c && k->config[mid][n] == '=')
+			return k->config[mid] + n + 1;
+		if (!c)
+			c = (unsigned char)k->config[mid][n] - '=';
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}

@@ -547,26 +547,6 @@ const struct ksym *ksym_at(const struct kernel *k, unsigned long long addr)
 	return NULL;
 }
 
-const char *kconfig_get(const struct kernel *k, const char *name)
-{
-	size_t n = strlen(name), lo = 0, hi = k->nconfig;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strncmp(k->config[mid], name, n);
-
-		if (!c && k->config[mid][n] == '=')
-			return k->config[mid] + n + 1;
-		if (!c)
-			c = (unsigned char)k->config[mid][n] - '=';
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
 void ksym_suggest(const struct kernel *k, const char *name, bool funcs,
 		  struct suggest *sg)
 {

@@ -72,6 +72,8 @@ struct kernel {
 	bool syms_known, sizes_exact, ftrace_known, blacklist_known;
 	bool events_known, modules_known;
 	struct strbuf sources;	/* "read ..." / "cannot check ..." lines */
+	size_t modules_unread;	/* *.ko files under --modules that could not be read */
+	char modules_unread_why[320];	/* the first: its path and why */
 };
 
 struct kernel *kernel_new(void);

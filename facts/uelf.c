@@ -133,29 +133,25 @@ int uelf_is_dynamic(const char *path)
 #define E_MIPS_ABI_O32		0x00001000
 #endif
 
-/* The user ABI of a file, named as in uelf.h; NULL: none probecc knows. */
+/*
+ * The user ABI of a file, named as in uelf.h; NULL: none probecc knows.
+ * A 32-bit MIPS file says which of o32 and n32 in e_flags; any other is
+ * the native ABI of its arch table row (common/arch.def).
+ */
 static const char *abi_of(const GElf_Ehdr *eh)
 {
-	bool b64 = eh->e_ident[EI_CLASS] == ELFCLASS64;
+	const struct arch *a;
 
-	switch (eh->e_machine) {
-	case EM_MIPS:
-		if (b64)
-			return "n64";
+	if (eh->e_machine == EM_MIPS && eh->e_ident[EI_CLASS] == ELFCLASS32) {
 		if (eh->e_flags & EF_MIPS_ABI2)
 			return "n32";
 		if (!(eh->e_flags & EF_MIPS_ABI) ||
 		    (eh->e_flags & EF_MIPS_ABI) == E_MIPS_ABI_O32)
 			return "o32";
 		return NULL;
-	case EM_X86_64:
-		return b64 ? "sysv" : NULL;
-	case EM_AARCH64:
-		return b64 ? "aapcs64" : NULL;
-	case EM_RISCV:
-		return b64 ? "lp64" : NULL;
 	}
-	return NULL;
+	a = arch_by_elf(eh->e_machine, eh->e_ident[EI_CLASS], ELFDATANONE);
+	return a ? a->abi : NULL;
 }
 
 /* "x86-64 (ELFCLASS64, ELFDATA2LSB, EM_X86_64)" */

@@ -3,12 +3,14 @@
  * ulibs: a dynamic program's libraries under a sysroot (ulibs.h has the
  * rule and its source).  The .dynamic section is read with libelf.
  */
+#include <errno.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "elffile.h"
+#include "sysroot.h"
 #include "ulibs.h"
 
 /* Debian's multiarch directories and the classic ones (ld.so's defaults). */
@@ -78,12 +80,12 @@ static void dyn_free(struct dyn *d)
 /* Is @sysroot@cand an ELF shared object for the machine of @eh? */
 static bool fits(const char *sysroot, const char *cand, const GElf_Ehdr *eh)
 {
-	char *host = xasprintf("%s%s", sysroot, cand);
-	struct elf_file f;
 	struct errmsg e;
+	char *host = sysroot_path(sysroot, cand, &e);
+	struct elf_file f;
 	bool ok = false;
 
-	if (!access(host, R_OK) && !elf_file_open(&f, host, &e)) {
+	if (host && !elf_file_open(&f, host, &e)) {
 		ok = f.eh.e_machine == eh->e_machine &&
 		     f.eh.e_ident[EI_CLASS] == eh->e_ident[EI_CLASS] &&
 		     f.eh.e_ident[EI_DATA] == eh->e_ident[EI_DATA] &&
@@ -147,7 +149,7 @@ static char *find_lib(const char *sysroot, const char *name, const char *needer,
 int ulibs_find(const char *sysroot, const char *path, struct ulib **out,
 	       struct errmsg *e)
 {
-	char *host = xasprintf("%s%s", sysroot, path);
+	char *host = sysroot_path(sysroot, path, e);
 	struct ulib *l = NULL;
 	struct elf_file f;
 	GElf_Ehdr eh;
@@ -155,7 +157,7 @@ int ulibs_find(const char *sysroot, const char *path, struct ulib **out,
 	int n = 0, next = -1, i, k;
 
 	*out = NULL;
-	if (elf_file_open(&f, host, e)) {
+	if (!host || elf_file_open(&f, host, e)) {
 		free(host);
 		return -1;
 	}
@@ -182,8 +184,8 @@ int ulibs_find(const char *sysroot, const char *path, struct ulib **out,
 			;
 		if (next >= n)
 			break;
-		host = xasprintf("%s%s", sysroot, l[next].path);
-		k = elf_file_open(&f, host, NULL);
+		host = sysroot_path(sysroot, l[next].path, NULL);
+		k = host ? elf_file_open(&f, host, NULL) : -ENOENT;
 		free(host);
 		if (k) {
 			memset(&f, 0, sizeof(f));

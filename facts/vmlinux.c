@@ -89,27 +89,13 @@ static unsigned long long word(const struct elf_file *f,
 	return v;
 }
 
-/*
- * The --arch name for the ELF header, or NULL: the row of the arch table
- * (common/arch.def) of its e_machine, EI_CLASS and EI_DATA; a machine and
- * class that one row alone has is that row whatever the byte order (a
- * big-endian arm64 kernel is still arm64).
- */
+/* The --arch name for the ELF header, or NULL: common/arch.c arch_by_elf(). */
 static const char *elf_arch(const GElf_Ehdr *eh)
 {
-	const struct arch *a, *same = NULL;
-	unsigned int i, n = 0;
+	const struct arch *a = arch_by_elf(eh->e_machine, eh->e_ident[EI_CLASS],
+					   eh->e_ident[EI_DATA]);
 
-	for (i = 0; (a = arch_at(i)); i++) {
-		if (a->elf_machine != eh->e_machine ||
-		    a->elf_class != eh->e_ident[EI_CLASS])
-			continue;
-		if (a->elf_data == eh->e_ident[EI_DATA])
-			return a->name;
-		same = a;
-		n++;
-	}
-	return n == 1 ? same->name : NULL;
+	return a ? a->name : NULL;
 }
 
 /* Marker symbols of the ranges the loader needs. */
@@ -357,9 +343,18 @@ static int load_ko(const char *path, const struct stat *st, int flag,
 	GElf_Shdr sh;
 	Elf_Data *d;
 
+	struct errmsg e;
+
 	(void)st;
-	if (flag != FTW_F || !len || elf_open(&f, path, NULL))
+	if (flag != FTW_F || !len)
 		return 0;
+	if (elf_open(&f, path, &e)) {
+		/* said where a name is then missing: not skipped in silence */
+		if (!modules_k->modules_unread++)
+			snprintf(modules_k->modules_unread_why,
+				 sizeof(modules_k->modules_unread_why), "%.300s", e.msg);
+		return 0;
+	}
 	mod = xstrndup(base, len);
 	for (i = 0; mod[i]; i++)	/* the kernel's module names use _ */
 		if (mod[i] == '-')
@@ -407,6 +402,9 @@ int kernel_load_modules(struct kernel *k, const char *dir, struct errmsg *e)
 	k->modules_known = true;
 	sb_addf(&k->sources, "modules %s: %zu modules, %zu functions\n", dir,
 		modules_n, k->nsyms - before);
+	if (k->modules_unread)
+		sb_addf(&k->sources, "modules %s: %zu file(s) not read, the first: %s\n", dir,
+			k->modules_unread, k->modules_unread_why);
 	return 0;
 }
 

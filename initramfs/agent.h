@@ -231,6 +231,8 @@ ssize_t read_small(const char *path, char *buf, size_t size);
 struct utsname;
 void frame_begin(struct agent *a, struct out *o, struct utsname *u,
 		 char *cmdline, size_t size);
+/* the tracefs path of @rel in the buffer dump() reads (a->dump_dir): 0, or -1 when it does not fit */
+int buf_path(const struct agent *a, char *out, size_t size, const char *rel);
 
 /* plan.c */
 void plan_run(struct agent *a);
@@ -261,7 +263,6 @@ void sink_open(struct agent *a);
 int dump(struct agent *a, const char *stage);
 void persist_dump(struct agent *a, const char *name);
 int instance_use(struct agent *a, const char *name);
-int buf_path(const struct agent *a, char *out, size_t size, const char *rel);
 
 /* raw.c */
 void raw_dump(struct agent *a, struct out *o, int was_on);

@@ -561,20 +561,6 @@ void persist_dump(struct agent *a, const char *name)
 }
 
 /*
- * buf_path() - the tracefs path of @rel in the buffer dump() reads
- * (@a->dump_dir: the top buffer, or an instance's directory) into @out
- * of @size bytes.  Returns 0, or -1 when it does not fit.
- */
-int buf_path(const struct agent *a, char *out, size_t size, const char *rel)
-{
-	char r[AGENT_PATH_MAX];
-
-	if (snprintf(r, sizeof(r), "%s%s", a->dump_dir, rel) >= (int)sizeof(r))
-		return -1;
-	return path_join(out, size, a->tracefs, r);
-}
-
-/*
  * instance_use() - plan "instance NAME": probecc's events are in the
  * tracefs instance NAME, which every later plan line names by its
  * path (instances/NAME/...), and every dump reads it instead of the top

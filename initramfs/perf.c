@@ -5,7 +5,7 @@
  *
  * A stack taken by the tracer itself is truncated on MIPS: a kprobe's
  * stacktrace trigger ends in the breakpoint handler, func_stack_trace
- * in ftrace_caller (issue 5; kernel-patches/mipsel/ mends the kernel).
+ * in ftrace_caller (kernel-patches/mipsel/ mends the kernel).
  * perf's callchain starts from the probe's pt_regs instead
  * (perf_callchain_kernel() in arch/mips/kernel/perf_event.c), so it
  * reaches the probed function's callers on a stock kernel.  For each
@@ -20,7 +20,7 @@
  * pointer up (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER, as
  * "perf record --call-graph dwarf" does) instead of a callchain: MIPS
  * and arm64 kernels keep no user callchain without frame pointers, and
- * the host unwinds the copy with the program's CFI (report/ustack.c).
+ * the host unwinds the copy with the program's CFI (facts/ustack.c).
  * With "callchain" too (a kprobe's "stack user") the sample has both:
  * the kernel callchain from the probe's pt_regs, and the registers and
  * stack of the task the hit is in (perf_sample_regs_user() in
@@ -91,7 +91,7 @@ static const uint64_t sample_type_user = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
  * (arch/mips/kernel/perf_regs.c): a kernel warning on the console at
  * the first sample, so they stay out.  riscv64 has PC, then x1-x31 in
  * bits 1-31 (PERF_REG_RISCV_MAX 32).  The host reads the bits in the
- * same headers' order (report/ustack.c).
+ * same headers' order (facts/ustack.c).
  */
 #if defined(__x86_64__)
 #define USER_REGS_MASK	(((1ULL << 24) - 1) & ~(0xfULL << 12))

@@ -181,6 +181,20 @@ int rooted(const struct agent *a, char *out, size_t size, const char *path)
 }
 
 /*
+ * buf_path() - the tracefs path of @rel in the buffer dump() reads
+ * (@a->dump_dir: the top buffer, or an instance's directory) into @out
+ * of @size bytes.  Returns 0, or -1 when it does not fit.
+ */
+int buf_path(const struct agent *a, char *out, size_t size, const char *rel)
+{
+	char r[AGENT_PATH_MAX];
+
+	if (snprintf(r, sizeof(r), "%s%s", a->dump_dir, rel) >= (int)sizeof(r))
+		return -1;
+	return path_join(out, size, a->tracefs, r);
+}
+
+/*
  * read_fd() - read @fd into @buf (the caller's, @size bytes) until end of
  * file or @size bytes, retrying EINTR.  Returns the byte count, or -errno
  * when a read(2) failed (the bytes before it are in @buf, uncounted).

@@ -33,6 +33,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,11 +87,12 @@ struct compare {
 	struct threshold th[8];
 	int nth;
 	double *speed;		/* per boot, current then baseline: 1 the baseline's median */
+	struct side rcur, rbase;	/* the same metrics, times not divided by the speed */
 };
 
 /*
  * The default thresholds, from clean Malta boots under TCG on the shared
- * 2-core host (README.md, "Baselines": 15 clean boots, three 5-against-5
+ * 2-core host (docs/baselines.md; bench/README.md, "Baselines: false positives, spread and cost": 15 clean boots, three 5-against-5
  * comparisons): counts repeat exactly; first hits and phases move by
  * seconds with the host's load; any initcall stalls by up to ~1.8 s in a
  * single boot now and then, which the median of 5 boots hides: at 100 ms
@@ -338,17 +340,6 @@ static void boot_metrics(struct side *sd, int boot, const struct report *r, doub
 	put(sd, boot, "not armed", M_COUNT, items);
 }
 
-/* The time a boot spent in its built-in initcalls: how fast it ran. */
-static double boot_work(const struct report *r)
-{
-	double t = 0;
-	int i;
-
-	for (i = 0; i < r->nlevels; i++)
-		t += r->levels[i].sum;
-	return t;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -386,6 +377,36 @@ static bool stats(const struct series *s, int boots, double out[3])
 	out[2] = v[n - 1];
 	free(v);
 	return true;
+}
+
+/*
+ * How fast boot @boot of side @sd ran against @ref: the median over the
+ * initcalls both have of its duration over @ref's median of it; 1 when
+ * none is shared.
+ */
+static double boot_speed(const struct side *sd, int boot, const struct side *ref)
+{
+	double *ratio = xcalloc(ref->n + 1, sizeof(*ratio)), out[3], speed = 1;
+	int i, n = 0;
+
+	for (i = 0; i < ref->n; i++) {
+		const struct series *rs = ref->s[i];
+		const struct series *bs;
+		double x;
+
+		if (strncmp(rs->key, "initcall ", 9) ||
+		    !(bs = strmap_get(&sd->map, rs->key, strlen(rs->key))) ||
+		    boot >= bs->nv || !((x = bs->v[boot]) > 0) || !isfinite(x) ||
+		    !stats(rs, ref->boots, out) || !(out[0] > 0))
+			continue;
+		ratio[n++] = x / out[0];
+	}
+	if (n) {
+		qsort(ratio, n, sizeof(*ratio), cmp_double);
+		speed = n % 2 ? ratio[n / 2] : (ratio[n / 2 - 1] + ratio[n / 2]) / 2;
+	}
+	free(ratio);
+	return speed > 0 && isfinite(speed) ? speed : 1;
 }
 
 static struct change *new_change(struct compare *c, const char *key, enum mkind kind)
@@ -440,13 +461,19 @@ static void compare_number(struct compare *c, const char *key, enum mkind kind)
 	}
 	ch->regression = ch->beyond && t && ch->cur[0] > ch->base[2] + t->abs &&
 			 ch->cur[0] > ch->base[0] * (1 + t->rel);
-	if (!strncmp(key, "initcall ", 9) || !strncmp(key, "level ", 6))
-		snprintf(ch->what, sizeof(ch->what), "%.3f -> %.3f ms (%+.3f ms; baseline %.3f..%.3f ms)",
-			 ch->base[0] * 1e3, ch->cur[0] * 1e3, d * 1e3,
-			 ch->base[1] * 1e3, ch->base[2] * 1e3);
-	else
-		snprintf(ch->what, sizeof(ch->what), "%.3f -> %.3f%s (%+.3f%s; baseline %.3f..%.3f%s)",
-			 ch->base[0], ch->cur[0], unit, d, unit, ch->base[1], ch->base[2], unit);
+	{
+		double rc[3], rb[3];
+		bool ms = !strncmp(key, "initcall ", 9) || !strncmp(key, "level ", 6);
+		double k = ms ? 1e3 : 1;
+
+		unit = ms ? " ms" : " s";
+		stats(strmap_get(&c->rcur.map, key, strlen(key)), c->ncur, rc);
+		stats(strmap_get(&c->rbase.map, key, strlen(key)), c->nbase, rb);
+		snprintf(ch->what, sizeof(ch->what),
+			 "%.3f -> %.3f%s (%+.3f%s; baseline %.3f..%.3f%s; as measured, not divided by the boot speed: %.3f -> %.3f%s)",
+			 ch->base[0] * k, ch->cur[0] * k, unit, d * k, unit,
+			 ch->base[1] * k, ch->base[2] * k, unit, rb[0] * k, rc[0] * k, unit);
+	}
 }
 
 static void compare_set(struct compare *c, const char *key)
@@ -537,30 +564,26 @@ void compare_boots(struct compare **cp, struct report *const *cur, int ncur,
 	c->cur.boots = ncur;
 	c->base.boots = nbase;
 	/*
-	 * Each boot's speed: its built-in initcalls' total time against the
-	 * median of the baseline's (of the boots themselves without one).
-	 * Under TCG on a shared host a whole boot runs 2-3x slower at times
-	 * (measured: README.md, "Baselines"); its times are divided by it,
-	 * so that one initcall that got slower stands out of a boot that did.
-	 * Without initcalls every speed is 1.
+	 * Each boot's speed: the median of its initcalls' durations, each
+	 * against that initcall's median in the baseline (in the boots
+	 * themselves without one).  Under TCG on a shared host a whole boot
+	 * runs 2-3x slower at times (measured: docs/baselines.md; bench/README.md,
+	 * "Baselines: false positives, spread and cost"); its times are divided
+	 * by it, so that one initcall that got slower stands out of a boot that
+	 * did.  A median of ratios, not a ratio of sums: one initcall slowed by
+	 * a second, or one absurd time in the dump, does not move it.  Without
+	 * initcalls every speed is 1.
 	 */
-	{
-		struct report *const *ref = nbase ? base : cur;
-		int nref = nbase ? nbase : ncur;
-		double *w = xcalloc(nref, sizeof(*w)), med;
-
-		for (i = 0; i < nref; i++)
-			w[i] = boot_work(ref[i]);
-		qsort(w, nref, sizeof(*w), cmp_double);
-		med = nref % 2 ? w[nref / 2] : (w[nref / 2 - 1] + w[nref / 2]) / 2;
-		free(w);
-		c->speed = xcalloc(ncur + nbase, sizeof(*c->speed));
-		for (i = 0; i < ncur + nbase; i++) {
-			double x = boot_work(i < ncur ? cur[i] : base[i - ncur]);
-
-			c->speed[i] = med > 0 && x > 0 ? x / med : 1;
-		}
-	}
+	c->rcur.boots = ncur;
+	c->rbase.boots = nbase;
+	for (i = 0; i < ncur; i++)
+		boot_metrics(&c->rcur, i, cur[i], 1);
+	for (i = 0; i < nbase; i++)
+		boot_metrics(&c->rbase, i, base[i], 1);
+	c->speed = xcalloc(ncur + nbase, sizeof(*c->speed));
+	for (i = 0; i < ncur + nbase; i++)
+		c->speed[i] = boot_speed(i < ncur ? &c->rcur : &c->rbase, i < ncur ? i : i - ncur,
+					 nbase ? &c->rbase : &c->rcur);
 	for (i = 0; i < ncur; i++)
 		boot_metrics(&c->cur, i, cur[i], c->speed[i]);
 	for (i = 0; i < nbase; i++)
@@ -631,7 +654,7 @@ void compare_text(FILE *f, const struct report *r)
 	}
 	fprintf(f, "baseline: %d boot(s) against %d: %d metric(s) compared, %d beyond the baseline's spread, %d regression(s)\n",
 		c->ncur, c->nbase, c->nch, c->nbeyond, c->nreg);
-	fprintf(f, "  boot speed (built-in initcalls' time against the baseline's median; times are divided by it):");
+	fprintf(f, "  boot speed (the median of the initcalls' durations against the baseline's; times are divided by it):");
 	for (i = 0; i < c->ncur + c->nbase; i++)
 		fprintf(f, "%s %.2f", i == c->ncur ? " | baseline" : "", c->speed[i]);
 	fprintf(f, "\n");

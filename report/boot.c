@@ -86,43 +86,6 @@ int boot_runner_word(const char *word)
 	return -EINVAL;
 }
 
-/* @line without "\r" at its end and the "[    1.234567] " of printk time. */
-static const char *console_text(char *line, double *ts)
-{
-	char *p = line, *end;
-	size_t n = strlen(line);
-
-	while (n && (line[n - 1] == '\r' || line[n - 1] == '\n'))
-		line[--n] = '\0';
-	*ts = -1;
-	if (*p == '[' && (end = strchr(p, ']')) && end[1] == ' ') {
-		char *q = p + 1;
-
-		q += strspn(q, " ");
-		if (q < end && strspn(q, "0123456789.") == (size_t)(end - q)) {
-			*ts = strtod(q, NULL);
-			p = end + 2;
-		}
-	}
-	return p;
-}
-
-/* "STR[#N]" of an oops header: its "[#" followed by digits and "]". */
-static bool oops_header(const char *t)
-{
-	const char *p;
-
-	if (!strncmp(t, "Kernel panic", 12))
-		return false;
-	for (p = strstr(t, "[#"); p; p = strstr(p + 1, "[#")) {
-		size_t n = strspn(p + 2, "0123456789");
-
-		if (n && p[2 + n] == ']')
-			return true;
-	}
-	return false;
-}
-
 /* The text after @key in @t, up to @stop (a set of bytes), as a new string. */
 static char *field_after(const char *t, const char *key, const char *stop)
 {
@@ -164,7 +127,7 @@ static void death_details(struct boot *b, char **lines, int n, int from)
 	int i;
 
 	for (i = from; i < n; i++) {
-		const char *t = console_text(lines[i], &ts);
+		const char *t = dumpread_printk_text(lines[i], &ts);
 		char *f;
 
 		if (in_trace) {
@@ -183,7 +146,7 @@ static void death_details(struct boot *b, char **lines, int n, int from)
 			char *pid = field_after(t, "PID:", " ");
 			char *comm = field_after(t, "Comm:", " ");
 
-			snprintf(b->task, sizeof(b->task), "%s-%s", comm, pid);
+			snprintf(b->task, sizeof(b->task), "%s-%s", comm ? comm : "?", pid ? pid : "?");
 			free(pid);
 			free(comm);
 		} else if (!b->pc[0] && (!strncmp(t, "epc   : ", 8) || !strncmp(t, "RIP: ", 5) ||
@@ -232,7 +195,7 @@ static void read_console(struct boot *b, char *text)
 	keep_tail(b, lines, n);
 	for (i = 0; i < n; i++) {
 		char *copy = xstrdup(lines[i]);
-		const char *t = console_text(copy, &ts);
+		const char *t = dumpread_printk_text(copy, &ts);
 		const char *p;
 
 		if (!b->poweroff && strstr(t, "reboot: Power down"))
@@ -240,7 +203,7 @@ static void read_console(struct boot *b, char *text)
 		if (!strncmp(t, "probecc-rc: exit ", 17) &&
 		    strspn(t + 17, "0123456789") == strlen(t + 17) && t[17] && strlen(t + 17) < 4)
 			b->rc_status = atoi(t + 17);
-		if (!b->oops && oops_header(t)) {
+		if (!b->oops && dumpread_oops_header(t)) {
 			b->oops = true;
 			snprintf(b->oops_msg, sizeof(b->oops_msg), "%s", t);
 			if (death < 0) {
@@ -268,6 +231,9 @@ static bool cmdline_whole(const char *got, const char *want)
 {
 	size_t g = strlen(got), w = strlen(want);
 
+	/* an empty --append gave the kernel nothing that could be cut */
+	if (!want[strspn(want, " \t\r")])
+		return true;
 	return g >= w && !strcmp(got + g - w, want) && (g == w || got[g - w - 1] == ' ');
 }
 
@@ -333,9 +299,16 @@ void boot_decide(struct report *r)
 			 d->ncut ? ": " : "", d->ncut ? d->why : "");
 	} else if (window_missing(r)) {
 		b->end = BOOT_WINDOW_MISSING;
+		/*
+		 * A poweroff with no "probecc-rc: exit" line: the workload
+		 * powered off before rc/run-rc could wait for the window dump
+		 * (qemu-images/rc/run-rc), the likely cause under run-probes.
+		 */
 		snprintf(b->msg, sizeof(b->msg),
-			 "the probe file asks for a window dump (window %u ms); the last complete dump is the init dump%s%s",
-			 r->prog->window_ms, d->ncut ? "; " : "", d->ncut ? d->why : "");
+			 "the probe file asks for a window dump (window %u ms); the last complete dump is the init dump%s%s%s",
+			 r->prog->window_ms, d->ncut ? "; " : "", d->ncut ? d->why : "",
+			 b->poweroff && b->rc_status < 0 ?
+			 "; it powered off with no \"probecc-rc: exit\" line: likely the --rc script or init powered off before the window ended (rc/run-rc waits for the window dump, then powers off)" : "");
 	} else if (r->append_text && !cmdline_whole(d->cmdline ? d->cmdline : "", r->append_text)) {
 		b->end = BOOT_CMDLINE_CUT;
 		snprintf(b->msg, sizeof(b->msg), "the kernel got \"%s\", not the whole command line",

@@ -15,10 +15,16 @@
  * execs /init, init/main.c: do_initcalls()); any other is a module's
  * init (kernel/module/main.c: do_init_module() calls do_one_initcall()).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report-int.h"
+#include "strmap.h"
+
+/* Why a start and a finish are not made one duration. */
+static const char twice[] = "started again in its task before it finished: which start a finish ends is unknown";
+static const char backwards[] = "its finish is stamped before its start (per-CPU trace clocks are not synchronised; a module's init can migrate)";
 
 /* "func=NAME+0x0/0x1c [MOD] ret=0" -> NAME, MOD (or NULL), ret. */
 static char *parse_func(const char *args, char **module, int *ret)
@@ -92,6 +98,61 @@ static int slowest_first(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* @ic ends at @ts: a duration, unless the finish is stamped before the start. */
+static void end_at(struct initcall *ic, double ts, int ret)
+{
+	if (ts < ic->start) {
+		ic->end = -2;
+		ic->unpaired = backwards;
+		return;
+	}
+	ic->end = ts;
+	ic->ret = ret;
+}
+
+/*
+ * @ic, about to be r->ics[r->nics], is the open start of its function in
+ * its task (@open: "TASK\nFUNC" -> index + 1; the keys in @keys, freed by
+ * the caller).  One still open there makes both unpaired.
+ */
+static void open_start(struct report *r, struct strmap *open, char ***keys, int *nkeys,
+		       int *capkeys, struct initcall *ic)
+{
+	char *key = xasprintf("%s\n%s", ic->task, ic->func);
+	void *prev = strmap_get(open, key, strlen(key));
+
+	if (prev) {
+		struct initcall *p = &r->ics[(intptr_t)prev - 1];
+
+		if (p->end == -1) {
+			p->unpaired = twice;
+			ic->unpaired = twice;
+		}
+	}
+	push_str(keys, nkeys, capkeys, key);
+	xstrmap_put(open, key, strlen(key), (void *)(intptr_t)(r->nics + 1));
+}
+
+/* A finish of @func in @h's task: the open start it ends, looked up, not walked to. */
+static void finish(struct report *r, struct strmap *open, const struct hit *h,
+		   const char *func, int ret)
+{
+	char *key = xasprintf("%s\n%s", h->task, func);
+	void *idx = strmap_get(open, key, strlen(key));
+	struct initcall *ic;
+
+	free(key);
+	if (!idx)
+		return;
+	ic = &r->ics[(intptr_t)idx - 1];
+	if (ic->end != -1)
+		return;
+	if (ic->unpaired)
+		ic->end = -2;	/* its finish came: no later one is its */
+	else
+		end_at(ic, h->ts, ret);
+}
+
 /*
  * initcalls_pair() - r->ics (slowest first, unfinished last) and
  * r->levels from the initcall events among r->d's hits.
@@ -100,7 +161,9 @@ void initcalls_pair(struct report *r)
 {
 	const struct dump *d = &r->d;
 	const char *level = NULL, *level_task = NULL;
-	int i, j, cap = 0, lcap = 0;
+	int i, j, cap = 0, lcap = 0, nkeys = 0, capkeys = 0;
+	struct strmap open = { 0 };
+	char **keys = NULL;
 
 	for (i = 0; i < d->nhits; i++) {
 		const struct hit *h = &d->hits[i];
@@ -137,6 +200,7 @@ void initcalls_pair(struct report *r)
 			ic.task = h->task;
 			ic.start = h->ts;
 			ic.end = -1;
+			open_start(r, &open, &keys, &nkeys, &capkeys, &ic);
 			ic.level = level && level_task && !strcmp(h->task, level_task) &&
 				   !ic.module ? level : "module";
 			if (r->nics == cap) {
@@ -153,15 +217,19 @@ void initcalls_pair(struct report *r)
 				continue;
 			free(func);
 			func = parse_func(h->args, &mod, &ret);
+			if (strncmp(func, "0x", 2)) {
+				finish(r, &open, h, func, ret);
+				free(func);
+				free(mod);
+				continue;
+			}
 			for (j = r->nics - 1; j >= 0; j--) {
 				struct initcall *ic = &r->ics[j];
 
 				/* a module's init was renamed from its address above */
-				if (ic->end < 0 && !strcmp(ic->task, h->task) &&
-				    (!strcmp(ic->func, func) ||
-				     (!strncmp(func, "0x", 2) && ic->module))) {
-					ic->end = h->ts;
-					ic->ret = ret;
+				if (ic->end == -1 && !ic->unpaired && !strcmp(ic->task, h->task) &&
+				    ic->module) {
+					end_at(ic, h->ts, ret);
 					break;
 				}
 			}
@@ -169,6 +237,10 @@ void initcalls_pair(struct report *r)
 			free(mod);
 		}
 	}
+	strmap_free(&open);
+	for (i = 0; i < nkeys; i++)
+		free(keys[i]);
+	free(keys);
 	for (i = 0; i < r->nics; i++) {
 		struct initcall *ic = &r->ics[i];
 
@@ -242,7 +314,7 @@ void initcalls_text(FILE *out, const struct report *r, int max)
 		const struct initcall *ic = &r->ics[i];
 
 		if (ic->end < 0)
-			fprintf(out, "  %12s  %s", "unfinished", ic->func);
+			fprintf(out, "  %12s  %s", ic->unpaired ? "unpaired" : "unfinished", ic->func);
 		else
 			fprintf(out, "  %9.3f ms  %s", (ic->end - ic->start) * 1e3, ic->func);
 		if (ic->module)
@@ -250,6 +322,8 @@ void initcalls_text(FILE *out, const struct report *r, int max)
 		fprintf(out, " (%s, at %.6f s", ic->level, ic->start);
 		if (ic->ret)
 			fprintf(out, ", ret %d", ic->ret);
+		if (ic->unpaired)
+			fprintf(out, "; %s", ic->unpaired);
 		fprintf(out, ")\n");
 	}
 	if (r->nics > max)
@@ -277,7 +351,10 @@ void initcalls_json(FILE *f, const struct report *r)
 		fprintf(f, ", \"task\": ");
 		json_string(f, ic->task);
 		fprintf(f, ", \"start\": %.6f, ", ic->start);
-		if (ic->end < 0)
+		if (ic->end < 0 && ic->unpaired)
+			fprintf(f, "\"duration_ms\": null, \"ret\": null, \"unpaired\": \"%s\"}",
+				ic->unpaired);
+		else if (ic->end < 0)
 			fprintf(f, "\"duration_ms\": null, \"ret\": null}");
 		else
 			fprintf(f, "\"duration_ms\": %.3f, \"ret\": %d}",

@@ -2,14 +2,10 @@
 /*
  * report-int.h - the report's parts, shared among report/ only:
  *
- *   frame.c        the raw capture -> its framed dumps, checked (lengths,
- *                  CRC-32s, nonce: common/dumpframe.h)
- *   tracedat.c     raw dumps -> trace.dat (through trace-cmd restore)
- *   events.c       raw dumps -> hits, each record decoded by its format
- *                  file (libtracecmd, libtraceevent)
- *   dump.c         the dumps -> struct dump (manifest lines, trace hits,
- *                  perf samples joined to hits, frames named, user
- *                  stacks named through --sysroot)
+ *   dump.c         the capture -> struct dump by the dump reader
+ *                  (dumpread/dumpread.h), then perf samples joined to
+ *                  hits, frames named, user stacks unwound and named
+ *                  through --sysroot (facts/ustack.c)
  *   initcall.c     the initcall events paired per initcall and level
  *   baseline.c     boots against a baseline (--baseline, several DUMPs)
  *   expect.c       one verdict per "expect" line of the probe file
@@ -32,202 +28,9 @@
 #include <stdio.h>
 
 #include "common.h"
-#include "dumpframe.h"
 #include "compiler.h"
+#include "dumpread.h"
 #include "kernel.h"
-
-struct hit {
-	char *probe;		/* event name, or the traced function */
-	char *task;
-	double ts;		/* seconds since boot */
-	char *args;		/* the body after "NAME: " ("" for functions) */
-	char *parent;		/* function tracer: the caller after "<-" */
-	char **frames;		/* the <stack trace>, innermost first */
-	int nframes, capframes;
-	bool stack;		/* a <stack trace> followed */
-	bool perf;		/* frames are a perf callchain */
-	char **uframes;		/* the <user stack trace>, innermost first */
-	int nuframes, capuframes;
-	bool ustack;		/* a <user stack trace> followed */
-	bool console;		/* from the kernel's ftrace dump on the console only */
-};
-
-/*
- * A "perf" line: one sample of a probe with its kernel callchain; or a
- * "perf-user" line: one with the user registers (the bits of umask in
- * order, arch/ARCH/include/uapi/asm/perf_regs.h) and stack copy.
- */
-struct sample {
-	char *probe;
-	double ts;		/* seconds, perf's clock (local_clock) */
-	long pid;		/* the task (TID) */
-	long tgid;		/* its process (PID), as "perf-mmap" lines' */
-	unsigned long long *addrs;
-	int n;
-	bool user;		/* a "perf-user" line */
-	bool kernel;		/* ... of a kernel probe ("stack user"): addrs its kernel callchain */
-	int machine;		/* ELF e_machine of the dump's arch (EM_NONE: unknown) */
-	unsigned long long umask, *uregs;
-	int nuregs;
-	unsigned char *ustack;	/* the bytes from the user stack pointer up */
-	size_t nustack;
-};
-
-/*
- * A "perf-mmap" line: an executable mapping of a process, as the
- * kernel's PERF_RECORD_MMAP2 gave it (the file offset @pgoff of @path at
- * @addr for @len bytes), from @ts on.  addr + len does not wrap.
- */
-struct umap {
-	double ts;		/* seconds, perf's clock, as struct sample's */
-	long pid;
-	unsigned long long addr, len, pgoff;
-	char *path;		/* the target's path ("/lib/libc.so.6", "[vdso]") */
-};
-
-/* A "module" line: where a module's core and code sections were. */
-struct module {
-	char *name;
-	unsigned long long base, size;
-	char **secs;		/* code section names ... */
-	unsigned long long *secaddr;	/* ... and addresses in that boot */
-	int nsecs;
-	struct ko_sym *syms;	/* from --modules; NULL: none */
-	size_t nsyms;
-	bool loaded;		/* syms looked up */
-};
-
-/* One dump of the capture as frame.c read it. */
-enum frame_state { FRAME_COMPLETE, FRAME_CUT, FRAME_DAMAGED };
-struct framed {
-	unsigned int n;		/* its number in the boot: 1 init, 2 window */
-	char nonce[DUMP_FRAME_NONCE_LEN + 1];
-	char *body;		/* the chunks' data joined, NUL-terminated */
-	size_t body_len;
-	unsigned int chunks;	/* chunks read and checked */
-	enum frame_state state;
-	char why[320];		/* not complete: what went wrong */
-};
-
-/* Every dump of a capture (frames_read()). */
-struct frames {
-	struct framed *d;
-	int n, cap;
-	int stray;		/* frame lines not taken (no nonce, another's) */
-	char stray_why[256];	/* the first of them, "line N: ..." */
-	bool any;		/* a line looked like a frame */
-};
-
-/* A "kprobe-profile" line: a kprobe event's hits as the kernel counted them. */
-struct kcount {
-	char *probe;
-	unsigned long long hits, missed;	/* kprobe_profile at dump time */
-};
-
-/*
- * A dump's "perf-stat" line (docs/plan.md, initramfs/perf.c perf_dump()):
- * per perf probe, the samples the agent read from its rings, those the
- * kernel dropped because a ring was full (PERF_RECORD_LOST), throttled
- * (PERF_RECORD_THROTTLE records) and records it could not read.
- */
-struct perf_stat {
-	char *probe;
-	unsigned long long samples, lost, throttled, bad;
-};
-
-/*
- * A dump's "timebase" line (docs/plan.md): CLOCK_BOOTTIME nanoseconds of
- * the agent's start, just before and just after its trace_marker write
- * "probecc-clock N MARK", and when the ring buffer stopped for the dump;
- * and the trace-clock time the kernel gave that marker event.
- */
-struct timebase {
-	unsigned int n;		/* the dump's number; 0: no timebase line */
-	long long start, mark, marked, stop;
-	double trace_ts;	/* the marker's time in the trace; -1: not seen */
-};
-
-struct dump {
-	int ndumps;		/* complete dumps (begin and end frames) */
-	char nonce[DUMP_FRAME_NONCE_LEN + 1];	/* the last one's; "" with none */
-	int ncut;		/* dumps cut short or damaged: no evidence */
-	char why[400];		/* the last of them: what went wrong */
-	int stray;		/* frame lines not taken */
-	char stray_why[256];
-	int bad_time;		/* trace lines whose time is not the kernel's form */
-	char bad_time_why[160];	/* the first of them */
-	int unread;		/* trace lines of no form the report reads */
-	bool in_string;		/* parsing: a traced string goes on over lines */
-	int console_dumps;	/* the kernel's ftrace dumps on the console (--console) */
-	int console_events;	/* the events they held */
-	int console_new;	/* of them, not in the agent's dump: joined */
-	long console_lost;	/* their "CPU:N [LOST N EVENTS]" */
-	char unread_why[160];	/* the first of them */
-	bool unframed;		/* no frames: the file is one dump's body */
-	double init_time;	/* uptime of userspace start; -1: unknown */
-	char init_why[200];	/* why it is unknown, when the dump should have told */
-	double last_time;	/* when the last dump stopped recording; -1: unknown */
-	/*
-	 * The timebase: with the first and last dumps' clock marks found in
-	 * the trace, init_time and last_time are on the trace's clock, as
-	 * every hit, sample and oops (timebase true); else they are
-	 * CLOCK_BOOTTIME as the manifests said (timebase_why says why).
-	 */
-	struct timebase tb_first, tb_last;
-	bool timebase;
-	double offset_first, offset_last;	/* trace clock minus CLOCK_BOOTTIME, s */
-	char timebase_why[240];
-	int after_dump;		/* hits later than the last dump's stop */
-	double after_dump_ts;	/* the latest of them */
-	struct strbuf items;	/* "item" lines of the last dump */
-	struct strbuf cpus;	/* "cpu" lines of the last dump */
-	char *uname;		/* "RELEASE\tMACHINE" as uname(2) says */
-	/*
-	 * The plan's arch (probecc --arch: mipsel, mips64el, ...): uname's
-	 * machine has no byte order on MIPS ("mips64" for a little-endian
-	 * Loongson-3 too), this has.  NULL: not in the dump.
-	 */
-	char *arch;
-	char *cmdline;		/* the last dump's "cmdline": what the kernel got */
-	struct hit *hits;
-	int nhits, cap;
-	struct sample *samples;
-	int nsamples, capsamples, unmatched;
-	struct module *mods;
-	int nmods, capmods;
-	struct umap *umaps;	/* "perf-mmap" lines, in the dump's order */
-	int numaps, capumaps;
-	unsigned long long stext;	/* "stext": _stext in that boot; 0: unknown */
-	/*
-	 * The events are a "previous" dump's: the trace a boot left in the
-	 * persistent instance, dumped by the next boot's agent (after a
-	 * hang and a reset); its "last_boot" line gives that next boot's
-	 * kernel text minus the hung boot's (text_delta).
-	 */
-	bool previous;
-	long long text_delta;
-	bool in_ustack;		/* parsing: " => " lines are a user stack's */
-	int noops;		/* "kprobe-oops" lines: the MIPS single-step oops */
-	double oops_time;	/* the first one's, seconds since boot */
-	char *oops_epc, *oops_task;
-	struct kcount *kcounts;	/* "kprobe-profile" lines */
-	int nkcounts, capkcounts;
-	struct perf_stat *pstats;	/* "perf-stat" lines */
-	int npstats, cappstats;
-	/* "note perf N samples not kept": read, but past the agent's text limit */
-	unsigned long long perf_notkept;
-	/* "note perf-mmap N mappings not kept": past the agent's bound */
-	unsigned long long perf_maps_notkept;
-	bool raw;		/* raw dumps: hits from their trace.dat (events.c) */
-	long raw_events, raw_unknown;	/* records read, of no known format */
-	char raw_why[1024];	/* the trace.dat could not be read: why */
-	char *stage;		/* the last dump's "stage": init or window */
-	/*
-	 * the last dump's "buffer": "instances/NAME/" when probecc's events
-	 * were in an instance of their own ("instance NAME"); NULL or "top"
-	 */
-	char *buffer;
-};
 
 /* How a boot ended: an index into boot_rows[] (boot.c). */
 enum boot_end {
@@ -257,7 +60,7 @@ extern const struct boot_row boot_rows[BOOT_NR];
 struct boot {
 	bool known;
 	enum boot_end end;
-	char msg[640];		/* one line: what ended the boot */
+	char msg[1024];		/* one line: what ended the boot */
 	int init_status;	/* BOOT_INIT_EXITED: PID 1's exit status; -1 a signal */
 	int rc_status;		/* "probecc-rc: exit N" of rc/run-rc; -1: none */
 	double time;		/* the panic or oops line's printk time; -1 */
@@ -282,8 +85,9 @@ struct initcall {
 	char *module;		/* "bonding"; NULL: built in */
 	const char *level;	/* points into a hit's args, or "module" */
 	char *task;		/* the task that ran it (points into its hit) */
-	double start, end;	/* seconds; end -1: never finished in the trace */
+	double start, end;	/* seconds; end < 0: no duration (-1: no finish yet) */
 	int ret;
+	const char *unpaired;	/* why no finish was paired with it, or NULL */
 };
 
 /* One initcall level: its initcalls' count and summed durations. */
@@ -344,58 +148,10 @@ struct report {
 	int nexp, failed;
 };
 
-/* frame.c */
-void frames_read(const char *text, size_t len, struct frames *f);
-
 /* kcidb.c */
 int kcidb_file_check(const char *arg);
 
-/* frame64.c */
-char *frames_unb64(const char *text, size_t *len);
-
-/* tracedat.c */
-int tracedat_build(const char *text, size_t len, bool complete_only,
-		   char **dat_out, FILE *info, struct errmsg *e);
-/* What tracedat_check() passed, for the fuzz harness (tracedat.c). */
-struct tracedat_visit {
-	void (*layout)(unsigned int page_size, unsigned int long_size,
-		       bool big_endian, void *arg);
-	void (*file)(const char *name, const char *data, size_t len, void *arg);
-	void (*page)(const unsigned char *pg, void *arg);
-	void *arg;
-};
-int tracedat_check(const char *text, size_t len, bool complete_only,
-		   const struct tracedat_visit *v, struct errmsg *e);
-const char *child_status(int status, char *buf, size_t size);
-int child_call(int (*fn)(void *arg), void *arg, unsigned int seconds,
-	       int *status, struct errmsg *e);
-void tracedat_done(char *dat);
-int tracedat_write(const char *text, size_t len, const char *out,
-		   FILE *info, struct errmsg *e);
-
-/* printfmt.c */
-int printfmt_check(const char *args, size_t len, char *why, size_t size);
-
-/* events.c */
-int events_read(struct report *r, const char *text, size_t len,
-		struct errmsg *e);
-int events_try(const char *dat, struct errmsg *e);
-
-/* Append a copy of @h to @d's hits (dump.c, events.c). */
-static inline void add_hit(struct dump *d, const struct hit *h)
-{
-	ALLOC_GROW(d->hits, d->nhits + 1, d->cap);
-	d->hits[d->nhits++] = *h;
-}
-
-/* dump.c */
-bool dump_evidence(const struct dump *d);
-bool dump_complete(const struct dump *d);
-const char *dump_incomplete_why(const struct dump *d, char *buf, size_t size);
-const struct perf_stat *perf_stat_of(const struct dump *d, const char *probe);
-bool perf_lossy(const struct dump *d, const struct perf_stat *p);
-void perf_loss_why(const struct dump *d, const char *probe, char *why, size_t size);
-bool clock_mark(struct dump *d, const char *msg, double ts);
+/* dump.c: the capture read (dumpread/), then the samples joined and frames named */
 void dump_read(struct report *r, char *text, size_t len);
 void dump_console_trace(struct report *r, const char *text);
 
@@ -449,17 +205,6 @@ void text_summary(FILE *out, const struct report *r);
 /* escape.c */
 int utf8_len(const unsigned char *s);
 
-/* ustack.c; a user frame that says why the stack is cut or missing starts with USTACK_MARK */
-#define USTACK_MARK	"[user stack "
-void ustack_frames(const struct sample *s, const struct umap *maps, int nmaps,
-		   const char *sysroot, const char *path, unsigned long long off,
-		   bool ret, char ***frames, int *n, int *cap);
-/*
- * Was user frame @frame found by prologue analysis (no CFI: MIPS)?  Every
- * output keeps the mark USTACK_HEUR after the frame's name.
- */
-#define USTACK_HEUR	" (heuristic)"
-bool ustack_heuristic(const char *frame);
 void json_string(FILE *f, const char *s);
 void xml_escaped(FILE *f, const char *s);
 

@@ -372,6 +372,20 @@ static char *read_input(const char *path, size_t *len)
 }
 
 /*
+ * Drop the NUL bytes of a console log of @len bytes (a serial line carries
+ * them; a string function would end the text at the first).
+ */
+static void drop_nuls(char *text, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++)
+		if (text[i])
+			text[n++] = text[i];
+	text[n] = '\0';
+}
+
+/*
  * A capture (a dump channel, a console log) from @path as read_input()
  * reads it; a LAVA job log (report/lavalog.h) becomes the console it
  * recorded, its job's end in *@job when @job is not NULL (job->records
@@ -539,37 +553,31 @@ static bool on_stdout(const char *path)
  */
 static int frames_main(const struct report *r, const char *text, size_t len)
 {
-	struct frames f = { 0 };
-	const struct framed *pick = NULL;
-	int i;
+	const char *body = NULL, *why = NULL, *stray_why = NULL;
+	size_t body_len = 0;
+	int stray = 0, rc;
 
-	frames_read(text, len, &f);
-	for (i = 0; i < f.n; i++) {
-		if (r->list && f.d[i].state == FRAME_COMPLETE)
-			printf("%u\n", f.d[i].n);
-		if ((int)f.d[i].n == r->extract &&
-		    (!pick || pick->state != FRAME_COMPLETE || f.d[i].state == FRAME_COMPLETE))
-			pick = &f.d[i];
-	}
-	if (f.stray)
+	rc = dumpread_frames(text, len, r->list ? stdout : NULL, r->extract,
+			     &body, &body_len, &why, &stray, &stray_why);
+	if (stray)
 		fprintf(stderr, "probecc report: %s: %d frame line(s) not taken, the first at %s\n",
-			r->dumppath, f.stray, f.stray_why);
+			r->dumppath, stray, stray_why);
 	if (r->list)
 		return fflush(stdout) || ferror(stdout) ? 2 : 0;
-	if (!pick) {
+	if (rc == 1) {
 		fprintf(stderr, "probecc report: %s: no dump %d\n", r->dumppath, r->extract);
 		return 1;
 	}
-	fwrite(pick->body, 1, pick->body_len, stdout);
+	fwrite(body, 1, body_len, stdout);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "probecc report: cannot write dump %d\n", r->extract);
 		return 2;
 	}
-	if (pick->state == FRAME_COMPLETE)
+	if (!rc)
 		return 0;
 	fprintf(stderr, "probecc report: %s: %s (printed the checked part)\n",
-		r->dumppath, pick->why);
-	return pick->state == FRAME_CUT ? 3 : 4;
+		r->dumppath, why);
+	return rc;
 }
 
 /*
@@ -632,6 +640,54 @@ static int compare_all(struct report *r, int *failed, int *incomplete)
 	return 0;
 }
 
+/* @a and @b name one file (same device and inode); false when either is not there. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return a && b && strcmp(a, "-") && strcmp(b, "-") && !stat(a, &sa) && !stat(b, &sb) &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/*
+ * An output that is one of the inputs would overwrite what the report
+ * reads (a capture, a baseline): refused before anything is read, 2.
+ */
+static int outputs_not_inputs(const struct report *r)
+{
+	const char *in[16], *what[16];
+	size_t i, j, n = 0;
+
+	in[n] = r->console, what[n++] = "--console";
+	in[n] = r->append, what[n++] = "--append";
+	in[n] = r->previous, what[n++] = "--previous";
+	in[n] = r->probes, what[n++] = "--probes";
+	in[n] = r->sysmap, what[n++] = "--system-map";
+	in[n] = r->target, what[n++] = "--target";
+	in[n] = r->vmlinux, what[n++] = "--vmlinux";
+	for (i = 0; i <= ARRAY_SIZE(outputs); i++) {
+		const char *out = i < ARRAY_SIZE(outputs) ? output_get(r, &outputs[i]) : r->trace_dat;
+		const char *name = i < ARRAY_SIZE(outputs) ? outputs[i].name : "trace-dat";
+		const char *hit = NULL;
+
+		for (j = 0; !hit && j < n; j++)
+			if (same_file(out, in[j]))
+				hit = what[j];
+		for (j = 0; !hit && j < (size_t)r->ndumps; j++)
+			if (same_file(out, r->dumps[j]))
+				hit = "a DUMP";
+		for (j = 0; !hit && j < (size_t)r->nbases; j++)
+			if (same_file(out, r->bases[j]))
+				hit = "--baseline";
+		if (hit) {
+			fprintf(stderr, "probecc report: --%s %s is the input of %s (the same file): refused, it would be overwritten\n",
+				name, out, hit);
+			return 2;
+		}
+	}
+	return 0;
+}
+
 int report_main(int argc, char **argv)
 {
 	struct report r = { 0 };
@@ -643,14 +699,20 @@ int report_main(int argc, char **argv)
 	int rc, others_failed = 0, others_incomplete = 0;
 
 	rc = parse_args(&r, argc, argv);
+	if (!rc)
+		rc = outputs_not_inputs(&r);
 	if (!rc && r.trace_dat) {
+		struct dumpread_error de = { 0 };
 		struct errmsg e = { 0 };
 
 		text = read_capture(r.dumppath, &len, NULL);
 		if (!text)
 			return 2;
-		if (tracedat_write(text, len, r.trace_dat, stderr, &e) ||
-		    out_commit(&e)) {
+		if (dumpread_tracedat(text, len, r.trace_dat, stderr, &de)) {
+			fprintf(stderr, "probecc report: %s: %s\n", r.dumppath, de.why);
+			return 2;
+		}
+		if (out_commit(&e)) {
 			fprintf(stderr, "probecc report: %s: %s\n", r.dumppath, e.msg);
 			return 2;
 		}
@@ -666,8 +728,10 @@ int report_main(int argc, char **argv)
 		rc = load_kernel(&r);
 	if (rc)
 		return rc;
-	if (r.console && !(r.console_text = read_capture(r.console, NULL, NULL)))
+	if (r.console && !(r.console_text = read_capture(r.console, &len, NULL)))
 		return 2;
+	if (r.console)
+		drop_nuls(r.console_text, len);
 	if (r.append) {
 		if (!(r.append_text = read_input(r.append, NULL)))
 			return 2;

@@ -194,7 +194,7 @@ static void probe_hits(FILE *out, const struct report *r, const char *name)
 	for (j = 0; j < d->nhits; j++) {
 		const struct hit *h = &d->hits[j];
 
-		if (strcmp(h->probe, name))
+		if (h->probe != name)	/* one pointer per name: dump_probe_names() */
 			continue;
 		n++;
 		if (first < 0)
@@ -219,7 +219,7 @@ static void probe_hits(FILE *out, const struct report *r, const char *name)
 	for (j = 0; j < d->nhits; j++) {
 		const struct hit *h = &d->hits[j];
 
-		if (strcmp(h->probe, name) || !h->args[0])
+		if (h->probe != name || !h->args[0])
 			continue;
 		if (shown == TEXT_HITS && !r->all_hits) {
 			more++;
@@ -278,8 +278,8 @@ void text_write(FILE *out, const struct report *r)
 	else if (d->unread)
 		fprintf(out, "not read: %d trace line(s) of no form the report reads (a function_graph trace, or an option that changes the text: latency-format, nocontext-info, raw, hex, bin; \"dump SINK raw\" is read whatever the form), so no verdict can pass; the first: %s\n",
 			d->unread, d->unread_why);
-	if (d->raw && d->raw_why[0])
-		fprintf(out, "raw dumps not read: %s\n", d->raw_why);
+	if (d->raw && d->raw_err.code)
+		fprintf(out, "raw dumps not read: %s\n", d->raw_err.why);
 	else if (d->raw)
 		fprintf(out, "raw dumps: %ld event(s) decoded by their format files%s\n",
 			d->raw_events - d->raw_unknown,

@@ -70,7 +70,7 @@ filter() {
 		s/^(=== probecc dump [0-9]+ end [0-9]+) [0-9]+ [0-9a-f]{16} ===\$/\\1 BYTES NONCE ===/" "$@"
 }
 
-# The frames are read back by probecc's one reader (report/frame.c).
+# The frames are read back by probecc's one reader (dumpread/frame.c).
 if [ ! -x ./probecc ] || [ -n "$(find report common -name '*.[ch]' -newer ./probecc)" ]; then
 	make -s probecc > "$A/make-probecc.log" 2>&1 ||
 		t_fail agent/build-probecc "make probecc failed" "$A/make-probecc.log"
@@ -251,7 +251,7 @@ else
 fi
 
 # ---- error_log is read before the first write and after each failed
-# one, never around a write that succeeds (issue 17: ~1,000 syscalls for
+# one, never around a write that succeeds (~1,000 syscalls for
 # 196 writes); consecutive definitions go in one write.  Counted with
 # strace: the opens of error_log and of the definition files. ----
 # traced NAME PLAN-LINES...: run the plan under strace -f -e openat into
@@ -530,7 +530,7 @@ else
 	t_fail agent/bad-version-refused "want a note on the console and no item" "$d/root/dev/console"
 fi
 
-# ---- a dump stops the ring buffer while it reads it (issue 18) ----
+# ---- a dump stops the ring buffer while it reads it ----
 # tracefs/trace is read to its end; with recording on, the dump's own
 # syscalls are appended as fast as it reads (on Malta it never ended).
 # The agent turns options/pause-on-trace on for the dump and off again
@@ -623,7 +623,7 @@ else
 	t_check agent/large-trace "$d/tfs/trace" "$d/trace"
 fi
 
-# ---- a traced string cannot end a dump or start one (issue 18) ----
+# ---- a traced string cannot end a dump or start one ----
 # A file name with newlines, as a kprobe "+0(arg2):string" on
 # do_sys_openat2 records it, holding the frame lines of the old layout
 # (no nonce) and a whole made-up dump 2 in this layout (a nonce of its

@@ -1,4 +1,4 @@
-# Real boots: scenarios 1-3 and 6 of ../shared/examples/scenarios.md, the
+# Real boots: bond0, the arguments, the return value and the CI job: the
 # probe files of examples/, compiled and booted on Debian's own kernels
 # (MIPS Malta and x86_64) in QEMU by qemu-images/run-probes; the
 # assertions read the agent's dumps from the guest's second serial port.
@@ -7,7 +7,7 @@
 # on MIPS 6.1 the function tracer's stack is the single frame
 # ftrace_graph_call and a kprobe's stacktrace trigger would record the
 # breakpoint handler, never the probed code's callers (the kernel defect
-# of seed 004, mended by kernel-patches/mipsel, tests/kernel/stacks.sh),
+# of MIPS stacks, mended by kernel-patches/mipsel, tests/kernel/stacks.sh),
 # so on MIPS probecc takes kprobe stacks with the agent's perf callchains.
 # Run alone: bash tests/boot.test.sh (through tests/run-tests.sh).
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
@@ -22,7 +22,7 @@ boot_run() {
 	# Debian's Malta 6.1 sometimes oopses in its own kprobe single-step
 	# ("Break instruction in kernel code" at the slot of do_sys_openat2's
 	# first instruction; after it every kprobe is missed, the boot goes
-	# on).  Measured: 1 boot in 10 to 5 in 8; a kernel defect (issue 18).
+	# on).  Measured: 1 boot in 10 to 5 in 8; a kernel defect.
 	# That message alone gets another boot (tests/lib.sh).
 	run_probes_oops "boot/$1-$2" "$boot_dir/$1-$2" --arch "$1" "examples/$2.probes"
 }
@@ -55,7 +55,7 @@ expect_armed() {
 }
 
 for arch in mipsel x86_64; do
-	# --- Scenario 1: who creates bond0? ---
+	# --- Who creates bond0? ---
 	if boot_run $arch bond0; then
 		d=$boot_dir/$arch-bond0
 		trace_of "$d/dump1" > "$d/trace1"
@@ -90,7 +90,7 @@ for arch in mipsel x86_64; do
 			'insmod-[0-9]+ .* netdev: \(register_netdevice\+0x0/0x[0-9a-f]+\) name="bond%d"'
 		t_grep "boot/$arch-bond0/function-caller" "$d/trace2" \
 			'insmod-[0-9]+ .*register_netdevice <-bond_create$'
-		stack_after "$d/trace2" 'netdev: \(register_netdevice' > "$d/bond.stack"
+		stack_after "$d/trace2" 'netdev: [(]register_netdevice' > "$d/bond.stack"
 		if [ $arch = x86_64 ]; then
 			if grep -qx bond_create "$d/bond.stack" && grep -qx bonding_init "$d/bond.stack"; then
 				t_pass "boot/$arch-bond0/kprobe-stack"
@@ -129,7 +129,7 @@ for arch in mipsel x86_64; do
 		fi
 	fi
 
-	# --- Scenario 2: what arguments does a function get? ---
+	# --- What arguments does a function get? ---
 	if boot_run $arch args; then
 		d=$boot_dir/$arch-args
 		trace_of "$d/dump1" > "$d/trace1"
@@ -142,7 +142,7 @@ for arch in mipsel x86_64; do
 			' openat: \(do_sys_openat2\+0x0/0x[0-9a-f]+\) dfd=-100 filename="/probecc/plan" how=0x[0-9a-f]+'
 	fi
 
-	# --- Scenario 3: what does it return? ---
+	# --- What does it return? ---
 	if boot_run $arch retval; then
 		d=$boot_dir/$arch-retval
 		trace_of "$d/dump1" > "$d/trace1"
@@ -191,7 +191,7 @@ for arch in mipsel x86_64; do
 		t_fail "boot/$arch-uprobe-busybox-entry" "exit $rc (offset $off)" "$d/run.log"
 	fi
 
-	# --- Scenario 6: a CI job: one command, expectations, JUnit ---
+	# --- A CI job: one command, expectations, JUnit ---
 	d=$boot_dir/$arch-ci
 	rm -rf "$d" && mkdir -p "$d"
 	qemu-images/run-probes --arch $arch --out "$d" --timeout 240 --report \
@@ -287,7 +287,7 @@ fi
 # binaries under --sysroot, which must agree with nm.  The kernel's
 # frame-pointer walk skips the direct caller at a function's entry (the
 # caller's frame is not yet pushed); the agent's perf sample of the
-# registers and stack, unwound with CFI (report/ustack.c), does not: the
+# registers and stack, unwound with CFI (facts/ustack.c), does not: the
 # entry of probecc_work shows probecc_work then main, as after the
 # prologue (probecc_work+P, the instruction after "mov %rsp,%rbp"), at
 # each of main's four call sites (-O2 unrolls the loop), PIE or not.

@@ -1,4 +1,4 @@
-# Real boots of Debian's 64-bit kernels with the real agent (issue 16):
+# Real boots of Debian's 64-bit kernels with the real agent:
 # Loongson-3 (qemu-system-mips64el -M loongson3-virt), mips64el Malta
 # (-M malta -cpu 5KEc), both n64 with Debian's n64 busybox-static:mips64el,
 # and arm64 (qemu-system-aarch64 -M virt -cpu cortex-a57); with
@@ -50,7 +50,7 @@ b64_dir=$T_OUT/boot64
 # b64_run TARGET NAME PROBES [--report]: run-probes once; 0 when it
 # booted, dumped and (with --report) every expectation held.  Debian's
 # MIPS kernels sometimes oops in their own kprobe single-step ("Break
-# instruction in kernel code", issue 18): that message alone gets another
+# instruction in kernel code"): that message alone gets another
 # boot (tests/lib.sh: run_probes_oops); the crashed boots are kept beside.
 b64_run() {
 	local t=$1 name=$2 probes=$3

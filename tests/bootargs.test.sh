@@ -136,7 +136,7 @@ else
 		printf 'setenv bootargs "%s"\nprintenv bootargs\n' "$frag"
 		echo reset
 	} >> "$d/all.cmd"
-	qemu-images/uboot/boot-malta-script --script "$d/all.cmd" \
+	qemu-images/uboot/boot-malta-uboot --script "$d/all.cmd" \
 		--console "$d/uboot.log" --timeout 60 2> "$d/uboot.err"
 	rc=$?
 	tr -d '\r' < "$d/uboot.log" | sed '/^== naive ==/q' > "$d/quoted.log"
@@ -205,7 +205,7 @@ ba_boot() {
 		{ t_fail "bootargs/boot-$name" "probecc failed" "$b/compile.err"; return; }
 	qemu-images/mkimage mipsel -o "$b/initrd.gz" --plan "$b/plan" 2> "$b/mkimage.err" ||
 		{ t_fail "bootargs/boot-$name" "mkimage failed" "$b/mkimage.err"; return; }
-	eval "$(qemu-images/uboot/boot-malta-script --layout --kernel "$VMLINUZ" \
+	eval "$(qemu-images/uboot/boot-malta-uboot --layout --kernel "$VMLINUZ" \
 		--initrd "$b/initrd.gz")"
 	./probecc-asan bootargs --fragment "$b/frag" \
 		--bootargs "console=ttyS0 rdinit=/init panic=-1 $board_args${user:+ $user}" \
@@ -226,7 +226,7 @@ ba_boot() {
 	# ends it at once), its log kept as console.log.N.
 	for try in $(seq $KPROBE_OOPS_TRIES); do
 		SECONDS=0
-		qemu-images/uboot/boot-malta-script --script "$b/boot.cmd" --kernel "$VMLINUZ" \
+		qemu-images/uboot/boot-malta-uboot --script "$b/boot.cmd" --kernel "$VMLINUZ" \
 			--initrd "$b/initrd.gz" --console "$b/console.log" --dump "$b/ttyS1.raw" \
 			--timeout 60 2> "$b/boot.err"
 		echo "$SECONDS" >> "$b/seconds"

@@ -224,7 +224,7 @@ else
 	t_fail "compiler/unwritable-output" "unexpected message" "$d/err"
 fi
 
-# Outputs that cannot be written (issue 18): exit 2 with a message, and
+# Outputs that cannot be written: exit 2 with a message, and
 # nothing left behind: two outputs named one file, a bootconfig on
 # /dev/full beside a plan, the command line to a full standard output.
 rm -rf "$d" && mkdir -p "$d"
@@ -289,7 +289,7 @@ else
 fi
 
 # A plan larger than the agent reads (AGENT_PLAN_MAX, 1 MiB) is refused
-# (issue 18: 20,000 kprobes compiled and the agent armed 9,623 of them).
+# (20,000 kprobes compiled and the agent armed 9,623 of them).
 awk 'BEGIN { for (i = 0; i < 7000; i++)
 	printf "kprobe k%05d_a_long_name_to_make_the_plan_big kernel_execve { a = arg1; b = arg2 }\n", i }' \
 	> "$d/big.probes"
@@ -328,7 +328,7 @@ else
 	t_fail compiler/empty-bootconfig-refused "" "$T_OUT/compiler/empty.err"
 fi
 
-# Option numbers are range-checked, never wrapped (issue 18): 2^32 + 1
+# Option numbers are range-checked, never wrapped: 2^32 + 1
 # bytes of --cmdline-max was taken as 1.  --error-limit 0 prints every
 # error of bad-many-errors (25), 3 prints 3 and the note.
 d=$T_OUT/compiler/optnum
@@ -350,7 +350,7 @@ echo "error-limit 0 $?: $(grep -c ': error: ' "$d/all") errors, $(grep -c 'not s
 echo "error-limit 3 $?: $(grep -c ': error: ' "$d/three") errors, $(grep 'not shown' "$d/three")" >> "$d/got"
 t_check compiler/option-numbers tests/compiler/option-numbers.ref "$d/got"
 
-# One ABI per probe (issue 16): tests/compiler/abi/ cases against small
+# One ABI per probe: tests/compiler/abi/ cases against small
 # programs built here from tests/compiler/abi/ten.c with Debian's cross
 # compilers (no libc: -nostdlib, so n32 needs no n32 C library): o32 by
 # mipsel-linux-gnu-gcc, n32 and n64 by mips64el-linux-gnuabi64-gcc, each
@@ -401,7 +401,7 @@ else
 	done
 fi
 
-# --vars offers only what the compiler takes (issue 16): an o32 program's
+# --vars offers only what the compiler takes: an o32 program's
 # string behind a stack argument (tests/compiler/abi/vars.c, built -g)
 # is listed under the 32-bit kernel, and under a 64-bit one named with
 # the compiler's reason instead (vars-o32-ARCH.txt); every fetch a
@@ -593,8 +593,10 @@ fi
 id=$(readelf -n /lib/x86_64-linux-gnu/libc.so.6 2> /dev/null | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
 dbg=/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
 if [ -d "$DF/sr/x86_64" ] && [ -n "$id" ] && [ -r "$dbg" ]; then
-	d=$DF/libc-dbg && rm -rf "$d" && cp -as "$DF/sr/x86_64" "$d" &&
-	mkdir -p "$d/usr/lib/debug/.build-id/${id:0:2}" && ln -sf "$dbg" "$d$dbg"
+	# copies, not links to the host's files: a sysroot's absolute links
+	# point into the sysroot (facts/sysroot.c)
+	d=$DF/libc-dbg && rm -rf "$d" && cp -a "$DF/sr/x86_64" "$d" &&
+	mkdir -p "$d/usr/lib/debug/.build-id/${id:0:2}" && cp "$dbg" "$d$dbg"
 	printf '%s\n' 'uprobe q /bin/qsort:probe_me { stack }' 'expect q stack has msort_with_tmp' > "$DF/msort.probes"
 	./probecc "$DF/msort.probes" --arch x86_64 --sysroot "$d" --explain > "$DF/msort.dbg" 2>&1
 	rc_dbg=$?

@@ -17,7 +17,7 @@
 #   mipsel/vars-regster_netdevice  a misspelt one: did you mean
 #   octeon/vars-FUNC       probecc --vars on built-in Octeon drivers:
 #                          n64 registers, C types (vars-FUNC.txt); the
-#                          seed story's cvmx_nand_page_write: not there
+#                          the Octeon NAND user's cvmx_nand_page_write: not there
 #   octeon/octeon-i2c      C names compiled to n64 fetchargs
 #                          (octeon-i2c.probes -> octeon-i2c.cmdline)
 #   loongson3/vars-register_netdevice  --vars on Loongson-3's: n64
@@ -100,7 +100,7 @@ fi
 if fetch_dbg octeon; then
 	vars_case octeon octeon_i2c_xfer
 	vars_case octeon octeon_mgmt_xmit
-	# the seed story's function: the Cavium SDK's NAND driver is not
+	# the Octeon NAND user's function: the Cavium SDK's NAND driver is not
 	# in Debian's (upstream's) Octeon kernel
 	vars_case octeon cvmx_nand_page_write
 	for bin in ./probecc ./probecc-asan; do

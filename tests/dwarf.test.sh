@@ -1,4 +1,4 @@
-# C names from DWARF (issue 8), on real -g -O2 code: tests/dwarf/prog.c
+# C names from DWARF, on real -g -O2 code: tests/dwarf/prog.c
 # cross-compiled for mipsel into a sysroot, probed by C names with
 # --sysroot.  tests/dwarf/good-*.probes must compile to the .plan and
 # .explain beside them, bad-*.probes must fail with their .err and write

@@ -129,3 +129,56 @@ if grep -qx "modules $d/xz: 1 modules, 3 functions" "$d/xz.out" &&
 else
 	t_fail "facts/modules-ko-xz" "not the plain .ko's functions, or a damaged .ko.xz counted" "$d/xz.out" "$d/plain.out"
 fi
+
+# A target's paths stay inside --sysroot (facts/sysroot.c): a uprobe's
+# PATH with ".." is refused and says so; an absolute symbolic link in the
+# sysroot points into it (the host's libc it names is not read, the
+# sysroot's own file is); a FIFO or an unreadable file under --modules
+# or at a uprobe's PATH is refused at once and named (a blocking open
+# hung the compiler).  The host's libc.so.6 stands in for a target's.
+d=$T_OUT/facts/sysroot && rm -rf "$d" && mkdir -p "$d/root/lib" "$d/outside" "$d/mods"
+libc=$(readlink -f "$(gcc -print-file-name=libc.so.6)")
+if [ -f "$libc" ]; then
+	cp "$libc" "$d/outside/libc.so.6"
+	cp "$libc" "$d/root/lib/real.so"
+	ln -s "$libc" "$d/root/lib/abs.so"
+	ln -s /lib/real.so "$d/root/lib/inroot.so"
+	mkfifo "$d/root/lib/fifo.so" "$d/mods/evil.ko"
+	head -c 5000 tests/report/mipsel-6.1/modules/kernel/drivers/net/bonding/bonding.ko > "$d/mods/bonding.ko"
+	for p in /../outside/libc.so.6 /lib/abs.so /lib/inroot.so /lib/fifo.so; do
+		n=$(basename "$p" | tr . -)
+		printf 'uprobe u %s:malloc\ndump /dev/ttyS1\n' "$p" > "$d/$n.probes"
+		timeout 60 ./probecc "$d/$n.probes" --sysroot "$d/root" --arch x86_64 \
+			-o "$d/$n.out" > /dev/null 2> "$d/$n.err"
+		echo $? > "$d/$n.status"
+	done
+	if grep -q 'root/../outside/libc.so.6: refused: a ".." in a target.s path would leave --sysroot' "$d/libc-so-6.err"; then
+		t_pass facts/sysroot-dotdot-refused
+	else
+		t_fail facts/sysroot-dotdot-refused "the file outside --sysroot was read, or not said" "$d/libc-so-6.err"
+	fi
+	if grep -q 'root/lib/abs.so: No such file or directory' "$d/abs-so.err" &&
+	   ! grep -q 'root/lib/inroot.so' "$d/inroot-so.err"; then
+		t_pass facts/sysroot-absolute-link-inside
+	else
+		t_fail facts/sysroot-absolute-link-inside "an absolute link was followed on the host" "$d/abs-so.err" "$d/inroot-so.err"
+	fi
+	if [ "$(cat "$d/fifo-so.status")" != 124 ] &&
+	   grep -q 'root/lib/fifo.so: refused: not a regular file' "$d/fifo-so.err"; then
+		t_pass facts/sysroot-fifo-refused
+	else
+		t_fail facts/sysroot-fifo-refused "exit $(cat "$d/fifo-so.status") (124: it hung)" "$d/fifo-so.err"
+	fi
+	printf 'kprobe b bond_create\ndump /dev/ttyS1\n' > "$d/b.probes"
+	timeout 60 ./probecc "$d/b.probes" --modules "$d/mods" \
+		--system-map tests/report/mipsel-6.1/System.map -o "$d/b.out" > /dev/null 2> "$d/b.err"
+	echo $? > "$d/b.status"
+	if [ "$(cat "$d/b.status")" = 1 ] &&
+	   grep -q "no function 'bond_create' (2 module file(s) under --modules could not be read, the first: $d/mods/.*\(is not a regular file\|is truncated\)" "$d/b.err"; then
+		t_pass facts/modules-unreadable-named
+	else
+		t_fail facts/modules-unreadable-named "exit $(cat "$d/b.status") (124: hung on the FIFO), or the files not named" "$d/b.err"
+	fi
+else
+	t_host_skip facts/sysroot "no libc.so.6 from gcc -print-file-name"
+fi

@@ -1,4 +1,4 @@
-# A new user's first job through qemu-images/run-probes (README, "Set-up";
+# A new user's first job through qemu-images/run-probes (docs/developing.md, "Set-up and the test groups";
 # issue: "The first job a new user writes ... work the first time"):
 # what stops a job before the boot says why in one line at the place it
 # is, and nothing the user did not ask for is left in --out.
@@ -32,6 +32,13 @@ else
 		t_fail firstjob/over-budget/nothing-left "left in --out: $(ls -A "$d/out")" "$d/stderr"
 	else
 		t_pass firstjob/over-budget/nothing-left
+	fi
+	# the fetched kernel's config is known (its package's /boot/config):
+	# no "whether this kernel has CONFIG_BOOT_CONFIG is not known"
+	if grep -q 'CONFIG_BOOT_CONFIG is not known' "$d/stderr"; then
+		t_fail firstjob/over-budget/config-known "says the config is not known, though run-probes fetched it" "$d/stderr"
+	else
+		t_pass firstjob/over-budget/config-known
 	fi
 	if grep -q -- '--cmdline-max' "$d/stderr"; then
 		t_fail firstjob/over-budget/no-option-hint "hints an option run-probes does not have" "$d/stderr"
@@ -105,6 +112,19 @@ if [ $rc -eq 1 ] && [ ! -e "$d/out/console.log" ] &&
 else
 	t_fail firstjob/wrong-arch "exit $rc" "$d/stderr"
 fi
+# Another arch's file that no uprobe names (data, a host tool) is added
+# with a note, not refused: here the job goes on to mkimage, which stops
+# it at the misspelt module (no boot)
+qemu-images/run-probes --arch mipsel --out "$d/out2" --add /bin/true:/bin/data --module nosuchmod \
+	tests/firstjob/wrong-arch.probes > "$d/stdout2" 2> "$d/stderr2"
+rc=$?
+if [ $rc -eq 1 ] && [ ! -e "$d/out2/console.log" ] &&
+   grep -q '^run-probes: --add /bin/true:/bin/data: /bin/true is x86-64 .*: added as it is (no uprobe names /bin/data)$' "$d/stderr2" &&
+   grep -q '^mkimage: no module nosuchmod' "$d/stderr2"; then
+	t_pass firstjob/add-foreign-data
+else
+	t_fail firstjob/add-foreign-data "exit $rc" "$d/stderr2"
+fi
 ./probecc elf-arch --arch mipsel initramfs/agent-mipsel tests/firstjob/init-stays > "$d/ok.out" 2>&1
 rc=$?
 if [ $rc -eq 0 ] && grep -q 'agent-mipsel: little-endian MIPS o32' "$d/ok.out" &&
@@ -150,14 +170,26 @@ if ! qemu-images/mkimage mipsel -o "$d/base.img" --agent tests/firstjob/init-sta
 	--module none > "$d/mkimage.log" 2>&1; then
 	t_fail firstjob/overlay-done "mkimage failed" "$d/mkimage.log"
 else
+	# the init powers off by itself once it has said its word; an
+	# --until-console it never prints lets the boot end by that
+	# poweroff, which run-probes must call a poweroff, not "until"
 	qemu-images/run-probes --arch mipsel --out "$d/out" --base-initrd "$d/base.img" \
-		--until-console 'init: (saw|no) /run/probecc.done' --timeout 180 \
+		--until-console 'init: never says this' --timeout 180 \
 		tests/firstjob/overlay-done.probes > "$d/run.log" 2>&1
 	rc=$?
 	if [ $rc -eq 0 ] && grep -q '^init: saw /run/probecc.done: window 2' "$d/out/console.log"; then
 		t_pass firstjob/overlay-done
 	else
 		t_fail firstjob/overlay-done "exit $rc; the init's word: $(grep '^init:' "$d/out/console.log" 2>/dev/null)" "$d/run.log"
+	fi
+	# run-probes' "boot: WORD" is qemu-images/boot's own: a guest that
+	# powered off before --until matched is a poweroff, not "until"
+	bw=$(sed -n '/^run-probes: boot took /{x;p;q};h' "$d/run.log" | sed -n 's/^boot: \([a-z-]*\): .*/\1/p')
+	rw=$(sed -n 's/^run-probes: boot took .* s wall, boot: \([a-z-]*\)$/\1/p' "$d/run.log")
+	if [ -n "$bw" ] && [ "$bw" = "$rw" ]; then
+		t_pass firstjob/overlay-boot-word
+	else
+		t_fail firstjob/overlay-boot-word "boot said '$bw', run-probes '$rw'" "$d/run.log"
 	fi
 fi
 
@@ -177,6 +209,21 @@ if [ $rc = 1 ] && [ ! -e "$d/out/console.log" ] && [ -z "$(ls -A "$d/out")" ] &&
 	t_pass firstjob/typo-checked
 else
 	t_fail firstjob/typo-checked "exit $rc, or it booted, or left files in --out: $(ls -A "$d/out")" "$d/stderr"
+fi
+# The same with --report: a CI job that stops before the boot still
+# leaves junit.xml (the reason as its failing case) and report.json
+# (verdict "stopped"), and no boot's files.
+d=$fj_dir/typo-report && mkdir -p "$d"
+qemu-images/run-probes --arch mipsel --out "$d/out" --report --module none \
+	tests/firstjob/typo.probes > "$d/stdout" 2> "$d/stderr"
+rc=$?
+if [ $rc = 1 ] && [ ! -e "$d/out/console.log" ] &&
+   grep -q '<failure type="stopped" message="tests/firstjob/typo.probes:2:15: error: the kernel has no function' "$d/out/junit.xml" 2> /dev/null &&
+   python3 -c 'import json, sys; b = json.load(open(sys.argv[1]))["boot"]; sys.exit(not (b["verdict"] == "stopped" and b["status"] == 1 and "register_netdevce" in b["message"]))' "$d/out/report.json" 2> /dev/null &&
+   [ "$(ls -A "$d/out" | tr '\n' ' ')" = "junit.xml report.json " ]; then
+	t_pass firstjob/typo-report-artifacts
+else
+	t_fail firstjob/typo-report-artifacts "exit $rc; in --out: $(ls -A "$d/out" 2> /dev/null | tr '\n' ' ')" "$d/stderr"
 fi
 d=$fj_dir/typo-unchecked && mkdir -p "$d"
 eval "$(qemu-images/fetch mipsel)"

@@ -212,3 +212,25 @@ if make -s uninstall DESTDIR="$inst_dest" PREFIX="$inst_prefix" > "$inst_log" 2>
 else
 	t_fail install/uninstall "make uninstall failed" "$inst_log"
 fi
+
+# make dist: a release tarball that carries its version.  Built from it
+# (no .git), print-version and debian/version.sh give HEAD's version,
+# not "unknown" / 0~unknown (docs/packaging.md, "Version").
+d=$T_OUT/install/dist && rm -rf "$d" && mkdir -p "$d"
+if v=$(git describe --always 2> /dev/null) &&
+	make -s dist DIST_DIR="$d" > "$d/dist.log" 2>&1 &&
+	[ -s "$d/probecc-$v.tar.gz" ] && tar -C "$d" -xzf "$d/probecc-$v.tar.gz"; then
+	# HEAD's files and the VERSION file, nothing else (before make runs)
+	nfiles=$(cd "$d/probecc-$v" && find . ! -type d ! -name VERSION | wc -l)
+	got=$(make -s --no-print-directory -C "$d/probecc-$v" print-version 2> "$d/pv.err")
+	deb=$(cd "$d/probecc-$v" && debian/version.sh 2> "$d/deb.err")
+	if [ "$got" = "$v" ] && [ -n "$deb" ] && [ "$deb" != 0~unknown ] &&
+		[ "$(git ls-tree -r --name-only HEAD | wc -l)" = "$nfiles" ]; then
+		t_pass install/dist-version
+	else
+		t_fail install/dist-version "from probecc-$v.tar.gz ($nfiles files): print-version '$got', debian/version.sh '$deb'" \
+			"$d/pv.err" "$d/deb.err"
+	fi
+else
+	t_fail install/dist-version "make dist wrote no probecc-VERSION.tar.gz" "$d/dist.log"
+fi

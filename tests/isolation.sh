@@ -11,7 +11,7 @@
 #
 # Costs what a cold `make check` costs, once per group that boots (the
 # downloads take seconds; a capture is one boot).  Not part of make
-# check: run it when a group gains a new need (README, "A fresh machine").
+# check: run it when a group gains a new need (docs/developing.md, "A fresh machine").
 # Prints one line per run and ends with "N passed, N failed" counting runs.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -36,7 +36,7 @@ t_fail() {
 }
 
 # t_skip NAME WHY: under CI (CI=true) a test may not be skipped, so a skip
-# is counted as a failure there (README.md, "Set-up": every real-boot
+# is counted as a failure there (docs/developing.md, "Set-up and the test groups": every real-boot
 # test runs in CI).
 t_skip() {
 	if [ "${CI:-}" = true ]; then
@@ -119,7 +119,7 @@ t_bad_cases() {
 	done
 }
 
-# The MIPS kprobe single-step oops (a kernel defect, issue 18: "Break
+# The MIPS kprobe single-step oops (a kernel defect: "Break
 # instruction in kernel code" at an insn slot; the task dies and the oops
 # turns tracing off while the boot goes on; kernel-patches/README.md:
 # fixed by kernel-patches/mipsel/0005 on the test kernel, not on Debian's).

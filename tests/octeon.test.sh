@@ -1,4 +1,4 @@
-# Octeon without a boot (issue 16): probe files checked against Debian's
+# Octeon without a boot: probe files checked against Debian's
 # octeon kernel, whose package ships the unstripped ELF vmlinux itself
 # (boot/vmlinux-KREL: symbols, __mcount_loc, the kprobe blacklist, the
 # version string; a mips64el n64 kernel).  No QEMU machine boots it.

@@ -19,7 +19,7 @@
 #              it by apt and purged after (not run when a probecc package
 #              was already installed: that would be replaced)
 # Cold: 312-431 s on the shared 2-core host at loads of 6-11 (the build
-# 48-191 s, lintian 11-32 s, autopkgtest 81-249 s; README.md, "Install");
+# 48-191 s, lintian 11-32 s, autopkgtest 81-249 s; bench/README.md, "Cold and warm packaging checks");
 # it installs Debian packages into the machine, so it is not part of make
 # check (make check-package).
 pk=$T_OUT/package

@@ -69,6 +69,36 @@ for bin in ./probecc ./probecc-asan; do
 	done
 done
 
+# An output that is an input (the same device and inode, whatever the
+# name) is refused before anything is written: the capture, a baseline,
+# --console and --probes stay as they were.
+d=$T_OUT/report/output-is-input && rm -rf "$d" && mkdir -p "$d"
+cp tests/report/mipsel-ci/ttyS1.raw "$d/cap.raw"
+cp tests/report/mipsel-ci/ci-bond0.probes "$d/p.probes"
+cp tests/report/wrong/mipsel-panic/console.log "$d/console.log"
+ln -s cap.raw "$d/link.raw"
+ok=true
+for args in "--json $d/cap.raw" "--junit $d/link.raw" "--svg $d/console.log --console $d/console.log" \
+	    "--folded $d/p.probes" "--perfetto $d/cap.raw --baseline tests/report/mipsel-ci/ttyS1.raw"; do
+	./probecc report $args --probes "$d/p.probes" "$d/cap.raw" > "$d/out" 2> "$d/err"
+	rc=$?
+	if [ $rc != 2 ] || ! grep -q 'is the input of .*: refused, it would be overwritten' "$d/err" ||
+	   ! cmp -s "$d/cap.raw" tests/report/mipsel-ci/ttyS1.raw ||
+	   ! cmp -s "$d/p.probes" tests/report/mipsel-ci/ci-bond0.probes ||
+	   ! cmp -s "$d/console.log" tests/report/wrong/mipsel-panic/console.log; then
+		ok=false
+		echo "$args: exit $rc" >> "$d/why"
+		cp tests/report/mipsel-ci/ttyS1.raw "$d/cap.raw"
+		cp tests/report/mipsel-ci/ci-bond0.probes "$d/p.probes"
+		cp tests/report/wrong/mipsel-panic/console.log "$d/console.log"
+	fi
+done
+if $ok; then
+	t_pass report/output-is-input-refused
+else
+	t_fail report/output-is-input-refused "an input was overwritten, or not refused with exit 2" "$d/why"
+fi
+
 # The timeline is a picture: rsvg-convert (librsvg, Debian librsvg2-bin)
 # renders the real Malta boot's SVG to a PNG of the SVG's size.
 svg=$T_OUT/report/probecc/arming-refused/out/timeline.svg
@@ -84,7 +114,7 @@ else
 fi
 
 # A report that cannot be written is no report: standard output on
-# /dev/full exits 2 with a message (issue 18: it exited 0).
+# /dev/full exits 2 with a message (it exited 0).
 if [ -w /dev/full ]; then
 	./probecc report tests/report/mipsel-ci/ttyS1.raw > /dev/full 2> "$T_OUT/report-full.err"
 	rc=$?

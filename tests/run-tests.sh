@@ -24,7 +24,7 @@ for g in $groups; do
 	t0=$SECONDS
 	(cd "$top" && . tests/lib.sh && . "$g") 2> "$errlog" || rc=$?
 	cat "$errlog" >&2
-	# each group's wall time, for the cold-CI budget (README "A fresh machine")
+	# each group's wall time, for the cold-CI budget (docs/developing.md, "A fresh machine")
 	echo "== $name: $((SECONDS - t0)) s"
 	if [ $rc -ne 0 ]; then
 		why=$(grep -v '^[[:space:]]*$' "$errlog" | tail -3 | tr '\n' '|' | sed 's/|$//; s/|/ | /g')

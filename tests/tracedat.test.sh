@@ -1,8 +1,8 @@
-# Raw dumps and trace.dat (issue 17, part 1): "dump SINK raw" makes the
+# Raw dumps and trace.dat: "dump SINK raw" makes the
 # agent dump the ring buffer's pages and the format files that decode
 # them (initramfs/raw.c); "probecc report" reads them through
-# libtracecmd/libtraceevent (report/events.c) and "--trace-dat" writes a
-# trace.dat through trace-cmd restore (report/tracedat.c), on real boots
+# libtraceevent in process (dumpread/decode.c) and "--trace-dat" writes a
+# trace.dat through trace-cmd restore (dumpread/tracedat.c), on real boots
 # of Debian's kernels:
 #   mipsel, x86_64  examples/trace-dat.probes with --report: every
 #                   expectation holds from the raw dumps (the kprobe's
@@ -51,6 +51,13 @@ for arch in mipsel x86_64; do
 	# pages and kallsyms go compressed
 	t_grep "tracedat/$arch/compressed" "$d/dump1" $'rawz\tper_cpu/cpu0/trace_pipe_raw\t[0-9]+\t[0-9]+$'
 	td_events "$d/boot.dat" > "$d/events"
+	# run-probes --report left the same trace.dat in --out: no second
+	# command before trace-cmd or KernelShark
+	if [ -s "$d/trace.dat" ] && td_events "$d/trace.dat" | cmp -s - "$d/events"; then
+		t_pass "tracedat/$arch/left-by-run-probes"
+	else
+		t_fail "tracedat/$arch/left-by-run-probes" "no trace.dat in --out, or not the dump's events" "$d/run.log"
+	fi
 	t_grep "tracedat/$arch/trace-cmd-kprobe" "$d/events" 'netdev: +\([0-9a-f]+\) name="bond%d"'
 	t_grep "tracedat/$arch/trace-cmd-function" "$d/events" 'function: +register_netdevice'
 	t_grep "tracedat/$arch/trace-cmd-kretprobe" "$d/events" 'mkdir: +\(.*\) ret=0x(ffffffef|ffffffffffffffef)'

@@ -1,5 +1,5 @@
-# usym: uprobes written PATH:SYMBOL[+OFF] hit in a real boot (issue 3,
-# seed 001).  tests/usym/prog.c is cross-compiled for mipsel twice, as
+# usym: uprobes written PATH:SYMBOL[+OFF] hit in a real boot (the target
+# check).  tests/usym/prog.c is cross-compiled for mipsel twice, as
 # a static non-PIE executable and as a PIE, into a sysroot
 # (/bin/usym-nopie, /bin/usym-pie); probecc compiles uprobes on its
 # functions by name with --sysroot, and every file offset it emits is

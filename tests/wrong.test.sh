@@ -161,6 +161,28 @@ else
 	t_fail wrong/run-probes-help "exit $rc, or not the usage and the 13 statuses on stdout" "$wrong_dir/help.err"
 fi
 
+# run-probes' bad usage exits 2 (1 is "an expectation failed") before
+# anything is fetched, compiled or booted: a PROBECC_CACHE that does not
+# exist stays so (a fetch would make it), each option is named.
+d=$wrong_dir/usage && rm -rf "$d" && mkdir -p "$d"
+ok=true
+for a in "--runs 00" "--runs x" "--hang 0" "--timeout abc" "--oops-wait -1" "--runs 2" "--vmlinux $d/none" "--bogus"; do
+	PROBECC_CACHE=$d/cache timeout 60 qemu-images/run-probes --out "$d/out" $a examples/ci-bond0.probes \
+		> "$d/out.txt" 2> "$d/err.txt"
+	rc=$?
+	if [ $rc != 2 ] || [ -e "$d/cache" ] || [ -e "$d/out" ] ||
+	   ! grep -q -- "${a%% *}" "$d/err.txt"; then
+		ok=false
+		echo "$a: exit $rc: $(head -2 "$d/err.txt")" >> "$d/why"
+		rm -rf "$d/cache" "$d/out"
+	fi
+done
+if $ok; then
+	t_pass wrong/run-probes-usage-exit-2
+else
+	t_fail wrong/run-probes-usage-exit-2 "not exit 2 before any work" "$d/why"
+fi
+
 # The image's busybox applets (initramfs/mkinitramfs) are all in Debian's
 # busybox-static: `busybox --list` of the amd64 one (the same
 # configuration on every arch), run on this host.

@@ -1,4 +1,4 @@
-# Your own boot (issue 15): probecc's agent as an overlay on an initrd
+# Your own boot: probecc's agent as an overlay on an initrd
 # probecc did not build.
 #   cpio-*       probecc --initrd OUT --base-initrd IN: OUT is IN byte for
 #                byte, zero padding to 4 bytes, then a newc cpio with
@@ -242,7 +242,7 @@ yb_block() {
 yb_run() {
 	local layout=
 	if [ -n "$3" ]; then
-		layout=$(qemu-images/uboot/boot-malta-script --layout --kernel "$VMLINUZ" \
+		layout=$(qemu-images/uboot/boot-malta-uboot --layout --kernel "$VMLINUZ" \
 			--initrd "$bw/$3") || return 1
 	fi
 	(
@@ -260,7 +260,7 @@ yb_run() {
 # initrd where rd_start= says)
 yb_uboot() {
 	local layout
-	layout=$(qemu-images/uboot/boot-malta-script --layout --kernel "$VMLINUZ" --initrd "$bw/$1") || return 1
+	layout=$(qemu-images/uboot/boot-malta-uboot --layout --kernel "$VMLINUZ" --initrd "$bw/$1") || return 1
 	eval "$layout"
 	set -- "${1%.img}" $bootm_cmd
 	yb_block uboot | sed "s/final\./$1./g
@@ -272,7 +272,7 @@ yb_uboot() {
 yb_malta() {
 	local try
 	for try in $(seq $KPROBE_OOPS_TRIES); do
-		qemu-images/uboot/boot-malta-script --kernel "$VMLINUZ" --scr "$bw/boot.scr" \
+		qemu-images/uboot/boot-malta-uboot --kernel "$VMLINUZ" --scr "$bw/boot.scr" \
 			--uinitrd "$bw/$2" --console "$bw/$1" ${3:+--dump "$bw/$3"} \
 			--timeout 180 2> "$bw/$1.err"
 		kprobe_oops "$bw/$1" "${3:+$bw/$3}" || return 0

@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_tree.h"
 #include "bootconfig.h"
 #include "footer.h"
 #include "fuzz.h"
@@ -29,21 +28,24 @@ static void same_tree(const struct bc_tree *a, const struct bc_tree *b,
 		      const char *what, const char *text)
 {
 	const struct bc_key *x, *y;
-	int i;
+	const char *const *xv, *const *yv;
+	int i, nx, ny;
 
-	for (x = a->head, y = b->head; x && y; x = x->next, y = y->next) {
-		if (strcmp(x->key, y->key) || x->nvalues != y->nvalues ||
-		    !x->values != !y->values)
+	for (x = bc_first_key(a), y = bc_first_key(b); x && y;
+	     x = bc_next_key(x), y = bc_next_key(y)) {
+		nx = bc_key_values(x, &xv);
+		ny = bc_key_values(y, &yv);
+		if (strcmp(bc_key_name(x), bc_key_name(y)) || nx != ny || !xv != !yv)
 			fuzz_fail("%s: key '%s' (%d values) came back as '%s' (%d values)\n%s",
-				  what, x->key, x->nvalues, y->key, y->nvalues, text);
-		for (i = 0; i < x->nvalues; i++)
-			if (strcmp(x->values[i], y->values[i]))
+				  what, bc_key_name(x), nx, bc_key_name(y), ny, text);
+		for (i = 0; i < nx; i++)
+			if (strcmp(xv[i], yv[i]))
 				fuzz_fail("%s: %s[%d] '%s' came back as '%s'\n%s",
-					  what, x->key, i, x->values[i], y->values[i], text);
+					  what, bc_key_name(x), i, xv[i], yv[i], text);
 	}
 	if (x || y)
 		fuzz_fail("%s: key '%s' did not come back\n%s", what,
-			  x ? x->key : y->key, text);
+			  bc_key_name(x ? x : y), text);
 }
 
 /* @t written and read back: the same tree; BC_OK or the writer's error. */
@@ -56,7 +58,7 @@ static int round_trip(const struct bc_tree *t, const char *what)
 	int line, col, err;
 	FILE *f;
 
-	if (!t->head)
+	if (bc_empty(t))
 		return BC_OK;	/* the kernel refuses an empty text: none is written */
 	f = open_memstream(&buf, &len);
 	if (!f)
@@ -112,8 +114,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct bc_tree *t, *added;
 	const struct bc_key *k;
+	const char *const *v;
 	const char *msg = NULL;
-	int line, col, i, err;
+	int line, col, i, n, err;
 
 	trk_begin();
 	footer(data, size);
@@ -123,13 +126,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	added = bc_new();
 	if (!added)
 		fuzz_fail("out of memory");
-	for (k = t->head; k; k = k->next) {
-		if (!k->values) {
-			bc_add(added, k->key, NULL);
+	for (k = bc_first_key(t); k; k = bc_next_key(k)) {
+		n = bc_key_values(k, &v);
+		if (!v) {
+			bc_add(added, bc_key_name(k), NULL);
 			continue;
 		}
-		for (i = 0; i < k->nvalues; i++)
-			if (bc_add(added, k->key, k->values[i]))
+		for (i = 0; i < n; i++)
+			if (bc_add(added, bc_key_name(k), v[i]))
 				break;
 	}
 	err = round_trip(added, "bc_add tree");

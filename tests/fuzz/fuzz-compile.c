@@ -26,7 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_tree.h"
 #include "bootconfig.h"
 #include "compiler.h"
 #include "kernel.h"
@@ -120,8 +119,8 @@ static bool same_latin1(const char *want, const char *got)
 
 static int cmp_key(const void *a, const void *b)
 {
-	return strcmp((*(const struct bc_key *const *)a)->key,
-		      (*(const struct bc_key *const *)b)->key);
+	return strcmp(bc_key_name(*(const struct bc_key *const *)a),
+		      bc_key_name(*(const struct bc_key *const *)b));
 }
 
 /* The leaves of @t sorted by key, into a new array; their number. */
@@ -130,11 +129,11 @@ static int sorted_keys(const struct bc_tree *t, const struct bc_key ***out)
 	const struct bc_key *k;
 	int n = 0;
 
-	for (k = t->head; k; k = k->next)
+	for (k = bc_first_key(t); k; k = bc_next_key(k))
 		n++;
 	*out = malloc((n + 1) * sizeof(**out));
 	n = 0;
-	for (k = t->head; k; k = k->next)
+	for (k = bc_first_key(t); k; k = bc_next_key(k))
 		(*out)[n++] = k;
 	qsort(*out, n, sizeof(**out), cmp_key);
 	return n;
@@ -166,14 +165,16 @@ static void check_bootconfig(const struct placement *pl, const char *text, size_
 	na = sorted_keys(pl->bootconfig, &a);
 	nb = sorted_keys(back, &b);
 	for (i = 0; i < na && i < nb; i++) {
-		if (strcmp(a[i]->key, b[i]->key) || a[i]->nvalues != b[i]->nvalues ||
-		    !a[i]->values != !b[i]->values)
+		const char *const *av, *const *bv;
+		int nav = bc_key_values(a[i], &av), nbv = bc_key_values(b[i], &bv);
+
+		if (strcmp(bc_key_name(a[i]), bc_key_name(b[i])) || nav != nbv || !av != !bv)
 			fuzz_fail("bootconfig key '%s' (%d values) read back as '%s' (%d values)\n%s",
-				  a[i]->key, a[i]->nvalues, b[i]->key, b[i]->nvalues, text);
-		for (j = 0; j < a[i]->nvalues; j++)
-			if (!same_latin1(a[i]->values[j], b[i]->values[j]))
+				  bc_key_name(a[i]), nav, bc_key_name(b[i]), nbv, text);
+		for (j = 0; j < nav; j++)
+			if (!same_latin1(av[j], bv[j]))
 				fuzz_fail("bootconfig %s[%d] '%s' read back as '%s'\n%s",
-					  a[i]->key, j, a[i]->values[j], b[i]->values[j], text);
+					  bc_key_name(a[i]), j, av[j], bv[j], text);
 	}
 	if (na != nb)
 		fuzz_fail("bootconfig of %d keys read back as %d\n%s", na, nb, text);
@@ -265,7 +266,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FILE *null = fuzz_null();
 
 		check_cmdline(pl, line);
-		if (pl->bootconfig && pl->bootconfig->head) {
+		if (!bc_empty(pl->bootconfig)) {
 			if (!emit_bootconfig(pl, &bc, &bclen, &e))
 				check_bootconfig(pl, bc, bclen);
 			free(bc);

@@ -1,26 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz-raw: the raw-dump path of "probecc report" (report/tracedat.c)
- * on the payload of the frames, not on the frames: a random change to a
- * framed dump fails its chunk's CRC-32 and never reaches the records.
- * The harness frames the payload itself as the agent does (common/
- * dumpframe.h: a begin line with a nonce, chunks of at most 64 KiB with
- * their lengths and CRC-32s, an end line), so every mutation reaches the
- * record reader (raw, rawz), header_page, the pages and their events,
- * the format files and kallsyms: tracedat_check(), all that runs before
- * trace-cmd and libtracecmd are given the files.
+ * fuzz-raw: the raw-dump path of "probecc report" (dumpread/rawdump.c
+ * and decode.c) on the payload of the frames, not on the frames: a
+ * random change to a framed dump fails its chunk's CRC-32 and never
+ * reaches the records.  The harness frames the payload itself as the
+ * agent does (common/dumpframe.h: a begin line with a nonce, chunks of
+ * at most 64 KiB with their lengths and CRC-32s, an end line), so every
+ * mutation reaches the record reader (raw, rawz), header_page, the pages
+ * and their events, the format files and kallsyms: raw_collect(), then
+ * the report's own decode in process (raw_decode(): libtraceevent's
+ * parsers, kbuffer, every event found by its id and printed), its format
+ * parse in process here too (-DDUMPREAD_PARSE_IN_PROCESS), so a crash in
+ * libtraceevent is a check rawdump.c lacks.
  *
  * Input: byte 0: bit 0 complete dumps only (the report's reading; else
  * --trace-dat's), bit 1 dump 2 left without its end line (cut); then the
  * records of dump 1 ("raw\tNAME\tLEN\n" + LEN bytes ...), and, after
  * the separator "\n=probecc-fuzz-dump-2=\n", those of dump 2.
- *
- * What tracedat_check() passes goes to libtraceevent as libtracecmd
- * gives it (trace-input.c): header_page, the format files, kallsyms,
- * printk_formats and saved_cmdlines parsed, each page walked by kbuffer
- * and each event found by its id and printed.  The report runs these
- * in a child (report/events.c, events_try()); here a crash in them is
- * a check tracedat.c lacks.
  *
  * Oracle beyond the sanitizers: each page is walked from the end of a
  * mapping followed by an inaccessible page, so a read past the page
@@ -34,12 +30,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include <event-parse.h>
 #include <kbuffer.h>
-#include <trace-seq.h>
 
 #include "dumpframe.h"
-#include "report-int.h"
+#include "dumpread-local.h"
 #include "fuzz.h"
 
 #define SEP		"\n=probecc-fuzz-dump-2=\n"
@@ -69,88 +63,38 @@ const char *__lsan_default_suppressions(void)
 	return "leak:libtraceevent.so\n";
 }
 
-struct lib {
-	struct tep_handle *tep;
-	unsigned int page_size, long_size;
-	bool big_endian;
-};
-
-static void lib_layout(unsigned int page_size, unsigned int long_size,
-		       bool big_endian, void *arg)
+/*
+ * The oracle: @pg (@pl->page_size bytes) walked by kbuffer from the end
+ * of the guarded mapping, each event inside the page.  The decode itself
+ * (decode.c) walks the pages where rawdump.c keeps them.
+ */
+static void page_oracle(const char *pg, const struct page_layout *pl)
 {
-	struct lib *l = arg;
-
-	l->page_size = page_size;
-	l->long_size = long_size;
-	l->big_endian = big_endian;
-	tep_set_long_size(l->tep, long_size);
-	tep_set_page_size(l->tep, page_size);
-	tep_set_file_bigendian(l->tep, big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-}
-
-/* A file as libtracecmd's reader gives it to libtraceevent. */
-static void lib_file(const char *name, const char *data, size_t len, void *arg)
-{
-	struct lib *l = arg;
-	char *buf, *sys, *slash;
-
-	if (!strcmp(name, "events/header_page")) {
-		buf = malloc(len + 1);
-		memcpy(buf, data, len + 1);
-		tep_parse_header_page(l->tep, buf, len, l->long_size);
-		free(buf);
-	} else if (!strncmp(name, "events/", 7) && strcmp(name, "events/header_event")) {
-		sys = strdup(name + 7);
-		slash = strchr(sys, '/');
-		if (slash)
-			*slash = '\0';
-		tep_parse_event(l->tep, data, len, sys);
-		free(sys);
-	} else if (!strcmp(name, "kallsyms")) {
-		tep_parse_kallsyms(l->tep, data);
-	} else if (!strcmp(name, "printk_formats")) {
-		tep_parse_printk_formats(l->tep, data);
-	} else if (!strcmp(name, "saved_cmdlines")) {
-		tep_parse_saved_cmdlines(l->tep, data);
-	}
-}
-
-/* Walk one page as libtracecmd does: kbuffer_load_subbuffer(), then each event. */
-static void lib_page(const unsigned char *pg, void *arg)
-{
-	struct lib *l = arg;
-	unsigned char *p = guarded + MAP_SIZE - l->page_size;
+	unsigned char *p = guarded + MAP_SIZE - pl->page_size;
 	struct kbuffer *kb;
 	unsigned long long ts;
 	unsigned char *ev;
 	unsigned int n = 0;
+	int size;
 
-	memcpy(p, pg, l->page_size);
-	kb = kbuffer_alloc(l->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-			   l->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+	memcpy(p, pg, pl->page_size);
+	kb = kbuffer_alloc(pl->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+			   pl->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
 	if (!kb)
 		fuzz_fail("kbuffer_alloc failed");
 	if (kbuffer_load_subbuffer(kb, p))
-		fuzz_fail("kbuffer_load_subbuffer refused a page tracedat.c passed");
+		fuzz_fail("kbuffer_load_subbuffer refused a page rawdump.c passed");
 	for (ev = kbuffer_read_event(kb, &ts); ev; ev = kbuffer_next_event(kb, &ts)) {
-		struct tep_record rec = { .ts = ts, .data = ev };
-		struct trace_seq s;
-
-		if (ev < p || ev > p + l->page_size)
+		if (ev < p || ev > p + pl->page_size)
 			fuzz_fail("kbuffer gave an event at %td of a page of %u bytes",
-				  ev - p, l->page_size);
-		if (++n > l->page_size / 4)
+				  ev - p, pl->page_size);
+		if (++n > pl->page_size / 4)
 			fuzz_fail("kbuffer gave more events than a page of %u bytes holds",
-				  l->page_size);
-		rec.size = kbuffer_event_size(kb);
-		if (rec.size < 0 || ev + rec.size > p + l->page_size)
+				  pl->page_size);
+		size = kbuffer_event_size(kb);
+		if (size < 0 || ev + size > p + pl->page_size)
 			fuzz_fail("kbuffer gave an event of %d bytes at %td of a page of %u bytes",
-				  rec.size, ev - p, l->page_size);
-		if (!tep_find_event_by_record(l->tep, &rec))
-			continue;
-		trace_seq_init(&s);
-		tep_print_event(l->tep, &s, &rec, "%s %s", TEP_PRINT_NAME, TEP_PRINT_INFO);
-		trace_seq_destroy(&s);
+				  size, ev - p, pl->page_size);
 	}
 	kbuffer_free(kb);
 }
@@ -187,15 +131,15 @@ static void framed_dump(FILE *f, unsigned int n, const uint8_t *rec, size_t len,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct errmsg e = { 0 };
-	struct lib l = { 0 };
-	struct tracedat_visit v = {
-		.layout = lib_layout, .file = lib_file, .page = lib_page, .arg = &l,
-	};
+	struct dumpread_error e = { 0 };
+	struct rawset rs = { 0 };
+	struct page_layout pl;
+	struct dump d = { 0 };
 	const uint8_t *sep;
 	char *text = NULL;
-	size_t len = 0;
+	size_t len = 0, off;
 	FILE *f;
+	int i;
 
 	if (size < 1)
 		return 0;
@@ -214,11 +158,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		framed_dump(f, 1, data + 1, size - 1, !(data[0] & 2));
 	}
 	fclose(f);
-	l.tep = tep_alloc();
-	if (!l.tep)
-		fuzz_fail("tep_alloc failed");
-	tracedat_check(text, len, data[0] & 1, &v, &e);
-	tep_free(l.tep);
+	if (!raw_collect(text, len, data[0] & 1, &rs, &pl, NULL, &e)) {
+		for (i = 0; i < rs.n; i++)
+			if (is_cpu_data(rs.f[i].name))
+				for (off = 0; off + pl.page_size <= rs.f[i].len; off += pl.page_size)
+					page_oracle(rs.f[i].data + off, &pl);
+		raw_decode(&rs, &pl, &d, &e);
+	}
+	rawset_free(&rs);
 	free(text);
 	trk_release();
 	return 0;

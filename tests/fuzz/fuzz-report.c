@@ -12,7 +12,7 @@
  *
  * Oracles beyond the sanitizers:
  *  - no verdict without evidence: with no complete dump at all, every
- *    expectation fails (README, "probecc report" exit status; a dump
+ *    expectation fails (probecc(1), "EXIT STATUS"; a dump
  *    cut after a complete one is judged on that one, and exits 2);
  *  - the JSON output holds no control byte but '\n' (a JSON string
  *    allows none raw), the SVG and JUnit outputs none but TAB, LF and
@@ -117,18 +117,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 out:
 	trk_release();
 	return 0;
-}
-
-/*
- * Raw dumps (events.c) are read through a trace.dat that trace-cmd makes,
- * a fork and exec per input: not in the fuzz build.  Their report says
- * so (d->raw_why), as a failed trace-cmd would.
- */
-int events_read(struct report *r, const char *text, size_t len,
-		struct errmsg *e)
-{
-	(void)r;
-	(void)text;
-	(void)len;
-	return errmsg_set(e, -ENOSYS, "raw dumps are not read in the fuzz build");
 }

@@ -9,6 +9,8 @@
 #               and after the probe file of their case; the raw dumps'
 #               captures with their binary chunks in the b64 form (a LAVA
 #               job's console: tests/lava/b64frames.py)
+#   console     the console logs of tests/report (real and hostile), with
+#               the real Malta capture and without
 #   raw         the records of the raw dumps of tests/report (the real
 #               Malta boot's and those derived from it) and of
 #               tests/tracedat.test.sh's boots when tests/out holds them,
@@ -65,6 +67,16 @@ report)
 	for raw in tests/report/*-raw/ttyS1.raw; do
 		{ printf '\001'; python3 tests/lava/b64frames.py "$raw"; } |
 			seed "$(basename "$(dirname "$raw")")-b64"
+	done ;;
+console)
+	# the real consoles (panics, an oops, an rc's exit) and the hostile
+	# ones derived from them, with the capture (byte 0 1) and without (0)
+	for f in tests/report/*/console*.log tests/report/wrong/*/console.log \
+		 tests/report/hostile/*.log; do
+		[ -f "$f" ] || continue
+		b=$(basename "$(dirname "$f")")-$(basename "$f" .log)
+		{ printf '\001'; cat "$f"; } | seed "$b"
+		{ printf '\000'; cat "$f"; } | seed "$b-alone"
 	done ;;
 bootconfig)
 	for f in tests/bootconfig/*.bconf; do

@@ -1,4 +1,4 @@
-# C names from DWARF on the kernel (issue 8), sourced at the end of
+# C names from DWARF on the kernel, sourced at the end of
 # tests/kernel/run.sh ($d, $VMLINUX, $SYSTEM_MAP set there).  The test
 # kernel's vmlinux has DWARF 4 and no CFI perf can use: perf probe -D
 # stops with "Failed to get call frame", probecc translates.

@@ -1,4 +1,4 @@
-# The MIPS kprobe single-step oops (issue 18, kernel-patches/README.md),
+# The MIPS kprobe single-step oops (kernel-patches/README.md),
 # sourced by tests/kernel/run.sh ($d set there): bench/kprobe-oops.sh's
 # reproducer (a kprobe and a kretprobe on do_sys_openat2, 150
 # short-lived processes that each open a file) booted KOOPS_BOOTS times

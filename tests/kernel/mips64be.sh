@@ -1,4 +1,4 @@
-# Big-endian n64 MIPS (issue 16: Octeon's ABI) on QEMU Malta, sourced by
+# Big-endian n64 MIPS (Octeon's ABI) on QEMU Malta, sourced by
 # tests/kernel/run.sh (t_pass/t_fail, kprobe_oops, KPROBE_OOPS_TRIES).
 # Debian has no big-endian MIPS port: the kernel is built by
 # qemu-images/build-kernel mips64 (malta_defconfig, 64-bit, big-endian,

@@ -6,7 +6,7 @@
 #  2. The kernel's refusals that probecc's placement avoids: a tracer
 #     option in ftrace.options, and event actions without HIST_TRIGGERS.
 # Then dwarf.sh, stacks.sh, kprobe-oops.sh and mips64be.sh (the
-# big-endian n64 Malta test kernel, issue 16).  The x86_64 test kernel's
+# big-endian n64 Malta test kernel: Octeon's n64 ABI).  The x86_64 test kernel's
 # x86.sh runs alone: make check-kernel-x86.
 
 . tests/kernel/lib.sh

@@ -1,4 +1,4 @@
-# MIPS stacks on the test kernel (issue 5), sourced by tests/kernel/run.sh
+# MIPS stacks on the test kernel, sourced by tests/kernel/run.sh
 # ($d set there): the kernel built with kernel-patches/mipsel/ and the
 # same source without them (build-kernel --unpatched), each booted twice:
 #  A. stacks-boot.probes: during the kernel's own boot, built-in bonding's

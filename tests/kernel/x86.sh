@@ -1,6 +1,6 @@
 # Bootconfig on the x86_64 test kernel (qemu-images/build-kernel x86_64:
 # tinyconfig plus qemu-images/kernel/x86_64.config): make check-kernel-x86,
-# not in CI (README, "Test kernels": its cold build does not fit beside
+# not in CI (docs/developing.md, "Test kernels": its cold build does not fit beside
 # the two Malta kernels in CI's time on two cores).  x86 has what MIPS lacks:
 # CONFIG_HIST_TRIGGERS (x86 selects ARCH_HAVE_NMI_SAFE_CMPXCHG) and stacks
 # saved from a kprobe's pt_regs.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # Raw dumps ("dump SINK raw", docs/plan.md "Raw dump") for the report's
-# golden tests, from a real one (README.md, "Raw dumps"):
+# golden tests, from a real one (docs/trace-cmd.md):
 #
 #   python3 tests/report/derive-raw.py trim BOOT.raw   # -> mipsel-raw/ttyS1.raw
 #   python3 tests/report/derive-raw.py trim BOOT.raw OUT.raw

@@ -98,6 +98,49 @@ edited(CI, sub(rb'(perf\tnetdev\t\d+\t0\t)94\t94\t', rb'\g<1>95\t95\t', 2), 'per
 edited(CI, sub(rb'agent_us\t\d+\n', b'agent_us\t-3310061\n', 1), 'clock-back.raw')
 edited(CI, lambda n, b: b.replace(b'name="bond%d"', b'name="bond\x1b[2J\x07%d"'),
        'escape-in-string.raw')
+# A traced string with one '"' (a netdev may be named a"b: the kernel's
+# dev_valid_name() allows it): the lines after it are still events.
+edited(CI, lambda n, b: b.replace(b'name="bond%d"', b'name="a"b"'), 'odd-quote.raw')
+# The same, the trace's entries count one more than its event lines: an
+# entry no line shows is one not read.
+edited(CI, lambda n, b: re.sub(rb'entries-in-buffer/entries-written: (\d+)/(\d+)',
+                               lambda m: b'entries-in-buffer/entries-written: %d/%d' % (int(m.group(1)) + 1, int(m.group(2)) + 1), b),
+       'entries-missing.raw')
+# An initcall's finish stamped before its start (per-CPU trace clocks are
+# not synchronised), and one started twice in its task: no duration.
+IC = 'tests/report/mipsel-initcalls/ttyS1.raw'
+edited(IC, lambda n, b: b.replace(b'2.146433: initcall_finish: func=crypto_algapi_init',
+                                  b'1.000000: initcall_finish: func=crypto_algapi_init'),
+       'initcall-backwards.raw')
+edited(IC, lambda n, b: b.replace(b'2.146433: initcall_finish: func=crypto_algapi_init',
+                                  b'2.100000: initcall_start: func=crypto_algapi_init+0x0/0xd4\n'
+                                  b'            init-1       [000] .....     2.146433: initcall_finish: func=crypto_algapi_init'),
+       'initcall-twice.raw')
+# crypto_algapi_init one second slower (557 -> 1557 ms), the rest of the
+# boot as it was: a regression the boot's speed must not divide away;
+# and its finish at an absurd 1e20 s, in a baseline boot.
+edited(IC, lambda n, b: b.replace(b'2.146433: initcall_finish: func=crypto_algapi_init',
+                                  b'3.146433: initcall_finish: func=crypto_algapi_init'),
+       'initcall-slower.raw')
+edited(IC, lambda n, b: b.replace(b'    2.146433: initcall_finish: func=crypto_algapi_init',
+                                  b' 100000000000000000000.000000: initcall_finish: func=crypto_algapi_init'),
+       'initcall-absurd.raw')
+# A perf-user line whose DYN_SIZE is 2^63 + len/2: 2 * DYN wraps to the
+# stack's length (the check that the counts agree must not).
+def huge_dyn(n, b):
+    if n != 2:
+        return b
+    lines = b.split(b'\n')
+    for i, l in enumerate(lines):
+        if l.startswith(b'perf-user\t'):
+            f = l.split(b'\t')
+            f[9] = b'%d' % ((1 << 63) + len(f[10]) // 2)
+            lines[i] = b'\t'.join(f)
+            break
+    return b'\n'.join(lines)
+
+
+edited('tests/report/x86_64-qsort/ttyS1.raw', huge_dyn, 'perf-user-dyn-wraps.raw')
 # A traced function name with ESC and SUB, which XML cannot hold (the SVG
 # and JUnit outputs write \xNN; found by tests/fuzz/fuzz-report).
 edited(CI, lambda n, b: b.replace(b': register_netdevice <-bond_create',
@@ -106,11 +149,11 @@ edited(CI, lambda n, b: b.replace(b': register_netdevice <-bond_create',
 
 # Bytes that are not UTF-8 in a traced string (a kprobe's name field):
 # 0xff, a lone continuation byte 0x80, a cut sequence 0xe2 0x82, then a
-# valid U+20AC; --json and --perfetto stay valid UTF-8 (issue 17).
+# valid U+20AC; --json and --perfetto stay valid UTF-8.
 edited(CI, lambda n, b: b.replace(b'name="bond%d"', b'name="bo\xff\x80nd\xe2\x82%d\xe2\x82\xac"'),
        'invalid-utf8.raw')
 
-# Issue 18's reproducer: a traced file name (a kprobe "+0(arg2):string" on
+# The hostile-input review's reproducer: a traced file name (a kprobe "+0(arg2):string" on
 # do_sys_openat2) holding the old frame lines and a whole made-up dump in
 # this layout, with the boot's own nonce and right CRC-32s, whose items
 # all hold.  It sits in the trace of both dumps of arming-refused.raw:

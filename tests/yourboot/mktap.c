@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tests/yourboot/mktap.c: a user's own tool, as a new user brought one
- * (issue 15): creates a tap device through /dev/net/tun (tun.ko) and
+ * tests/yourboot/mktap.c: a user's own tool, as a new user brought one:
+ * creates a tap device through /dev/net/tun (tun.ko) and
  * says its name.  make_tap() has five arguments, so the uprobe on it
  * reads one past o32's four argument registers, from the stack.
  */

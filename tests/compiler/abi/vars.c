@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A fixture for tests/compiler.test.sh's --vars case (issue 16): built
+ * A fixture for tests/compiler.test.sh's --vars case: built
  * there -g for o32 without libc.  str6's fifth and sixth arguments are on
  * o32's stack, in 4-byte slots: under a 64-bit kernel the string behind
  * the fifth cannot be read (the kernel reads the slot's pointer as a

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The dumps' timebase (docs/plan.md "timebase"): each dump's manifest
+ * line of CLOCK_BOOTTIME readings around the agent's trace_marker write
+ * "probecc-clock N MARK", the marker's own time in the trace (read.c and
+ * decode.c hand every trace_marker text to clock_mark()), and the dump
+ * and userspace times put on the trace clock from them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dumpread-local.h"
+
+
+/*
+ * The "timebase" line of the manifest @body into @tb (dump @n): four
+ * CLOCK_BOOTTIME nanosecond counts in the order the agent read them.  A
+ * line out of that order or not of four numbers is left out (tb->n 0).
+ */
+void timebase_of(const char *body, unsigned int n, struct timebase *tb)
+{
+	const char *p = strstr(body, "\ntimebase\t");
+	long long v[4];
+	int i;
+	char *e;
+
+	memset(tb, 0, sizeof(*tb));
+	tb->trace_ts = -1;
+	if (!p)
+		return;
+	p += 10;
+	for (i = 0; i < 4; i++) {
+		if (*p < '0' || *p > '9')
+			return;
+		errno = 0;
+		v[i] = strtoll(p, &e, 10);
+		if (errno || *e != (i < 3 ? '\t' : '\n') || (i && v[i] < v[i - 1]))
+			return;
+		p = e + 1;
+	}
+	tb->n = n;
+	tb->start = v[0];
+	tb->mark = v[1];
+	tb->marked = v[2];
+	tb->stop = v[3];
+}
+
+/*
+ * clock_mark() - take the agent's trace_marker text @msg ("probecc-clock
+ * N NS"), stamped @ts on the trace clock, as the mark of the first or
+ * last dump whose timebase line has that NS.  True when @msg is a clock
+ * mark (of this boot or not): it is the report's, never a hit.
+ */
+bool clock_mark(struct dump *d, const char *msg, double ts)
+{
+	unsigned int n;
+	long long ns;
+	int end = 0;
+
+	if (sscanf(msg, "probecc-clock %u %lld%n", &n, &ns, &end) != 2 ||
+	    (msg[end] && msg[end] != '\n'))
+		return false;
+	/* the same mark twice: which one is the agent's is unknown (-2) */
+	if (d->tb_first.n && d->tb_first.mark == ns)
+		d->tb_first.trace_ts = d->tb_first.trace_ts == -1 ? ts : -2;
+	if (d->tb_last.n && d->tb_last.mark == ns)
+		d->tb_last.trace_ts = d->tb_last.trace_ts == -1 ? ts : -2;
+	return true;
+}
+
+/*
+ * timebase_apply() - put the dumps' and userspace's times on the trace
+ * clock: the last dump's mark gives when its recording stopped (at most
+ * stop - mark after the marker event: the kernel stamped it after
+ * "mark"), the first dump's mark the agent's start (start is the same
+ * CLOCK_BOOTTIME, the offset taken at the middle of the marker's write).
+ * Without marks the manifests' CLOCK_BOOTTIME times stay, and
+ * d->timebase_why says so.
+ */
+void timebase_apply(struct dump *d)
+{
+	const struct timebase *f = &d->tb_first, *l = &d->tb_last;
+	int i;
+
+	if (!dump_evidence(d))
+		return;
+	if (!l->n && d->previous) {
+		snprintf(d->timebase_why, sizeof(d->timebase_why),
+			 "the trace is the hung boot's, dumped by the next boot: dump and userspace times are CLOCK_BOOTTIME, hits the trace clock");
+		return;
+	}
+	if (!l->n) {
+		snprintf(d->timebase_why, sizeof(d->timebase_why),
+			 "no timebase line in the last dump (an agent before the clock marks): dump and userspace times are CLOCK_BOOTTIME, hits the trace clock");
+		return;
+	}
+	if (l->trace_ts < 0) {
+		snprintf(d->timebase_why, sizeof(d->timebase_why),
+			 "dump %u's clock mark is %s the trace: dump and userspace times are CLOCK_BOOTTIME, hits the trace clock",
+			 l->n, l->trace_ts == -2 ? "twice in" : "not in");
+		return;
+	}
+	d->timebase = true;
+	/* in double: the sums of two nanosecond counts near INT64_MAX wrap */
+	d->offset_last = l->trace_ts - ((double)l->mark + l->marked) / 2e9;
+	d->last_time = l->trace_ts + ((double)l->stop - l->mark) / 1e9;
+	if (f->n && f->trace_ts >= 0) {
+		d->offset_first = f->trace_ts - ((double)f->mark + f->marked) / 2e9;
+		d->init_time = f->start / 1e9 + d->offset_first;
+	} else {
+		d->offset_first = d->offset_last;
+		d->init_time = l->start / 1e9 + d->offset_last;
+	}
+	d->init_why[0] = '\0';
+	for (i = 0; i < d->nhits; i++)
+		if (d->hits[i].ts > d->last_time) {
+			if (!d->after_dump++ || d->hits[i].ts > d->after_dump_ts)
+				d->after_dump_ts = d->hits[i].ts;
+		}
+}
