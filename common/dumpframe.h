@@ -20,6 +20,18 @@
  * outside chunks (a console's kernel messages) impossible to imitate
  * without it; lengths, sequence numbers and checksums tell a serial line
  * that dropped or changed bytes.
+ *
+ * The b64 form of a chunk, for a console whose log is not byte-exact (a
+ * LAVA job's: lava_dispatcher/shell.py ShellLogger drops CR and ESC,
+ * collapses blank lines and replaces invalid UTF-8):
+ *
+ *   === probecc dump N b64 SEQ LEN CRC NONCE ===
+ *   the LEN bytes as base64 (RFC 4648, "=" padding), DUMP_FRAME_B64_LINE
+ *   characters a line (57 bytes), the last line shorter, each ended by "\n"
+ *
+ * SEQ, LEN and CRC as a chunk's, of the bytes before encoding: the line
+ * count follows from LEN, so a reader takes exactly those lines.  Only
+ * 7-bit printable text, which every console log keeps.
  */
 #ifndef PROBECC_DUMPFRAME_H
 #define PROBECC_DUMPFRAME_H
@@ -34,6 +46,8 @@
 #define DUMP_FRAME_BEGIN	"=== probecc dump %u begin %s ===\n"
 #define DUMP_FRAME_CHUNK	"=== probecc dump %u chunk %u %zu %08x %s ===\n"
 #define DUMP_FRAME_END		"=== probecc dump %u end %u %llu %s ===\n"
+#define DUMP_FRAME_B64		"=== probecc dump %u b64 %u %zu %08x %s ===\n"
+#define DUMP_FRAME_B64_LINE	76	/* characters (RFC 2045's line) */
 
 /*
  * crc32_update() - the CRC-32 of IEEE 802.3 (zlib's crc32(): reflected

@@ -39,6 +39,9 @@ struct frames {
 
 void frames_read(const char *text, size_t len, struct frames *f);
 
+/* frame64.c */
+char *frames_unb64(const char *text, size_t *len);
+
 /* ---- errors ---- */
 
 /* Set @e to @code and the particulars; returns -1. */

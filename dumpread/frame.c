@@ -207,7 +207,9 @@ static const char *skip_data(const char *p, const char *end, size_t len,
  */
 void frames_read(const char *text, size_t len, struct frames *f)
 {
-	const char *p = text, *end = text + len;
+	/* b64 chunks (a LAVA job's console) as plain ones: frame64.c */
+	char *plain = frames_unb64(text, &len);
+	const char *p = plain ? plain : text, *end = p + len;
 	struct framed *cur = NULL, *dead = NULL;	/* dead: damaged, its frames skipped */
 	char boot[DUMP_FRAME_NONCE_LEN + 1] = "";	/* the first begin line's nonce */
 	int lineno = 1;
@@ -318,4 +320,5 @@ void frames_read(const char *text, size_t len, struct frames *f)
 	if (cur)
 		verdict(cur, FRAME_CUT, "dump %u has no end line after chunk %u: the capture stops mid-dump",
 			cur->n, cur->chunks);
+	free(plain);
 }

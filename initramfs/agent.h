@@ -194,6 +194,7 @@ struct out {
 	int sum;		/* 1: out_write() sums what it is given */
 	unsigned long long sum_bytes;	/* bytes summed */
 	uint32_t sum_crc;	/* their CRC-32 (crc32_update()) */
+	int seven_bit;		/* 1: chunks LAVA's log would change go as b64 */
 	char buf[8192];
 };
 
@@ -204,6 +205,7 @@ void lava_signals(struct agent *a, struct out *o, long long us0);
 void out_flush(struct out *o);
 void out_frame_begin(struct out *o, const char *nonce, unsigned int dump);
 void out_chunk(struct out *o, const char *data, size_t n);
+size_t b64_encode(const unsigned char *in, size_t n, char *out);
 void out_frame_end(struct out *o);
 void boot_nonce(struct agent *a);
 void out_write(struct out *o, const char *s, size_t n);

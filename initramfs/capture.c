@@ -41,32 +41,6 @@ static const struct section sections[] = {
 	{ "btf", "/sys/kernel/btf/vmlinux", 1 },
 };
 
-/* Base64 of @n bytes (RFC 4648, no line breaks) into @out; returns length. */
-static size_t b64(const unsigned char *in, size_t n, char *out)
-{
-	static const char tab[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	size_t i, o = 0;
-
-	for (i = 0; i + 2 < n; i += 3) {
-		unsigned v = in[i] << 16 | in[i + 1] << 8 | in[i + 2];
-
-		out[o++] = tab[v >> 18];
-		out[o++] = tab[v >> 12 & 63];
-		out[o++] = tab[v >> 6 & 63];
-		out[o++] = tab[v & 63];
-	}
-	if (i < n) {
-		unsigned v = in[i] << 16 | (i + 1 < n ? in[i + 1] << 8 : 0);
-
-		out[o++] = tab[v >> 18];
-		out[o++] = tab[v >> 12 & 63];
-		out[o++] = i + 1 < n ? tab[v >> 6 & 63] : '=';
-		out[o++] = '=';
-	}
-	return o;
-}
-
 /*
  * copy_section() - "--- NAME ---" then the file's bytes (text ends with a
  * newline; base64 in lines of 76 characters).  A file that cannot be
@@ -108,7 +82,7 @@ static void copy_section(struct agent *a, struct out *o,
 		/* base64: whole 57-byte groups make 76-character lines */
 		have += n;
 		while (have >= 57) {
-			size_t k = b64(buf, 57, line);
+			size_t k = b64_encode(buf, 57, line);
 
 			line[k] = '\n';
 			out_write(o, line, k + 1);
@@ -119,7 +93,7 @@ static void copy_section(struct agent *a, struct out *o,
 	if (n < 0)
 		out_printf(o, "\nerror\t%s\t%s\n", s->name, strerror(errno));
 	if (have) {
-		size_t k = b64(buf, have, line);
+		size_t k = b64_encode(buf, have, line);
 
 		line[k] = '\n';
 		out_write(o, line, k + 1);

@@ -442,6 +442,8 @@ int dump(struct agent *a, const char *stage)
 		stop_ns = boot_ns();	/* the open paused the ring buffer */
 	}
 
+	/* through LAVA's log (lava-job's probecc_signals=lava): 7-bit chunks */
+	o.seven_bit = a->lava_signals;
 	out_frame_begin(&o, a->nonce, ++a->n_dumps);
 	out_printf(&o, "probecc-manifest\t1\nstage\t%s\nuptime\t%s\n", stage,
 		   up);

@@ -289,10 +289,89 @@ static void out_raw(struct out *o, const void *data, size_t n)
 }
 
 /*
+ * b64_encode() - base64 of @n bytes at @in (RFC 4648, "=" padding, no line
+ * breaks) into @out, which has room for 4 * ((@n + 2) / 3) characters (not
+ * NUL-terminated).  Returns the characters written.
+ */
+size_t b64_encode(const unsigned char *in, size_t n, char *out)
+{
+	static const char tab[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t i, o = 0;
+
+	for (i = 0; i + 2 < n; i += 3) {
+		unsigned v = in[i] << 16 | in[i + 1] << 8 | in[i + 2];
+
+		out[o++] = tab[v >> 18];
+		out[o++] = tab[v >> 12 & 63];
+		out[o++] = tab[v >> 6 & 63];
+		out[o++] = tab[v & 63];
+	}
+	if (i < n) {
+		unsigned v = in[i] << 16 | (i + 1 < n ? in[i + 1] << 8 : 0);
+
+		out[o++] = tab[v >> 18];
+		out[o++] = tab[v >> 12 & 63];
+		out[o++] = i + 1 < n ? tab[v >> 6 & 63] : '=';
+		out[o++] = '=';
+	}
+	return o;
+}
+
+/*
+ * Would LAVA's log give @n bytes at @data back unchanged, as the text after a
+ * chunk line?  ShellLogger.write() (lava_dispatcher/shell.py) drops "\r" and
+ * ESC, collapses "\n\n" and replaces invalid UTF-8; the reader undoes only
+ * its '"' escape.  So: printable ASCII, TAB and single newlines.
+ */
+static int lava_safe(const char *data, size_t n)
+{
+	size_t i;
+	char prev = '\n';	/* the chunk line's own */
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = data[i];
+
+		if (c == '\n' ? prev == '\n' : (c != '\t' && (c < 0x20 || c > 0x7e)))
+			return 0;
+		prev = c;
+	}
+	return 1;
+}
+
+/* The b64 form of out_chunk(): DUMP_FRAME_B64 and the lines of base64. */
+static void out_chunk_b64(struct out *o, const char *data, size_t n)
+{
+	/* whole lines of DUMP_FRAME_B64_LINE characters (57 bytes each) */
+	static char buf[64 * (DUMP_FRAME_B64_LINE + 1)];
+	const size_t per = DUMP_FRAME_B64_LINE / 4 * 3;
+	char line[128];
+	size_t i, k = 0;
+	int len;
+
+	len = snprintf(line, sizeof(line), DUMP_FRAME_B64, o->dump,
+		       o->chunks + 1, n, (unsigned int)crc32_update(0, data, n),
+		       o->nonce);
+	out_raw(o, line, len);
+	for (i = 0; i < n; i += per) {
+		k += b64_encode((const unsigned char *)data + i,
+				n - i < per ? n - i : per, buf + k);
+		buf[k++] = '\n';
+		if (k > sizeof(buf) - DUMP_FRAME_B64_LINE - 1) {
+			out_raw(o, buf, k);
+			k = 0;
+		}
+	}
+	out_raw(o, buf, k);
+}
+
+/*
  * out_chunk() - one chunk of the framed dump of @o (common/dumpframe.h):
  * the chunk line with @n, the CRC-32 of the @n bytes at @data and the
  * nonce, the bytes, and a newline after them when they do not end with
- * one (so the next frame line starts a line).  @n at most
+ * one (so the next frame line starts a line).  With @o->seven_bit (the
+ * boot goes through LAVA), a chunk whose bytes LAVA's log would change
+ * goes in the b64 form instead (common/dumpframe.h).  @n at most
  * DUMP_FRAME_CHUNK_MAX; 0 writes nothing.  Not framed: a plain write.
  */
 void out_chunk(struct out *o, const char *data, size_t n)
@@ -304,6 +383,12 @@ void out_chunk(struct out *o, const char *data, size_t n)
 		return;
 	if (!o->nonce) {
 		out_raw(o, data, n);
+		return;
+	}
+	if (o->seven_bit && !lava_safe(data, n)) {
+		out_chunk_b64(o, data, n);
+		o->chunks++;
+		o->bytes += n;
 		return;
 	}
 	k = snprintf(line, sizeof(line), DUMP_FRAME_CHUNK, o->dump,

@@ -13,11 +13,60 @@
  * DONE for the timings.  Test ids are "probecc:NONCE.N" (the boot's
  * nonce: unique per boot), the build is --kcidb-build ID (the lab's
  * build of the kernel, "ORIGIN:..."), else "probecc:" and the kernel's
- * release.
+ * release.  The --kcidb-file artifacts are the output_files of
+ * boot.probecc (of boot.probecc.complete_dump when the boot's end is
+ * not known).
  */
 #include <string.h>
 
 #include "report-int.h"
+
+/*
+ * kcidb_file_check() - is @arg a --kcidb-file NAME=URL?  KCIDB's resource
+ * (kcidb-io schema 5.3, $defs/resource): NAME of 1..255 bytes, no '/'; URL a
+ * "uri" (RFC 3986: SCHEME ":" ..., the scheme a letter then letters,
+ * digits, '+', '-', '.'), here also without spaces or control
+ * characters, which a URI never holds unescaped.  Returns 0 or -1.
+ */
+int kcidb_file_check(const char *arg)
+{
+	const char *eq = strchr(arg, '='), *u, *p;
+
+	if (!eq || eq == arg || eq - arg > 255 || memchr(arg, '/', eq - arg))
+		return -1;
+	u = eq + 1;
+	if (!((*u >= 'a' && *u <= 'z') || (*u >= 'A' && *u <= 'Z')))
+		return -1;
+	p = u + strspn(u, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.");
+	if (*p != ':' || !p[1])
+		return -1;
+	for (p = u; *p; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f)
+			return -1;
+	return 0;
+}
+
+/* The --kcidb-file resources as "output_files" (none: nothing). */
+static void output_files(FILE *f, const struct report *r)
+{
+	int i;
+
+	if (!r->nkcidb_files)
+		return;
+	fprintf(f, ", \"output_files\": [");
+	for (i = 0; i < r->nkcidb_files; i++) {
+		const char *a = r->kcidb_files[i], *eq = strchr(a, '=');
+		char name[256];
+
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - a), a);
+		fprintf(f, "%s{\"name\": ", i ? ", " : "");
+		json_string(f, name);
+		fprintf(f, ", \"url\": ");
+		json_string(f, eq + 1);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
 
 /* KCIDB's path element rule ([a-zA-Z0-9_-]+): others as one '_'. */
 static void path_elem(FILE *f, const char *s)
@@ -98,9 +147,13 @@ void kcidb_write(FILE *f, const struct report *r)
 		json_string(f, boot_rows[r->boot.end].name);
 		fprintf(f, ", \"message\": ");
 		json_string(f, r->boot.msg);
-		fprintf(f, "}}");
+		fputc('}', f);
+		output_files(f, r);
+		fputc('}', f);
 	}
 	test_head(&k, "boot.probecc.complete_dump", NULL, why ? "ERROR" : "PASS");
+	if (!r->boot.known)
+		output_files(f, r);	/* no boot verdict: on the dump's test */
 	if (why) {
 		fprintf(f, ", \"misc\": {\"message\": ");
 		json_string(f, why);

@@ -104,10 +104,14 @@ struct verdict {
 	char why[512];
 };
 
+#define KCIDB_FILES_MAX	16	/* --kcidb-file options */
+
 struct report {
 	/* the command line */
 	const char *dumppath, *probes, *json, *folded, *svg, *junit, *perfetto;
 	const char *kcidb, *kcidb_build;	/* --kcidb OUT, --kcidb-build ID */
+	const char *kcidb_files[KCIDB_FILES_MAX];	/* --kcidb-file NAME=URL */
+	int nkcidb_files;
 	const char *previous;	/* --previous: the next boot's capture */
 	char *prev_text;	/* its bytes */
 	size_t prev_len;
@@ -143,6 +147,9 @@ struct report {
 	struct verdict *verdicts;	/* one per prog->expects */
 	int nexp, failed;
 };
+
+/* kcidb.c */
+int kcidb_file_check(const char *arg);
 
 /* dump.c: the capture read (dumpread/), then the samples joined and frames named */
 void dump_read(struct report *r, char *text, size_t len);

@@ -97,6 +97,10 @@ static const char help_tail[] =
 	"  --force            compare boots of another kernel or command line\n"
 	"  --kcidb-build ID   --kcidb's build_id (ORIGIN:ID, the lab's build of the\n"
 	"                     kernel); default probecc:RELEASE\n"
+	"  --kcidb-file NAME=URL\n"
+	"                     an artifact of the boot (report, trace.dat, Perfetto)\n"
+	"                     where the lab put it: an output file of --kcidb's\n"
+	"                     boot.probecc test (up to 16)\n"
 	"  --extract N        print dump N's body (its frames checked and taken off)\n"
 	"  --list             print the numbers of the complete dumps\n"
 	"  --trace-dat OUT    write the raw dumps (\"dump SINK raw\") as a trace.dat for\n"
@@ -165,6 +169,7 @@ static const struct option base_options[] = {
 	{ "threshold", required_argument, NULL, 'R' },
 	{ "force", no_argument, NULL, 'F' },
 	{ "kcidb-build", required_argument, NULL, 'K' },
+	{ "kcidb-file", required_argument, NULL, 'U' },
 	{ "help", no_argument, NULL, 'h' },
 };
 
@@ -288,6 +293,15 @@ static int parse_args(struct report *r, int argc, char **argv)
 				return 2;
 			}
 			r->kcidb_build = optarg;
+			break;
+		case 'U':
+			if (r->nkcidb_files == KCIDB_FILES_MAX || kcidb_file_check(optarg)) {
+				fprintf(stderr, "probecc report: --kcidb-file %s: %s\n", optarg,
+					r->nkcidb_files == KCIDB_FILES_MAX ? "more than 16 files" :
+					"not NAME=URL (NAME without '/', URL SCHEME:... without spaces or control characters)");
+				return 2;
+			}
+			r->kcidb_files[r->nkcidb_files++] = optarg;
 			break;
 		case 'R':
 			if (compare_threshold(&r->cmp, optarg)) {

@@ -67,13 +67,43 @@ fi
 t_has lava/relog/boot-verdict "$lv/lava.report" '^boot: clean: '
 t_has lava/relog/job-said "$lv/lava.report.err" '^probecc report: LAVA job: pass$'
 
-# A raw (binary) dump does not survive LAVA's log (invalid UTF-8
-# replaced, \r dropped): damaged, said so, never taken.
-$PY tests/lava/relog.py tests/report/mipsel-raw/ttyS1.raw > "$lv/raw.log"
+# A raw (binary) dump in plain chunks does not survive LAVA's log
+# (invalid UTF-8 replaced, \r dropped): damaged, said so, never taken.
+rc_=tests/report/mipsel-raw/ttyS1.raw
+$PY tests/lava/relog.py "$rc_" > "$lv/raw.log"
 rc=0
 $P report --extract 1 "$lv/raw.log" > /dev/null 2> "$lv/rawdump.err" || rc=$?
 t_rc lava/relog/binary-damaged 4 "$rc" "$lv/rawdump.err"
 t_has lava/relog/binary-crc-said "$lv/rawdump.err" 'fails its CRC-32'
+# The same capture with its binary chunks in the b64 form (what the agent
+# writes under probecc_signals=lava; tests/lava/b64frames.py encodes
+# from the format's description): both dumps byte-exact through LAVA.
+$PY tests/lava/b64frames.py "$rc_" > "$lv/b64.raw"
+$PY tests/lava/relog.py "$lv/b64.raw" > "$lv/b64.log"
+same=1
+for n in 1 2; do
+	$P report --extract $n "$rc_" > "$lv/b64.want.$n" 2> /dev/null
+	$P report --extract $n "$lv/b64.log" > "$lv/b64.got.$n" 2> "$lv/b64.$n.err" || same=0
+	cmp -s "$lv/b64.want.$n" "$lv/b64.got.$n" || same=0
+done
+if [ "$same" = 1 ] && grep -q ' b64 ' "$lv/b64.log" && [ -s "$lv/b64.want.1" ]; then
+	t_pass lava/relog/b64-raw-dumps-exact
+else
+	t_fail lava/relog/b64-raw-dumps-exact "dumps 1, 2 differ from the raw capture's (or no b64 chunk)" "$lv/b64.1.err"
+fi
+# one base64 character changed in the log: the chunk fails its CRC-32
+awk '!done && /"msg": "[A-Za-z0-9+\/=]{76}"/ { sub(/"msg": "./, "\"msg\": \"!"); done = 1 } { print }' \
+	"$lv/b64.log" > "$lv/b64bad.log"
+rc=0
+$P report --extract 1 "$lv/b64bad.log" > /dev/null 2> "$lv/b64bad.err" || rc=$?
+t_rc lava/relog/b64-damaged 4 "$rc" "$lv/b64bad.err"
+t_has lava/relog/b64-crc-said "$lv/b64bad.err" 'fails its CRC-32'
+# the log cut inside a b64 chunk: the dump is cut, not damaged
+n=$(grep -n -m1 ' b64 ' "$lv/b64.log" | cut -d: -f1)
+head -n $((n + 3)) "$lv/b64.log" > "$lv/b64cut.log"
+rc=0
+$P report --extract 1 "$lv/b64cut.log" > /dev/null 2> "$lv/b64cut.err" || rc=$?
+t_rc lava/relog/b64-cut 3 "$rc" "$lv/b64cut.err"
 
 # A log cut inside dump 2 (the job still running, or the log lost its
 # tail): dump 2 is cut short, and no verdict without the job's end.
@@ -94,6 +124,20 @@ $P report --list "$lv/bad.log" > "$lv/bad.out" 2> "$lv/bad.err" || rc=$?
 t_rc lava/bad-record/exit 2 "$rc" "$lv/bad.err"
 t_has lava/bad-record/place "$lv/bad.err" "bad\.log:3:[0-9]+: neither ',' nor '}' after a value \(not a LAVA job log record\)$"
 if [ -s "$lv/bad.out" ]; then t_fail lava/bad-record/nothing "listed dumps" "$lv/bad.out"; else t_pass lava/bad-record/nothing; fi
+
+# --kcidb-file takes NAME=URL as KCIDB's resource does: a NAME with '/'
+# or a URL without a scheme is refused, nothing written.
+for bad in 'dir/report.txt=https://lab.example/r' 'report.txt=lab.example/r' 'report.txt=https://lab.example/a b' '=https://lab.example/r'; do
+	rm -f "$lv/bad-kcidb.json"
+	rc=0
+	$P report "$ci/ttyS1.raw" --probes "$ci/ci-bond0.probes" --kcidb "$lv/bad-kcidb.json" \
+		--kcidb-file "$bad" > /dev/null 2> "$lv/bad-kcidb.err" || rc=$?
+	if [ "$rc" = 2 ] && [ ! -e "$lv/bad-kcidb.json" ] && grep -q 'not NAME=URL' "$lv/bad-kcidb.err"; then
+		t_pass "lava/kcidb-file-refused/$bad"
+	else
+		t_fail "lava/kcidb-file-refused/$bad" "exit $rc, or a file written" "$lv/bad-kcidb.err"
+	fi
+done
 
 # --- The job generator ---
 
@@ -127,7 +171,7 @@ for arch in mipsel x86_64; do
 	frag=$(cat "$d/cmdline")
 	if grep -F -- "$frag" "$d/job.yaml" | grep -q image_arg &&
 	   grep -qx '  no_kvm: true' "$d/job.yaml" &&
-	   grep -q "end: '=== probecc dump 2 end '" "$d/job.yaml"; then
+	   grep -q "end: '=== probecc dump 2 end |Kernel panic - not syncing'" "$d/job.yaml"; then
 		t_pass lava/job/$arch/contents
 	else
 		t_fail lava/job/$arch/contents "fragment, no_kvm or end pattern missing" "$d/job.yaml"
@@ -190,6 +234,8 @@ data = json.load(open(sys.argv[1]))
 jsonschema.Draft7Validator(schema, format_checker=jsonschema.FormatChecker()).validate(data)
 for t in data["tests"]:
     print(t["path"], t["status"], t.get("number", {}).get("unit", "-"))
+    if "output_files" in t:
+        print("files", t["path"], " ".join(f["name"] + "=" + f["url"] for f in t["output_files"]))
 EOF
 }
 
@@ -216,8 +262,11 @@ for arch in mipsel x86_64; do
 	b1=$(grep -o '=== probecc dump 1 end [0-9]* [0-9]* ' "$d/lava.log" | awk '{ print $7 }')
 	t_has lava/run/$arch/bond0/case-bytes "$d/lava.log" "\"case\": \"dump1_bytes\", \"definition\": \"probecc\",.*\"measurement\": \"${b1:-none}\", .*\"units\": \"bytes\""
 	# KernelCI: the same verdicts as KCIDB I/O, valid against kcidb-io's schema
+	# the artifacts where the lab put them: output files of boot.probecc
+	u=https://lab.example/artifacts/$arch
 	$P report "$d/lava.log" --probes "$lv/ci-console.probes" --target "$target" --modules "$MODULES" \
-		--kcidb "$d/kcidb.json" --kcidb-build lab_build:1 > /dev/null 2>&1
+		--kcidb "$d/kcidb.json" --kcidb-build lab_build:1 --kcidb-file "report.txt=$u/report.txt" \
+		--kcidb-file "trace.dat=$u/boot.dat" --kcidb-file "perfetto.json=$u/perfetto.json" > /dev/null 2>&1
 	if kcidb_valid "$d/kcidb.json" > "$d/kcidb.txt" 2>&1; then
 		t_pass lava/run/$arch/bond0/kcidb-valid
 	else
@@ -226,8 +275,34 @@ for arch in mipsel x86_64; do
 	t_has lava/run/$arch/bond0/kcidb-boot "$d/kcidb.txt" '^boot\.probecc PASS -$'
 	t_has lava/run/$arch/bond0/kcidb-creator "$d/kcidb.txt" '^boot\.probecc\.expect\.register_netdevice_stack_has_bond_create PASS -$'
 	t_has lava/run/$arch/bond0/kcidb-first-hit "$d/kcidb.txt" '^boot\.probecc\.first_hit\.netdev DONE s$'
+	t_has lava/run/$arch/bond0/kcidb-files "$d/kcidb.txt" "^files boot\.probecc report\.txt=$u/report\.txt trace\.dat=$u/boot\.dat perfetto\.json=$u/perfetto\.json$"
 done
 eval "$(qemu-images/fetch mipsel)"
+# A raw dump through a real LAVA job: the agent (probecc_signals=lava)
+# writes its binary chunks as b64, the report reads the dump from the
+# log whole, and its verdicts are those of the text dumps.
+d=$lv/rawjob
+sed 's#^dump /dev/ttyS1 raw#dump console raw#' tests/report/mipsel-raw/trace-dat.probes > "$lv/raw.probes"
+rc=0
+qemu-images/lava-job --arch mipsel --out "$d" "$lv/raw.probes" > /dev/null 2> "$d.err" || rc=$?
+t_rc lava/run/raw/job-written 0 "$rc" "$d.err"
+lava_run raw "$d" "44$$4"
+t_rc lava/run/raw/job-passed 0 "$lrc" "$d/lava.log"
+t_has lava/run/raw/b64-chunks "$d/lava.log" '"msg": "=== probecc dump 1 b64 1 '
+rc=0
+$P report "$d/lava.log" --probes "$lv/raw.probes" --target "$(qemu-images/target mipsel)" --modules "$MODULES" \
+	> "$d/report.txt" 2> "$d/report.err" || rc=$?
+t_rc lava/run/raw/report-exit 0 "$rc" "$d/report.txt"
+t_has lava/run/raw/name "$d/report.txt" '^  PASS  expect netdev.name == "bond%d" '
+t_has lava/run/raw/creator "$d/report.txt" '^  PASS  expect netdev stack has bond_create '
+t_has lava/run/raw/decoded "$d/report.txt" '^raw dumps: [1-9][0-9]* event\(s\) decoded by their format files$'
+rc=0
+$P report --trace-dat "$d/boot.dat" "$d/lava.log" > "$d/tracedat.out" 2>&1 || rc=$?
+if [ "$rc" = 0 ] && [ -s "$d/boot.dat" ]; then
+	t_pass lava/run/raw/trace-dat
+else
+	t_fail lava/run/raw/trace-dat "exit $rc, or no trace.dat" "$d/tracedat.out"
+fi
 d=$lv/job-mipsel
 # the same file through run-probes: the same verdicts, one by one
 r=$lv/run-probes
@@ -241,8 +316,39 @@ else
 	t_fail lava/run/same-verdicts-as-run-probes "run-probes and LAVA differ" "$lv/verdicts.diff"
 fi
 
+# Two LAVA runs of one file compared (--baseline): the second boot's rc
+# also makes bond1 (a second register_netdevice from bond_create), which
+# the comparison names as regressions.
+d=$lv/bond1
+sed 's#^\[ -e /sys/class/net/bond0 \]#echo +bond1 > /sys/class/net/bonding_masters; &#' qemu-images/rc/bond0 > "$lv/bond1.rc"
+qemu-images/lava-job --arch mipsel --out "$d" --rc "$lv/bond1.rc" "$lv/ci-console.probes" > /dev/null 2> "$d.err"
+lava_run bond1 "$d" "44$$6"
+t_rc lava/run/baseline/second-job-passed 0 "$lrc" "$d/lava.log"
+rc=0
+sym=(--target "$(qemu-images/target mipsel)" --modules "$MODULES")
+$P report "$d/lava.log" --probes "$lv/ci-console.probes" "${sym[@]}" --baseline "$lv/job-mipsel/lava.log" \
+	> "$d/report.txt" 2> "$d/report.err" || rc=$?
+t_rc lava/run/baseline/regression-exit 1 "$rc" "$d/report.txt"
+t_has lava/run/baseline/hits "$d/report.txt" 'REGRESSION  hits netdev  1 -> 2 '
+t_has lava/run/baseline/value "$d/report.txt" 'REGRESSION  values netdev.name  new: "bond1"'
+rc=0
+$P report "$lv/job-mipsel/lava.log" --probes "$lv/ci-console.probes" "${sym[@]}" --baseline "$lv/job-mipsel/lava.log" \
+	> "$d/same.txt" 2> "$d/same.err" || rc=$?
+t_rc lava/run/baseline/same-boot-exit 0 "$rc" "$d/same.txt"
+t_has lava/run/baseline/same-boot "$d/same.txt" '^baseline: 1 boot\(s\) against 1: .* 0 regression\(s\)$'
+
 # A panic before the agent (no init, no root): LAVA's own verdict is a
-# Test error (the job's guard), probecc's the panic (exit 4).
+# Test error (the job's guard), probecc's the panic (exit 4); on x86_64
+# the guard's job only.
+d=$lv/panic-x86_64
+qemu-images/lava-job --arch x86_64 --out "$d" --append 'rdinit=/no-such-init root=/dev/no-such-root' \
+	"$lv/ci-console.probes" > /dev/null 2> "$d.err"
+lava_run panic "$d" "44$$7"
+t_rc lava/run/panic-x86_64/job-failed 1 "$lrc" "$d/lava.log"
+t_has lava/run/panic-x86_64/test-error "$d/lava.log" '"case": "job".*"error_type": "Test"'
+rc=0
+$P report "$d/lava.log" --probes "$lv/ci-console.probes" > "$d/report.txt" 2> "$d/report.err" || rc=$?
+t_rc lava/run/panic-x86_64/verdict 4 "$rc" "$d/report.txt"
 d=$lv/panic
 qemu-images/lava-job --arch mipsel --out "$d" --append 'rdinit=/no-such-init root=/dev/no-such-root' \
 	"$lv/ci-console.probes" > /dev/null 2> "$d.err"
@@ -262,6 +368,22 @@ fi
 # no dump: the boot FAILs, the capture is no evidence, the expectations MISS
 t_has lava/run/panic/kcidb-boot "$d/kcidb.txt" '^boot\.probecc FAIL -$'
 t_has lava/run/panic/kcidb-miss "$d/kcidb.txt" '^boot\.probecc\.expect\.register_netdevice_stack_has_bond_create MISS -$'
+
+# A panic after the agent's first dump (the rc crashes the kernel through
+# /proc/sysrq-trigger): the monitor ends at the panic and the job's last
+# step makes it a Test error too, not LAVA's Infrastructure "Connection
+# closed"; probecc's verdict is the panic, with dump 1 read.
+d=$lv/late-panic
+printf '#!/bin/sh\necho c > /proc/sysrq-trigger\n' > "$lv/crash.rc"
+qemu-images/lava-job --arch mipsel --out "$d" --rc "$lv/crash.rc" "$lv/ci-console.probes" > /dev/null 2> "$d.err"
+lava_run late-panic "$d" "44$$5"
+t_rc lava/run/late-panic/job-failed 1 "$lrc" "$d/lava.log"
+t_has lava/run/late-panic/dump1 "$d/lava.log" '"msg": "=== probecc dump 1 end '
+t_has lava/run/late-panic/test-error "$d/lava.log" '"case": "job".*"error_type": "Test"'
+rc=0
+$P report "$d/lava.log" --probes "$lv/ci-console.probes" > "$d/report.txt" 2> "$d/report.err" || rc=$?
+t_rc lava/run/late-panic/verdict 4 "$rc" "$d/report.txt"
+t_has lava/run/late-panic/said "$d/report.txt" '^boot: panic: '
 
 # A boot whose last dump never comes within the job's time (a window
 # longer than the monitor's timeout): LAVA's timeout, probecc's hang.

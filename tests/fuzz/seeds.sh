@@ -6,9 +6,11 @@
 #   compile     tests/compiler, tests/facts, examples and the report's
 #               probe files, each under two targets (byte 0)
 #   report      the dumps of tests/report (real boots and derived), alone
+#               and after the probe file of their case; the raw dumps'
+#               captures with their binary chunks in the b64 form (a LAVA
+#               job's console: tests/lava/b64frames.py)
 #   console     the console logs of tests/report (real and hostile), with
 #               the real Malta capture and without
-#               and after the probe file of their case
 #   raw         the records of the raw dumps of tests/report (the real
 #               Malta boot's and those derived from it) and of
 #               tests/tracedat.test.sh's boots when tests/out holds them,
@@ -60,6 +62,11 @@ report)
 			{ printf '\001'; cat "$p"; printf '\000'; cat "$raw"; } |
 				seed "$b+$(basename "$p" .probes)"
 		done
+	done
+	# a raw dump's chunks in the b64 form (a LAVA job's console)
+	for raw in tests/report/*-raw/ttyS1.raw; do
+		{ printf '\001'; python3 tests/lava/b64frames.py "$raw"; } |
+			seed "$(basename "$(dirname "$raw")")-b64"
 	done ;;
 console)
 	# the real consoles (panics, an oops, an rc's exit) and the hostile
