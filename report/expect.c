@@ -246,7 +246,7 @@ static bool expect_hits(const struct expectation *e, const struct dump *d,
 /*
  * Are @h's user frames addresses, not names?  The kernel's
  * userstacktrace prints "<ADDR>"; a perf user stack not unwound (no
- * --sysroot: report/ustack.c) is "0xADDR" and a USTACK_MARK frame that
+ * --sysroot: facts/ustack.c) is "0xADDR" and a USTACK_MARK frame that
  * says so.  Either way --sysroot is what names them.
  */
 static bool user_frames_unnamed(const struct hit *h)

@@ -132,10 +132,11 @@ else
 fi
 
 # The BTF of the btf cases (--btf tests/compiler/btf/kernel.btf) is what
-# clang writes for tests/compiler/btf/kernel.c: its .BTF section, the
+# clang writes for tests/compiler/btf/kernel.c: its .BTF section (the
+# source path relative, so that it is the same in every clone), the
 # encoding the kernel's /sys/kernel/btf/vmlinux has.
 d=$T_OUT/compiler/btf && rm -rf "$d" && mkdir -p "$d"
-if clang -target bpf -g -O2 -c tests/compiler/btf/kernel.c -o "$d/kernel.o" 2> "$d/err" &&
+if clang -target bpf -g -O2 -fdebug-prefix-map="$PWD"=. -c tests/compiler/btf/kernel.c -o "$d/kernel.o" 2> "$d/err" &&
    llvm-objcopy --dump-section .BTF="$d/kernel.btf" "$d/kernel.o" "$d/copy.o" 2>> "$d/err" &&
    cmp -s "$d/kernel.btf" tests/compiler/btf/kernel.btf; then
 	t_pass "compiler/btf-input-from-clang"
