@@ -113,10 +113,10 @@ static const char *const riscv_dwarf[] = {
 /* quirks_NAME: each row's quirks (its last fields) */
 #define ARCH(NAME, EM, CLASS, DATA, ABI, LONG, NARGS, ARGS, STACK1, REGS, SRC, CMDLINE, CC, PKGS, QEMU, \
 	     DWARF, DWARF_SP, ENTRY_CFA, PERF_PC, PERF_SP, CLOCKS, ARG_ACCESS, USTACKS, URET, KSTACK_PERF, \
-	     ALIASES, PREFIXES) \
+	     FTRACE_ENTRY, KPROBE_NMI, ALIASES, PREFIXES) \
 	static const struct arch_quirks quirks_##NAME = { \
 		DWARF, ARRAY_SIZE(DWARF), DWARF_SP, ENTRY_CFA, CLOCKS, ARG_ACCESS, \
-		USTACKS, URET, KSTACK_PERF, ALIASES, PREFIXES };
+		USTACKS, URET, KSTACK_PERF, FTRACE_ENTRY, KPROBE_NMI, ALIASES, PREFIXES };
 #include "arch.def"
 #undef ARCH
 

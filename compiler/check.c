@@ -148,46 +148,50 @@ static void no_function(struct checker *c, const struct pos *p,
  * ftrace call site ("Could not probe notrace function").
  */
 /*
- * riscv64's kprobes, by the kernel's config (docs/riscv64.md).  A
- * traceable function starts with its ftrace patch site
- * (-fpatchable-function-entry: the dyn_ftrace record is the function's
- * address), and without KPROBES_ON_FTRACE the kernel refuses a kprobe
- * at exactly a record's address (kernel/kprobes.c check_ftrace_location():
- * EINVAL), so at a traceable function's entry; a kretprobe must be on
- * the entry (kprobe_on_func_entry()), so it is refused at any offset.
- * And a kernel-mode ebreak is handled as an NMI (arch/riscv/kernel/
- * traps.c do_trap_break(): irqentry_nmi_enter()), where the ring buffer
- * reserves nothing without ARCH_HAVE_NMI_SAFE_CMPXCHG
+ * A kprobe on an arch whose ftrace patch site is a function's entry
+ * (FTRACE_ENTRY of common/arch.def: riscv64, -fpatchable-function-entry:
+ * the dyn_ftrace record is the function's address), by the kernel's
+ * config (docs/riscv64.md).  Without KPROBES_ON_FTRACE the kernel
+ * refuses a kprobe at exactly a record's address (kernel/kprobes.c
+ * check_ftrace_location(): EINVAL), so at a traceable function's entry;
+ * a kretprobe must be on the entry (kprobe_on_func_entry()), so it is
+ * refused at any offset.  And where a kernel-mode breakpoint is handled
+ * as an NMI (KPROBE_NMI: riscv's do_trap_break(), irqentry_nmi_enter()),
+ * the ring buffer reserves nothing without ARCH_HAVE_NMI_SAFE_CMPXCHG
  * (kernel/trace/ring_buffer.c rb_reserve_next_event()): the kprobe is
  * armed and counted (kprobe_profile), its events never traced; perf's
  * ring is NMI-safe, so its stack still comes with --stack-method perf.
- * Measured on Debian trixie's 6.12.117 (no KPROBES_ON_FTRACE, no
- * ARCH_HAVE_NMI_SAFE_CMPXCHG): tests/riscv64.sh.  Nothing is said
+ * Measured on Debian trixie's riscv64 6.12.117 (no KPROBES_ON_FTRACE,
+ * no ARCH_HAVE_NMI_SAFE_CMPXCHG): tests/riscv64.sh.  Nothing is said
  * without a config.
  */
-static void check_kprobe_riscv(struct checker *c, const struct probe *p,
-			       const struct ksym *s, bool dyn)
+static void check_kprobe_arch(struct checker *c, const struct probe *p,
+			      const struct ksym *s, bool dyn)
 {
 	const struct kernel *k = c->k;
+	const struct arch_quirks *q;
+	const char *arch;
 
-	if (!c->t || strcmp(c->t->abi->arch, "riscv64") || !k->config)
+	if (!c->t || !k->config)
 		return;
-	if (dyn && !kconfig_get(k, "CONFIG_KPROBES_ON_FTRACE") &&
+	q = c->t->abi->quirks;
+	arch = c->t->abi->arch;
+	if (q->ftrace_entry && dyn && !kconfig_get(k, "CONFIG_KPROBES_ON_FTRACE") &&
 	    (!k->ftrace_known || (s->flags & KS_FTRACE))) {
 		if (p->kind == P_KRETPROBE) {
-			check_error(c, &p->target_pos, "a kretprobe must be on %s's entry, which is its ftrace patch site on riscv64, and this kernel has no KPROBES_ON_FTRACE: it refuses the probe (kernel/kprobes.c check_ftrace_location(): EINVAL)",
-			    s->name);
+			check_error(c, &p->target_pos, "a kretprobe must be on %s's entry, which is its ftrace patch site on %s, and this kernel has no KPROBES_ON_FTRACE: it refuses the probe (kernel/kprobes.c check_ftrace_location(): EINVAL)",
+			    s->name, arch);
 			return;
 		}
 		if (!p->offset) {
-			check_error(c, &p->target_pos, "%s's entry is its ftrace patch site on riscv64, and this kernel has no KPROBES_ON_FTRACE: it refuses a kprobe there (kernel/kprobes.c check_ftrace_location(): EINVAL); probe an instruction past it (%s+8 and on)",
-			    s->name, s->name);
+			check_error(c, &p->target_pos, "%s's entry is its ftrace patch site on %s, and this kernel has no KPROBES_ON_FTRACE: it refuses a kprobe there (kernel/kprobes.c check_ftrace_location(): EINVAL); probe an instruction past it (%s+8 and on)",
+			    s->name, arch, s->name);
 			return;
 		}
 	}
-	if (!kconfig_get(k, "CONFIG_ARCH_HAVE_NMI_SAFE_CMPXCHG"))
-		diag_add(c->warn, &p->pos, "%s '%s' is armed and counted but none of its events is traced: riscv64 runs kprobe handlers as NMIs, where this kernel's ring buffer records nothing (no ARCH_HAVE_NMI_SAFE_CMPXCHG); its 'stack' comes from perf (--stack-method perf)",
-			 p->kind == P_KRETPROBE ? "kretprobe" : "kprobe", p->name);
+	if (q->kprobe_nmi && !kconfig_get(k, "CONFIG_ARCH_HAVE_NMI_SAFE_CMPXCHG"))
+		diag_add(c->warn, &p->pos, "%s '%s' is armed and counted but none of its events is traced: %s runs kprobe handlers as NMIs, where this kernel's ring buffer records nothing (no ARCH_HAVE_NMI_SAFE_CMPXCHG); its 'stack' comes from perf (--stack-method perf)",
+			 p->kind == P_KRETPROBE ? "kretprobe" : "kprobe", p->name, arch);
 }
 
 static void check_kprobe(struct checker *c, const struct probe *p)
@@ -228,7 +232,7 @@ static void check_kprobe(struct checker *c, const struct probe *p)
 		check_error(c, &p->target_pos, "'%s' is on the kernel's kprobe blacklist (NOKPROBE_SYMBOL, __kprobes or noinstr): the kernel refuses it (EINVAL)",
 		    s->name);
 	dyn = kconfig_get(k, "CONFIG_DYNAMIC_FTRACE");
-	check_kprobe_riscv(c, p, s, dyn != NULL);
+	check_kprobe_arch(c, p, s, dyn != NULL);
 	onnotrace = kconfig_get(k, "CONFIG_KPROBE_EVENTS_ON_NOTRACE");
 	if (k->ftrace_known && !(s->flags & KS_FTRACE) && !freed_init(c, s)) {
 		if (!k->config)

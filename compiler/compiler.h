@@ -296,6 +296,8 @@ struct arch_quirks {
 	bool user_stacks;		/* USER_STACKTRACE_SUPPORT */
 	const char *uret_retval;	/* a uretprobe's return value: "$retval", "%r2" */
 	bool kstack_perf;		/* kprobes' kernel stacks truncated: perf callchains */
+	bool ftrace_entry;		/* the ftrace patch site is a function's entry */
+	bool kprobe_nmi;		/* kprobe handlers run as NMIs */
 	const struct reg_alias *reg_aliases;	/* NULL-ended, or NULL */
 	const char *reg_prefixes;	/* letters before a known name: "re" */
 };

@@ -39,7 +39,7 @@ arch_rows_check() {
 			f = name[i]
 			if ($i == "" && f != "CLOCKS" && f != "REG_PREFIXES")
 				printf "row %s: %s is empty\n", $1, f
-			if (f ~ /^(LONG_BYTES|NARGREGS|STACK_FIRST|COMMAND_LINE_SIZE|DWARF_SP|ENTRY_CFA|PERF_PC|PERF_SP|ARG_ACCESS|USER_STACKS|KSTACK_PERF)$/ &&
+			if (f ~ /^(LONG_BYTES|NARGREGS|STACK_FIRST|COMMAND_LINE_SIZE|DWARF_SP|ENTRY_CFA|PERF_PC|PERF_SP|ARG_ACCESS|USER_STACKS|KSTACK_PERF|FTRACE_ENTRY|KPROBE_NMI)$/ &&
 			    $i !~ /^[0-9]+$/)
 				printf "row %s: %s is \"%s\", not a number\n", $1, f, $i
 			if (f ~ /^(ARGREGS|REGNAMES|DWARF_REGS|REG_ALIASES|ABI_SOURCE)$/ && $i != "NULL")

@@ -87,7 +87,7 @@ rv_bond0() {
 # The compiler, against the capture of the booted kernel and its own
 # config: a kprobe at register_netdevice's entry and a kretprobe are
 # refused before any boot, with the reason (compiler/check.c
-# check_kprobe_riscv()); the kprobe past the entry compiles, warned
+# check_kprobe_arch()); the kprobe past the entry compiles, warned
 rv_compile() {
 	local tgt cfg
 	if ! tgt=$(qemu-images/target riscv64 2> "$rv/target.err"); then
