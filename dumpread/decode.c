@@ -232,6 +232,10 @@ static void stack_frames(struct tep_handle *tep, struct tep_event *ev,
 	if (!user && field_num(ev, rec, "size", &n) && (int)n < max)
 		max = n;
 	for (i = 0; i < max; i++) {
+		if (i == DUMPREAD_MAX_STACK) {
+			h->deep += max - i;
+			break;
+		}
 		addr = tep_read_number(tep, (char *)rec->data + f->offset + i * ls, ls);
 		if (!addr || addr == (ls == 4 ? 0xffffffffULL : ~0ULL))
 			break;

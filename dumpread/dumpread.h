@@ -66,6 +66,18 @@ struct dumpread_error {
 /* The reason of @code, a static string ("unknown error" out of range). */
 const char *dumpread_strerror(enum dumpread_errno code);
 
+/*
+ * The most frames a hit's stack keeps.  The kernel's perf callchains
+ * are at most PERF_MAX_STACK_DEPTH (127, include/uapi/linux/perf_event.h)
+ * entries deep, the default of kernel.perf_event_max_stack, which the
+ * agent leaves; a ftrace <stack trace> at most FTRACE_KSTACK_ENTRIES
+ * (kernel/trace/trace.c: SZ_4K / FTRACE_KSTACK_NESTING, 1024).  Deeper
+ * is forged or broken: the frames past it are counted (deep), not kept,
+ * and the cut is said.
+ */
+#define DUMPREAD_MAX_PERF_STACK	127
+#define DUMPREAD_MAX_STACK	1024
+
 struct hit {
 	char *probe;		/* event name, or the traced function */
 	char *task;
@@ -79,6 +91,7 @@ struct hit {
 	char **uframes;		/* the <user stack trace>, innermost first */
 	int nuframes, capuframes;
 	bool ustack;		/* a <user stack trace> followed */
+	int deep;		/* frames past the bound (DUMPREAD_MAX_STACK), not kept */
 	bool console;		/* from the kernel's ftrace dump on the console only */
 	/* a kernel stack of the tracing machinery alone (report/stackrule.c): its first frame, and why */
 	const char *cut_frame, *cut_why;

@@ -237,9 +237,14 @@ static void trace_line(struct dump *d, const struct dumpread_opts *o, char *line
 	if (!strncmp(line, " => ", 4)) {
 		struct hit *last = d->nhits ? &d->hits[d->nhits - 1] : NULL;
 
-		if (last && d->in_ustack && last->ustack)
+		if (last && d->in_ustack && last->ustack &&
+		    last->nuframes >= DUMPREAD_MAX_STACK)
+			last->deep++;
+		else if (last && d->in_ustack && last->ustack)
 			push_str(&last->uframes, &last->nuframes, &last->capuframes,
 				 xstrdup(line + 4 + strspn(line + 4, " ")));
+		else if (last && last->stack && last->nframes >= DUMPREAD_MAX_STACK)
+			last->deep++;
 		else if (last && last->stack)
 			push_str(&last->frames, &last->nframes, &last->capframes,
 				 name_frame(o, xstrdup(line + 4)));
@@ -375,6 +380,10 @@ static void perf_line(struct dump *d, char *line)
 	for (a = strtok_r(f[5], " ", &save); a; a = strtok_r(NULL, " ", &save)) {
 		if (!strncmp(a, "u:", 2))	/* kernel addresses only */
 			continue;
+		if (s->n >= DUMPREAD_MAX_PERF_STACK) {
+			s->deep++;
+			continue;
+		}
 		ALLOC_GROW(s->addrs, s->n + 1, cap);
 		s->addrs[s->n++] = strtoull(a, NULL, 16);
 	}
@@ -412,6 +421,10 @@ static void perf_user_line(struct dump *d, char *line)
 		for (a = strtok_r(k, " ", &save); a; a = strtok_r(NULL, " ", &save)) {
 			if (!strncmp(a, "u:", 2) || !strcmp(a, "-"))
 				continue;
+			if (s->n >= DUMPREAD_MAX_PERF_STACK) {
+				s->deep++;
+				continue;
+			}
 			ALLOC_GROW(s->addrs, s->n + 1, cap);
 			s->addrs[s->n++] = strtoull(a, NULL, 16);
 		}

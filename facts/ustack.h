@@ -23,6 +23,7 @@ struct sample {
 	long tgid;		/* its process (PID), as "perf-mmap" lines' */
 	unsigned long long *addrs;
 	int n;
+	int deep;		/* addresses past PERF_MAX_STACK_DEPTH (127), not kept */
 	bool user;		/* a "perf-user" line */
 	bool kernel;		/* ... of a kernel probe ("stack user"): addrs its kernel callchain */
 	int machine;		/* ELF e_machine of the dump's arch (EM_NONE: unknown) */

@@ -150,6 +150,7 @@ static void take_sample(struct report *r, struct hit *h, struct sample *s)
 	if (!s->user || s->kernel) {
 		h->perf = h->stack = true;
 		h->nframes = 0;
+		h->deep = s->deep;
 		for (k = 0; k < s->n; k++)
 			push_str(&h->frames, &h->nframes, &h->capframes,
 				 name_addr(r, s->addrs[k]));

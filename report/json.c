@@ -302,6 +302,8 @@ void json_write(FILE *f, const struct report *r)
 			json_string(f, h->cut_why);
 			fprintf(f, "}");
 		}
+		if (h->deep)	/* frames past the kernel's deepest stack, not kept */
+			fprintf(f, ", \"stack_frames_not_kept\": %d", h->deep);
 		fprintf(f, ", \"stack\": [");
 		for (j = 0; j < h->nframes; j++) {
 			fprintf(f, "%s", j ? ", " : "");

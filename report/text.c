@@ -42,10 +42,20 @@ static void tree_add(struct node *root, char *const *frames, int n)
 	}
 }
 
+/*
+ * Indented two columns a level up to TREE_INDENT levels, deeper with the
+ * level's number: a chain of N frames is O(N) bytes, not O(N^2).
+ */
+#define TREE_INDENT	32
+
 static void tree_print(FILE *out, const struct node *n, int depth)
 {
 	for (; n; n = n->next) {
-		fprintf(out, "%*s%d %s\n", 6 + 2 * depth, "", n->count, n->name);
+		if (depth < TREE_INDENT)
+			fprintf(out, "%*s%d %s\n", 6 + 2 * depth, "", n->count, n->name);
+		else
+			fprintf(out, "%*s[%d] %d %s\n", 6 + 2 * TREE_INDENT, "",
+				depth, n->count, n->name);
 		tree_print(out, n->child, depth + 1);
 	}
 }
@@ -188,7 +198,8 @@ static void probe_hits(FILE *out, const struct report *r, const char *name)
 {
 	const struct dump *d = &r->d;
 	struct node root = { 0 }, uroot = { 0 };
-	int j, n = 0, before = 0, shown = 0, more = 0, stacks = 0, cut = 0;
+	int j, n = 0, before = 0, shown = 0, more = 0, stacks = 0, cut = 0, deep = 0;
+	long long deep_frames = 0;
 	const struct hit *cut_hit = NULL;
 	double first = -1;
 
@@ -213,6 +224,10 @@ static void probe_hits(FILE *out, const struct report *r, const char *name)
 		if (h->cut_why) {
 			cut++;
 			cut_hit = h;
+		}
+		if (h->deep) {
+			deep++;
+			deep_frames += h->deep;
 		}
 	}
 	if (!n) {
@@ -240,6 +255,9 @@ static void probe_hits(FILE *out, const struct report *r, const char *name)
 		fprintf(out, "    %d stack(s) cut by the kernel, %s alone: %s%s\n",
 			cut, cut_hit->cut_frame, cut_hit->cut_why,
 			cut_hit->parent ? "; the callers below are the function tracer's parent field (one level)" : "");
+	if (deep)
+		fprintf(out, "    %d stack(s) deeper than the kernel's deepest (%d perf callchain entries, PERF_MAX_STACK_DEPTH; %d ftrace stack trace entries, FTRACE_KSTACK_ENTRIES): cut there, %lld frame(s) not kept\n",
+			deep, DUMPREAD_MAX_PERF_STACK, DUMPREAD_MAX_STACK, deep_frames);
 	if (root.child) {
 		fprintf(out, "    callers (innermost first, with counts):\n");
 		tree_print(out, root.child, 0);

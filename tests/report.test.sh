@@ -127,6 +127,22 @@ else
 	t_fail report/stdout-dev-full "no writable /dev/full on this machine"
 fi
 
+# A stack deeper than a kernel writes (tests/report/derive.py): 2,000
+# frames printed as a tree indented a level deeper each were 8 MB of
+# text (O(N^2)); cut at the kernel's bound, said, and indented linearly.
+d=$T_OUT/report-deep && mkdir -p "$d"
+./probecc report tests/report/derived/deep-stack.raw --probes tests/report/mipsel-ci/ci-bond0.probes \
+	--system-map tests/report/mipsel-6.1/System.map --modules tests/report/mipsel-6.1/modules --json "$d/json" > "$d/out" 2>&1
+rc=$?
+size=$(wc -c < "$d/out")
+if [ $rc = 0 ] && [ "$size" -lt 200000 ] &&
+   [ "$(grep -c '1 stack(s) deeper than the kernel.s deepest .*cut there' "$d/out")" = 2 ] &&
+   grep -q '"stack_frames_not_kept": 1880' "$d/json" && grep -q '"stack_frames_not_kept": 977' "$d/json"; then
+	t_pass report/deep-stack-cut
+else
+	t_fail report/deep-stack-cut "exit $rc, $size bytes, or the cut not said" "$d/out"
+fi
+
 # "-" reads the dump from standard input: the same report as from the
 # file (but for the name it prints), the same exit status.
 d=$T_OUT/report/stdin && rm -rf "$d" && mkdir -p "$d"

@@ -106,6 +106,12 @@ edited(CI, lambda n, b: b.replace(b'name="bond%d"', b'name="a"b"'), 'odd-quote.r
 edited(CI, lambda n, b: re.sub(rb'entries-in-buffer/entries-written: (\d+)/(\d+)',
                                lambda m: b'entries-in-buffer/entries-written: %d/%d' % (int(m.group(1)) + 1, int(m.group(2)) + 1), b),
        'entries-missing.raw')
+# A stack deeper than a kernel writes (2,000 frames after the function
+# tracer's first one, 2,000 more addresses in the perf callchain): the
+# frames past the kernel's bound are cut, and the cut is said.
+edited(CI, lambda n, b: re.sub(rb'(perf\tnetdev\t[^\n]*)\n', lambda m: m.group(1) + b''.join(b' %08x' % (0x81000000 + 4 * i) for i in range(2000)) + b'\n',
+                               b.replace(b' => ftrace_graph_call\n', b' => ftrace_graph_call\n' + b''.join(b' => deep_%d\n' % i for i in range(2000)), 1)),
+       'deep-stack.raw')
 # An initcall's finish stamped before its start (per-CPU trace clocks are
 # not synchronised), and one started twice in its task: no duration.
 IC = 'tests/report/mipsel-initcalls/ttyS1.raw'
