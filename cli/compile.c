@@ -514,8 +514,8 @@ static int compile(struct job *j, struct program **progp, struct placement **plp
 	if (j->t.btf)
 		btf_check_raw(j->t.btf, prog, &j->t, &warnings);
 	nerr = check_program(prog, j->k, &j->t, &j->checks, &diags, &warnings, &nkernel);
-	diag_print_as(&warnings, "warning");
 	if (nerr) {
+		diag_print_as(&warnings, "warning");
 		diag_print(&diags);
 		if (nkernel)
 			fprintf(stderr, "probecc: %d error%s against the target kernel%s%s\n",
@@ -525,12 +525,16 @@ static int compile(struct job *j, struct program **progp, struct placement **plp
 	}
 	pl = place(prog, &j->t);
 	if (budget_check(pl, &j->t, &diags, &notes, &hints)) {
+		diag_print_as(&warnings, "warning");
 		diag_print(&diags);
 		diag_print_as(&notes, "note");
 		diag_print_as(&hints, "hint");
 		return 1;
 	}
-	warn_placement(prog, j->k, &j->t, pl);
+	/* one list, so --error-limit holds for every warning of the file */
+	warn_placement(prog, j->k, &j->t, pl, &warnings);
+	diag_print_as(&warnings, "warning");
+	diag_free(&warnings);
 	*progp = prog;
 	*plp = pl;
 	return 0;

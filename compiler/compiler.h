@@ -666,7 +666,8 @@ struct placement *place(const struct program *prog, const struct target *t);
 /* ---- warnings after placement (warn.c) ---- */
 
 /*
- * warn_placement() - "FILE:LINE:COL: warning:" on stderr for each kprobe
+ * warn_placement() - a warning into @warnings (printed with the file's
+ * other warnings, at most --error-limit of them) for each kprobe
  * @pl has the agent arm because the command line had no room left (its
  * hits before /init are missed), for each kprobe
  * @pl has the agent arm on an __init function of @k (freed before /init:
@@ -675,7 +676,8 @@ struct placement *place(const struct program *prog, const struct target *t);
  * the number of warnings.  Warnings do not change the outputs or the exit status.
  */
 int warn_placement(const struct program *prog, const struct kernel *k,
-		   const struct target *t, const struct placement *pl);
+		   const struct target *t, const struct placement *pl,
+		   struct diags *warnings);
 
 /* ---- the command-line budget (budget.c) ---- */
 

@@ -87,7 +87,7 @@ static bool agent_for_room(const struct program *prog, const struct probe *p,
  * how many.
  */
 static int warn_no_room(const struct program *prog, const struct target *t,
-			const struct strmap *agent)
+			const struct strmap *agent, struct diags *w)
 {
 	const struct probe *p;
 	const char *why, *instead;
@@ -98,7 +98,7 @@ static int warn_no_room(const struct program *prog, const struct target *t,
 		    !strmap_get(agent, p->name, strlen(p->name)))
 			continue;
 		why_agent(prog, p, t, &why, &instead);
-		diag_at(&p->pos, "warning",
+		diag_add(w, &p->pos,
 			"%s %s goes to the agent: %s (%d bytes); the agent defines it when /init starts, so its hits before that (the kernel's own boot, the exec of /init) are not traced; %s",
 			p->kind == P_KRETPROBE ? "kretprobe" : "kprobe", p->name,
 			why, t->cmdline_max, instead);
@@ -113,7 +113,7 @@ static int warn_no_room(const struct program *prog, const struct target *t,
  * window, init"), and a uprobe fires only in programs, which run after
  * that: its hits can never be in a dump.  Returns how many.
  */
-static int warn_no_window(const struct program *prog)
+static int warn_no_window(const struct program *prog, struct diags *w)
 {
 	const struct probe *p;
 	int n = 0;
@@ -123,7 +123,7 @@ static int warn_no_window(const struct program *prog)
 	for (p = prog->probes; p; p = p->next) {
 		if (p->kind != P_UPROBE && p->kind != P_URETPROBE)
 			continue;
-		diag_at(&p->pos, "warning",
+		diag_add(w, &p->pos,
 			"%s %s can never be in a dump: with no 'window' the agent dumps once, before it execs the real init, and the programs a uprobe fires in run after that; add 'window DURATION' (a second dump after that much of userspace)",
 			p->kind == P_URETPROBE ? "uretprobe" : "uprobe", p->name);
 		n++;
@@ -132,8 +132,8 @@ static int warn_no_window(const struct program *prog)
 }
 
 /*
- * warn_placement() - print a warning ("FILE:LINE:COL: warning: ...",
- * with the caret, common/diag.c) for each kprobe or kretprobe of @prog
+ * warn_placement() - a warning into @w (printed "FILE:LINE:COL: warning:
+ * ..." with the caret, common/diag.c) for each kprobe or kretprobe of @prog
  * that @pl has the agent arm (a plan "arm PROBE kprobe_events" line) on
  * a function of @k's init text, saying why the agent got it and where
  * it would work, and for each "function" name (not a glob) of the init
@@ -141,7 +141,8 @@ static int warn_no_window(const struct program *prog)
  * init text.  Returns the number of warnings.  O(probes + plan lines).
  */
 int warn_placement(const struct program *prog, const struct kernel *k,
-		   const struct target *t, const struct placement *pl)
+		   const struct target *t, const struct placement *pl,
+		   struct diags *w)
 {
 	static char yes;	/* a value for the set */
 	const struct ksym *lo, *hi, *s;
@@ -155,8 +156,8 @@ int warn_placement(const struct program *prog, const struct kernel *k,
 		if (!strcmp(l->kind, "arm") && l->n >= 2 &&
 		    !strcmp(l->f[1], "kprobe_events"))
 			xstrmap_put(&agent, l->f[0], strlen(l->f[0]), &yes);
-	n += warn_no_room(prog, t, &agent);
-	n += warn_no_window(prog);
+	n += warn_no_room(prog, t, &agent, w);
+	n += warn_no_window(prog, w);
 	if (!k || !k->syms_known || !(lo = ksym_find(k, "_sinittext")) ||
 	    !(hi = ksym_find(k, "_einittext")) || hi->addr <= lo->addr) {
 		strmap_free(&agent);
@@ -166,7 +167,7 @@ int warn_placement(const struct program *prog, const struct kernel *k,
 		if (strpbrk(fn->s, "*?[") || !(s = kernel_func(k, fn->s)) ||
 		    s->addr < lo->addr || s->addr >= hi->addr)
 			continue;
-		diag_at(&fn->pos, "warning",
+		diag_add(w, &fn->pos,
 			"'%s' is __init (in .init.text, which the kernel frees before /init): the boot's function filter traces it during boot only, and the agent's check of set_ftrace_filter at /init finds it gone and fails to add it (Invalid argument), so 'expect armed' fails",
 			fn->s);
 		n++;
@@ -180,7 +181,7 @@ int warn_placement(const struct program *prog, const struct kernel *k,
 		    s->addr < lo->addr || s->addr >= hi->addr)
 			continue;
 		why_agent(prog, p, t, &why, &instead);
-		diag_at(&p->target_pos, "warning",
+		diag_add(w, &p->target_pos,
 			"'%s' is __init (in .init.text, which the kernel frees before /init): the agent arms %s %s when /init starts (%s), so it can never fire; %s",
 			p->target, p->kind == P_KRETPROBE ? "kretprobe" : "kprobe",
 			p->name, why, instead);

@@ -365,6 +365,13 @@ echo "extract $?: $(cat "$d/err")" >> "$d/got"
 echo "error-limit 0 $?: $(grep -c ': error: ' "$d/all") errors, $(grep -c 'not shown' "$d/all") notes" >> "$d/got"
 ./probecc tests/compiler/bad-many-errors.probes --error-limit 3 > /dev/null 2> "$d/three"
 echo "error-limit 3 $?: $(grep -c ': error: ' "$d/three") errors, $(grep 'not shown' "$d/three")" >> "$d/got"
+# The limit holds for warnings too: 300 kprobes, 215 of them past the
+# command line's room (a warning each), give 20 and the note (all 215
+# were printed).
+{ printf 'dump /dev/ttyS1\nwindow 6s\n'
+  seq 0 299 | sed 's/.*/kprobe k& register_netdevice { a = +0(arg1):string }/'; } > "$d/many.probes"
+./probecc "$d/many.probes" > /dev/null 2> "$d/many"
+echo "warnings $?: $(grep -c ': warning: ' "$d/many") warnings, $(grep 'not shown' "$d/many")" >> "$d/got"
 t_check compiler/option-numbers tests/compiler/option-numbers.ref "$d/got"
 
 # One ABI per probe: tests/compiler/abi/ cases against small
