@@ -107,6 +107,7 @@ struct module {
 	struct ko_sym *syms;	/* from --modules; NULL: none (the report's) */
 	size_t nsyms;
 	bool loaded;		/* syms looked up */
+	char *unread;		/* its module file, unreadable: "PATH: why"; NULL: read or none */
 };
 
 /* A "kprobe-profile" line: a kprobe event's hits as the kernel counted them. */

@@ -437,9 +437,12 @@ static int ko_match(const char *path, const struct stat *st, int flag,
  * /sys/module/NAME/sections/SECTION points once the module is loaded.
  * Returns a malloc'd array (names and sections malloc'd too, all owned by
  * the caller) and its length in *@n; NULL with *@n = 0 when there is no
- * such module file or it has no symbols.
+ * such module file or it has no symbols, and then @e's message is ""; a
+ * module file that cannot be read (truncated, a bad CRC, not ELF, over
+ * elf_file_open()'s cap) is NULL with its path and why in @e.
  */
-struct ko_sym *ko_symbols(const char *dir, const char *name, size_t *n)
+struct ko_sym *ko_symbols(const char *dir, const char *name, size_t *n,
+			  struct errmsg *e)
 {
 	struct ko_sym *syms = NULL;
 	struct elf_file f;
@@ -449,11 +452,12 @@ struct ko_sym *ko_symbols(const char *dir, const char *name, size_t *n)
 	Elf_Data *d;
 
 	*n = 0;
+	e->msg[0] = '\0';
 	ko_want = name;
 	ko_found = NULL;
 	if (nftw(dir, ko_match, 16, FTW_PHYS) <= 0 || !ko_found)
 		return NULL;
-	if (elf_open(&f, ko_found, NULL)) {
+	if (elf_open(&f, ko_found, e)) {
 		free(ko_found);
 		return NULL;
 	}

@@ -47,8 +47,13 @@ static char *module_sym(const struct report *r, struct module *m,
 	size_t i;
 	int s;
 
-	if (!m->loaded && r->modules_dir)
-		m->syms = ko_symbols(r->modules_dir, m->name, &m->nsyms);
+	if (!m->loaded && r->modules_dir) {
+		struct errmsg e;
+
+		m->syms = ko_symbols(r->modules_dir, m->name, &m->nsyms, &e);
+		if (e.msg[0])	/* said in the report, not skipped in silence */
+			m->unread = xstrdup(e.msg);
+	}
 	m->loaded = true;
 	for (s = 0; s < m->nsecs; s++) {
 		unsigned long long off = addr - m->secaddr[s];

@@ -59,8 +59,12 @@ static char *module_init_name(const struct report *r, const char *module)
 	struct ko_sym *syms;
 	size_t n = 0, i, j;
 	char *name = NULL;
+	struct errmsg e = { "" };
 
-	syms = r->modules_dir ? ko_symbols(r->modules_dir, module, &n) : NULL;
+	syms = r->modules_dir ? ko_symbols(r->modules_dir, module, &n, &e) : NULL;
+	if (e.msg[0])
+		fprintf(stderr, "probecc report: warning: module %s's init named init_module: %s\n",
+			module, e.msg);
 	for (i = 0; i < n && !name; i++)
 		if (!strcmp(syms[i].name, "init_module"))
 			for (j = 0; j < n && !name; j++)

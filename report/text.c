@@ -356,6 +356,10 @@ void text_write(FILE *out, const struct report *r)
 			d->nsamples, d->nsamples - d->unmatched,
 			!r->k ? " (no kernel symbols: --target, --vmlinux or --system-map names them)" :
 			r->kaslr ? " (kernel text relocated this boot: symbols shifted by _stext)" : "");
+	for (i = 0; i < d->nmods; i++)
+		if (d->mods[i].unread)
+			fprintf(out, "module %s: its file under --modules not read (%s): its frames are addresses\n",
+				d->mods[i].name, d->mods[i].unread);
 	fprintf(out, "hits:\n");
 	for (i = 0; i < r->nnames; i++)
 		probe_hits(out, r, r->names[i]);

@@ -143,6 +143,23 @@ else
 	t_fail report/deep-stack-cut "exit $rc, $size bytes, or the cut not said" "$d/out"
 fi
 
+# A module file under --modules that cannot be read (cut short, not ELF)
+# is named with why; it was skipped in silence, its frames bare addresses.
+d=$T_OUT/report-badko && rm -rf "$d" && mkdir -p "$d/cut/kernel" "$d/notelf/kernel"
+head -c 4000 tests/report/mipsel-6.1/modules/kernel/drivers/net/bonding/bonding.ko > "$d/cut/kernel/bonding.ko"
+echo 'not a module' > "$d/notelf/kernel/bonding.ko"
+ok=true
+for m in cut notelf; do
+	./probecc report tests/report/mipsel-ci/ttyS1.raw --probes tests/report/mipsel-ci/ci-bond0.probes \
+		--system-map tests/report/mipsel-6.1/System.map --modules "$d/$m" > "$d/$m.out" 2>&1
+	grep -q "^module bonding: its file under --modules not read ($d/$m/kernel/bonding.ko.*): its frames are addresses" "$d/$m.out" || ok=false
+done
+if $ok && grep -q 'truncated' "$d/cut.out"; then
+	t_pass report/module-unreadable-named
+else
+	t_fail report/module-unreadable-named "an unreadable .ko not named" "$d/cut.out" "$d/notelf.out"
+fi
+
 # "-" reads the dump from standard input: the same report as from the
 # file (but for the name it prints), the same exit status.
 d=$T_OUT/report/stdin && rm -rf "$d" && mkdir -p "$d"
