@@ -766,6 +766,36 @@ static bool evaluate(const struct expectation *e, const struct report *r,
 }
 
 /*
+ * A verdict that would differ without the hits joined from the console's
+ * ftrace dump (dump_console_trace()) rests on the console alone, which
+ * any program on the board can print to: said in @v (why, console).
+ */
+static void console_evidence(const struct expectation *e, const struct report *r,
+			     struct verdict *v)
+{
+	struct report agent = *r;
+	char why[sizeof(v->why)];
+	size_t n;
+	int i;
+
+	for (i = 0; i < r->d.nhits && !r->d.hits[i].console; i++)
+		;
+	if (i == r->d.nhits)
+		return;
+	agent.d.hits = xmalloc(r->d.nhits * sizeof(*agent.d.hits));
+	for (agent.d.nhits = 0, i = 0; i < r->d.nhits; i++)
+		if (!r->d.hits[i].console)
+			agent.d.hits[agent.d.nhits++] = r->d.hits[i];
+	v->console = evaluate(e, &agent, why, sizeof(why)) != v->ok;
+	free(agent.d.hits);
+	n = strlen(v->why);
+	if (v->console && n + 2 < sizeof(v->why))
+		snprintf(v->why + n, sizeof(v->why) - n,
+			 "; console-only evidence: hits of the console's ftrace dump (the agent's dump alone: %s)",
+			 v->ok ? "FAIL" : "PASS");
+}
+
+/*
  * expect_all() - r->verdicts, r->nexp and r->failed from r->prog's
  * expectations; all fail when the capture holds no complete dump.
  */
@@ -781,9 +811,10 @@ void expect_all(struct report *r)
 	for (i = 0, e = r->prog ? r->prog->expects : NULL; e; e = e->next, i++) {
 		struct verdict *v = &r->verdicts[i];
 
-		if (dump_evidence(&r->d))
+		if (dump_evidence(&r->d)) {
 			v->ok = evaluate(e, r, v->why, sizeof(v->why));
-		else	/* never a PASS without evidence */
+			console_evidence(e, r, v);
+		} else	/* never a PASS without evidence */
 			snprintf(v->why, sizeof(v->why), "no complete dump to check it against");
 		r->failed += !v->ok;
 	}

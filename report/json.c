@@ -330,6 +330,8 @@ void json_write(FILE *f, const struct report *r)
 		json_string(f, e->text);
 		fprintf(f, ", \"pass\": %s, \"why\": ", r->verdicts[i].ok ? "true" : "false");
 		json_string(f, r->verdicts[i].why);
+		if (r->verdicts[i].console)
+			fprintf(f, ", \"evidence\": \"console\"");
 		fprintf(f, "}");
 	}
 	fprintf(f, "\n]}\n");

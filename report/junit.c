@@ -111,6 +111,8 @@ void junit_write(FILE *f, const struct report *r)
 		fprintf(f, "  <testcase classname=\"probecc\" name=\"");
 		xml_escaped(f, e->text);
 		fprintf(f, "\">");
+		if (r->verdicts[i].console)	/* console-only evidence: said on a PASS too */
+			fprintf(f, "<properties><property name=\"evidence\" value=\"console\"/></properties>");
 		if (!r->verdicts[i].ok) {
 			fprintf(f, "<failure message=\"");
 			xml_escaped(f, r->verdicts[i].why);
