@@ -256,11 +256,17 @@ static void add_frame(struct strbuf *sb, const char *frame)
 		sb_addf(sb, " %s", mod);
 }
 
+struct speed_ctx;
+static double initcall_speed(const struct speed_ctx *ctx, int boot, const char *key);
+
 /*
  * The metrics of boot @boot, report @r, into @sd; its times divided by
- * @scale (the boot's speed against the baseline's, boot_speed()).
+ * @scale (the boot's speed against the baseline's, median_without()),
+ * each initcall's by the speed the other initcalls give (@ctx; NULL:
+ * @scale too).
  */
-static void boot_metrics(struct side *sd, int boot, const struct report *r, double scale)
+static void boot_metrics(struct side *sd, int boot, const struct report *r, double scale,
+			 const struct speed_ctx *ctx)
 {
 	const struct dump *d = &r->d;
 	const struct probe *p;
@@ -328,7 +334,8 @@ static void boot_metrics(struct side *sd, int boot, const struct report *r, doub
 			snprintf(key, sizeof(key), "initcall %s:init_module", ic->module);
 		else
 			snprintf(key, sizeof(key), "initcall %s", ic->func);
-		put(sd, boot, key, M_TIME, (ic->end - ic->start) / scale);
+		put(sd, boot, key, M_TIME, (ic->end - ic->start) /
+		    (ctx ? initcall_speed(ctx, boot, key) : scale));
 	}
 	for (i = 0; i < r->nlevels; i++) {
 		snprintf(key, sizeof(key), "level %s", r->levels[i].name);
@@ -380,15 +387,16 @@ static bool stats(const struct series *s, int boots, double out[3])
 }
 
 /*
- * How fast boot @boot of side @sd ran against @ref: the median over the
- * initcalls both have of its duration over @ref's median of it; 1 when
- * none is shared.
+ * How fast boot @boot of side @sd ran against @ref, per initcall: the
+ * ratio of its duration to @ref's median of it, for every initcall both
+ * have, sorted (malloc'd, *@n of them).
  */
-static double boot_speed(const struct side *sd, int boot, const struct side *ref)
+static double *boot_ratios(const struct side *sd, int boot, const struct side *ref, int *n)
 {
-	double *ratio = xcalloc(ref->n + 1, sizeof(*ratio)), out[3], speed = 1;
-	int i, n = 0;
+	double *ratio = xcalloc(ref->n + 1, sizeof(*ratio)), out[3];
+	int i;
 
+	*n = 0;
 	for (i = 0; i < ref->n; i++) {
 		const struct series *rs = ref->s[i];
 		const struct series *bs;
@@ -399,14 +407,62 @@ static double boot_speed(const struct side *sd, int boot, const struct side *ref
 		    boot >= bs->nv || !((x = bs->v[boot]) > 0) || !isfinite(x) ||
 		    !stats(rs, ref->boots, out) || !(out[0] > 0))
 			continue;
-		ratio[n++] = x / out[0];
+		ratio[(*n)++] = x / out[0];
 	}
-	if (n) {
-		qsort(ratio, n, sizeof(*ratio), cmp_double);
-		speed = n % 2 ? ratio[n / 2] : (ratio[n / 2 - 1] + ratio[n / 2]) / 2;
-	}
-	free(ratio);
+	qsort(ratio, *n, sizeof(*ratio), cmp_double);
+	return ratio;
+}
+
+/*
+ * The median of the sorted @r[0..n) with one element equal to @x left
+ * out (none when @leave is false or no element is @x); 1 when nothing
+ * is left, or it is not a positive finite number.
+ */
+static double median_without(const double *r, int n, bool leave, double x)
+{
+	int j = n, m, a, b;
+	double speed;
+
+	if (leave)
+		for (j = 0; j < n && r[j] < x; j++)
+			;
+	if (j < n && r[j] != x)
+		j = n;
+	m = n - (j < n);
+	if (!m)
+		return 1;
+	a = (m - 1) / 2;	/* the middle ones of what is left */
+	b = m / 2;
+	a += a >= j;
+	b += b >= j;
+	speed = (r[a] + r[b]) / 2;
 	return speed > 0 && isfinite(speed) ? speed : 1;
+}
+
+/*
+ * The speed of a boot for one of its initcalls: the median of the OTHER
+ * initcalls' ratios (boot_ratios()), so that an initcall that got slower
+ * is not divided by its own slowdown; @ctx NULL: 1.
+ */
+struct speed_ctx {
+	const struct side *raw, *ref;	/* the boot's times as measured, the reference */
+	const double *ratio;
+	int n;
+};
+
+static double initcall_speed(const struct speed_ctx *ctx, int boot, const char *key)
+{
+	const struct series *rs, *bs;
+	double out[3], x;
+
+	if (!ctx)
+		return 1;
+	if (!(rs = strmap_get(&ctx->ref->map, key, strlen(key))) ||
+	    !(bs = strmap_get(&ctx->raw->map, key, strlen(key))) ||
+	    boot >= bs->nv || !((x = bs->v[boot]) > 0) || !isfinite(x) ||
+	    !stats(rs, ctx->ref->boots, out) || !(out[0] > 0))
+		return median_without(ctx->ratio, ctx->n, false, 0);
+	return median_without(ctx->ratio, ctx->n, true, x / out[0]);
 }
 
 static struct change *new_change(struct compare *c, const char *key, enum mkind kind)
@@ -571,23 +627,33 @@ void compare_boots(struct compare **cp, struct report *const *cur, int ncur,
 	 * "Baselines: false positives, spread and cost"); its times are divided
 	 * by it, so that one initcall that got slower stands out of a boot that
 	 * did.  A median of ratios, not a ratio of sums: one initcall slowed by
-	 * a second, or one absurd time in the dump, does not move it.  Without
-	 * initcalls every speed is 1.
+	 * a second, or one absurd time in the dump, does not move it; an
+	 * initcall is divided by the median of the others' (leave-one-out),
+	 * so its own slowdown never hides itself.  Without initcalls every
+	 * speed is 1.
 	 */
 	c->rcur.boots = ncur;
 	c->rbase.boots = nbase;
 	for (i = 0; i < ncur; i++)
-		boot_metrics(&c->rcur, i, cur[i], 1);
+		boot_metrics(&c->rcur, i, cur[i], 1, NULL);
 	for (i = 0; i < nbase; i++)
-		boot_metrics(&c->rbase, i, base[i], 1);
+		boot_metrics(&c->rbase, i, base[i], 1, NULL);
 	c->speed = xcalloc(ncur + nbase, sizeof(*c->speed));
-	for (i = 0; i < ncur + nbase; i++)
-		c->speed[i] = boot_speed(i < ncur ? &c->rcur : &c->rbase, i < ncur ? i : i - ncur,
-					 nbase ? &c->rbase : &c->rcur);
-	for (i = 0; i < ncur; i++)
-		boot_metrics(&c->cur, i, cur[i], c->speed[i]);
-	for (i = 0; i < nbase; i++)
-		boot_metrics(&c->base, i, base[i], c->speed[ncur + i]);
+	for (i = 0; i < ncur + nbase; i++) {
+		struct speed_ctx ctx = {
+			.raw = i < ncur ? &c->rcur : &c->rbase,
+			.ref = nbase ? &c->rbase : &c->rcur,
+		};
+		int b = i < ncur ? i : i - ncur;
+		double *ratio = boot_ratios(ctx.raw, b, ctx.ref, &ctx.n);
+
+		ctx.ratio = ratio;
+		c->speed[i] = median_without(ratio, ctx.n, false, 0);
+		/* an initcall's own time by the others' speed: it is judged */
+		boot_metrics(i < ncur ? &c->cur : &c->base, b, i < ncur ? cur[i] : base[b],
+			     c->speed[i], &ctx);
+		free(ratio);
+	}
 	/* every key of either side, the current boots' order first */
 	for (i = 0; i < c->cur.n + c->base.n; i++) {
 		const struct series *s = i < c->cur.n ? c->cur.s[i] : c->base.s[i - c->cur.n];
