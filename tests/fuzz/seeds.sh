@@ -11,6 +11,9 @@
 #               job's console: tests/lava/b64frames.py)
 #   console     the console logs of tests/report (real and hostile), with
 #               the real Malta capture and without
+#   baseline    the initcall dumps of tests/report (real and derived) and
+#               the real captures, each as the current boot (byte 0 0)
+#               and as the baseline (1)
 #   raw         the records of the raw dumps of tests/report (the real
 #               Malta boot's and those derived from it) and of
 #               tests/tracedat.test.sh's boots when tests/out holds them,
@@ -67,6 +70,13 @@ report)
 	for raw in tests/report/*-raw/ttyS1.raw; do
 		{ printf '\001'; python3 tests/lava/b64frames.py "$raw"; } |
 			seed "$(basename "$(dirname "$raw")")-b64"
+	done ;;
+baseline)
+	for raw in tests/report/mipsel-initcalls/ttyS1.raw tests/report/derived/initcall-*.raw \
+		   tests/report/mipsel-ci/ttyS1.raw; do
+		b=$(basename "$(dirname "$raw")")-$(basename "$raw" .raw)
+		{ printf '\000'; cat "$raw"; } | seed "$b"
+		{ printf '\001'; cat "$raw"; } | seed "$b-as-baseline"
 	done ;;
 console)
 	# the real consoles (panics, an oops, an rc's exit) and the hostile
