@@ -14,6 +14,8 @@
 #   baseline    the initcall dumps of tests/report (real and derived) and
 #               the real captures, each as the current boot (byte 0 0)
 #               and as the baseline (1)
+#   previous    the next boots' captures of tests/report/hang, with the
+#               hung boot's first dump (byte 0 1) and without (0)
 #   raw         the records of the raw dumps of tests/report (the real
 #               Malta boot's and those derived from it) and of
 #               tests/tracedat.test.sh's boots when tests/out holds them,
@@ -77,6 +79,12 @@ baseline)
 		b=$(basename "$(dirname "$raw")")-$(basename "$raw" .raw)
 		{ printf '\000'; cat "$raw"; } | seed "$b"
 		{ printf '\001'; cat "$raw"; } | seed "$b-as-baseline"
+	done ;;
+previous)
+	for raw in tests/report/hang/*.raw; do
+		b=$(basename "$raw" .raw)
+		{ printf '\001'; cat "$raw"; } | seed "$b"
+		{ printf '\000'; cat "$raw"; } | seed "$b-alone"
 	done ;;
 console)
 	# the real consoles (panics, an oops, an rc's exit) and the hostile
