@@ -1,5 +1,5 @@
 # The folders include and call only downward (tests/layers.py;
-# README.md, "Layout"): common <- bootconfig, facts <- dumpread,
+# docs/developing.md, "Layout"): common <- bootconfig, facts <- dumpread,
 # compiler <- report, bootargs <- cli; no two files call each other
 # (directly or through others), no function is defined in two files, no
 # folder includes another's private header (NAME-local.h, NAME-int.h).
