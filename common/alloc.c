@@ -126,6 +126,14 @@ void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
+void sb_add(struct strbuf *sb, const void *bytes, size_t n)
+{
+	ALLOC_GROW(sb->s, sb->len + n + 1, sb->cap);
+	memcpy(sb->s + sb->len, bytes, n);
+	sb->len += n;
+	sb->s[sb->len] = '\0';
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	struct strbuf sb = { 0 };

@@ -165,6 +165,8 @@ struct strbuf {
 };
 void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Append @n bytes at @bytes (any bytes, NULs too), then a NUL after them. */
+void sb_add(struct strbuf *sb, const void *bytes, size_t n);
 
 /* ---- option numbers (argnum.c) ---- */
 

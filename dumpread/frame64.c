@@ -24,18 +24,6 @@
 
 #define FRAME_PREFIX	"=== probecc dump "
 
-struct outbuf {
-	char *s;
-	size_t len, cap;
-};
-
-static void put(struct outbuf *b, const char *s, size_t n)
-{
-	ALLOC_GROW(b->s, b->len + n + 1, b->cap);
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-}
-
 /* The value of base64 character @c (RFC 4648 table 1), -1 for others. */
 static int b64val(unsigned char c)
 {
@@ -160,7 +148,7 @@ static const char *b64_lines(const char *p, const char *end,
 char *frames_unb64(const char *text, size_t *len)
 {
 	const char *p = text, *end = text + *len, *copied = text;
-	struct outbuf b = { 0 };
+	struct strbuf b = { 0 };
 	unsigned char *data = NULL;
 
 	if (!memmem(text, *len, " b64 ", 5))
@@ -191,20 +179,20 @@ char *frames_unb64(const char *text, size_t *len)
 			}
 			continue;
 		}
-		put(&b, copied, cl.start - copied);
+		sb_add(&b, copied, cl.start - copied);
 		k = snprintf(line, sizeof(line), DUMP_FRAME_CHUNK, cl.n, cl.seq,
 			     cl.len, cl.crc, cl.nonce);
-		put(&b, line, k);
+		sb_add(&b, line, k);
 		p = b64_lines(next, end, &cl, data, &got, &bad);
 		/* damaged: never taken, even when zeros happen to match */
 		if (bad && got && crc32(0, data, got) == cl.crc)
 			data[0] ^= 1;
-		put(&b, (const char *)data, got);
+		sb_add(&b, (const char *)data, got);
 		if (got == cl.len && got && data[got - 1] != '\n')
-			put(&b, "\n", 1);
+			sb_add(&b, "\n", 1);
 		copied = p;
 	}
-	put(&b, copied, end - copied);
+	sb_add(&b, copied, end - copied);
 	b.s[b.len] = '\0';
 	free(data);
 	*len = b.len;

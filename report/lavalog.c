@@ -20,21 +20,8 @@
 
 #include "lavalog.h"
 
-struct buf {
-	char *s;
-	size_t len, cap;
-};
-
-static void buf_add(struct buf *b, const char *s, size_t n)
-{
-	ALLOC_GROW(b->s, b->len + n + 1, b->cap);
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
 /* @cp as UTF-8 (at most 4 bytes); a code point past U+10FFFF as U+FFFD. */
-static void buf_utf8(struct buf *b, uint32_t cp)
+static void buf_utf8(struct strbuf *b, uint32_t cp)
 {
 	char u[4];
 	size_t n;
@@ -52,7 +39,7 @@ static void buf_utf8(struct buf *b, uint32_t cp)
 		u[0] = (char)(0xf0 | cp >> 18), u[1] = (char)(0x80 | (cp >> 12 & 0x3f));
 		u[2] = (char)(0x80 | (cp >> 6 & 0x3f)), u[3] = (char)(0x80 | (cp & 0x3f)), n = 4;
 	}
-	buf_add(b, u, n);
+	sb_add(b, u, n);
 }
 
 /* The reader's place in one record line. */
@@ -106,7 +93,7 @@ static const char *simple_escape(char ch)
  * with PyYAML's default allow_unicode=False (lava_common/log.py), so all
  * that is not printable ASCII is escaped.  @b may be NULL to skip it.
  */
-static int read_quoted(struct cur *c, struct buf *b)
+static int read_quoted(struct cur *c, struct strbuf *b)
 {
 	const char *run;
 
@@ -116,7 +103,7 @@ static int read_quoted(struct cur *c, struct buf *b)
 		while (c->p < c->end && *c->p != '"' && *c->p != '\\')
 			c->p++;
 		if (b)
-			buf_add(b, run, (size_t)(c->p - run));
+			sb_add(b, run, (size_t)(c->p - run));
 		if (c->p >= c->end)
 			return cur_error(c, "a string without its closing quote");
 		if (*c->p++ == '"')
@@ -144,7 +131,7 @@ static int read_quoted(struct cur *c, struct buf *b)
 		}
 		if ((s = simple_escape(ch))) {
 			if (b)
-				buf_add(b, s, 1);
+				sb_add(b, s, 1);
 		} else if (ch == 'N' || ch == '_' || ch == 'L' || ch == 'P') {
 			if (b)
 				buf_utf8(b, ch == 'N' ? 0x85 : ch == '_' ? 0xa0 :
@@ -157,19 +144,19 @@ static int read_quoted(struct cur *c, struct buf *b)
 }
 
 /* A plain scalar (null, a number, true): up to ',' or '}'. */
-static void read_plain(struct cur *c, struct buf *b)
+static void read_plain(struct cur *c, struct strbuf *b)
 {
 	const char *s = c->p;
 
 	while (c->p < c->end && *c->p != ',' && *c->p != '}')
 		c->p++;
 	if (b)
-		buf_add(b, s, (size_t)(c->p - s));
+		sb_add(b, s, (size_t)(c->p - s));
 }
 
 struct field {
 	const char *key;
-	struct buf *val;	/* the scalar's text; NULL: not wanted */
+	struct strbuf *val;	/* the scalar's text; NULL: not wanted */
 	bool map;		/* set when the value was a mapping */
 };
 
@@ -182,7 +169,7 @@ struct field {
 static int read_map(struct cur *c, struct field *f, size_t nf,
 		    const char *sub, struct field *subf, size_t nsub, int depth)
 {
-	struct buf key = { 0 };
+	struct strbuf key = { 0 };
 	size_t i;
 	int err = 0;
 
@@ -250,19 +237,19 @@ static int read_map(struct cur *c, struct field *f, size_t nf,
  * out: ShellLogger.write() (lava_dispatcher/shell.py) escapes '"' as '\"'
  * and nothing else, so the byte before every '"' is its own backslash.
  */
-static void unescape_quotes(struct buf *b, const char *s, size_t n)
+static void unescape_quotes(struct strbuf *b, const char *s, size_t n)
 {
 	const char *q;
 
 	while ((q = memchr(s, '"', n))) {
 		size_t k = (size_t)(q - s);
 
-		buf_add(b, s, k && s[k - 1] == '\\' ? k - 1 : k);
-		buf_add(b, "\"", 1);
+		sb_add(b, s, k && s[k - 1] == '\\' ? k - 1 : k);
+		sb_add(b, "\"", 1);
 		n -= k + 1;
 		s = q + 1;
 	}
-	buf_add(b, s, n);
+	sb_add(b, s, n);
 }
 
 bool lavalog_is(const char *text, size_t len)
@@ -274,7 +261,7 @@ bool lavalog_is(const char *text, size_t len)
 	return len >= sizeof(head) - 1 && !memcmp(text, head, sizeof(head) - 1);
 }
 
-static void copy_str(char *dst, size_t size, const struct buf *b)
+static void copy_str(char *dst, size_t size, const struct strbuf *b)
 {
 	size_t n = b->len < size - 1 ? b->len : size - 1;
 
@@ -287,14 +274,14 @@ int lavalog_console(const char *path, const char *text, size_t len,
 		    char **out, size_t *out_len, struct lava_job *job,
 		    struct errmsg *e)
 {
-	struct buf con = { 0 }, lvl = { 0 }, msg = { 0 };
-	struct buf rcase = { 0 }, rdef = { 0 }, rresult = { 0 }, etype = { 0 }, emsg = { 0 };
+	struct strbuf con = { 0 }, lvl = { 0 }, msg = { 0 };
+	struct strbuf rcase = { 0 }, rdef = { 0 }, rresult = { 0 }, etype = { 0 }, emsg = { 0 };
 	const char *p = text, *end = text + len;
 	struct cur c = { .path = path, .e = e };
 	int err = 0;
 
 	memset(job, 0, sizeof(*job));
-	buf_add(&con, "", 0);
+	sb_add(&con, "", 0);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		struct field top[] = { { "lvl", &lvl, false }, { "msg", &msg, false } };
@@ -345,7 +332,7 @@ int lavalog_console(const char *path, const char *text, size_t len,
 				break;
 			}
 			unescape_quotes(&con, msg.s ? msg.s : "", msg.len);
-			buf_add(&con, "\n", 1);
+			sb_add(&con, "\n", 1);
 			job->console_lines++;
 		} else if (!strcmp(lvl.s, "results") && top[1].map && rcase.s && rdef.s &&
 			   !strcmp(rcase.s, "job") && !strcmp(rdef.s, "lava")) {
