@@ -662,6 +662,87 @@ static void entries_check(struct dump *d, long entries, long shaped, int unread)
 	d->unread = missing > INT_MAX - d->unread ? INT_MAX : d->unread + (int)missing;
 }
 
+static void item_line(struct dump *d, char *v)
+{
+	sb_addf(&d->items, "%s\n", v);
+}
+
+static void cpu_line(struct dump *d, char *v)
+{
+	sb_addf(&d->cpus, "%s\n", v);
+}
+
+static void perf_notkept_line(struct dump *d, char *v)
+{
+	d->perf_notkept = strtoull(v, NULL, 10);
+}
+
+static void maps_notkept_line(struct dump *d, char *v)
+{
+	d->perf_maps_notkept = strtoull(v, NULL, 10);
+}
+
+static void stext_line(struct dump *d, char *v)
+{
+	d->stext = strtoull(v, NULL, 16);
+}
+
+static void last_boot_line(struct dump *d, char *v)
+{
+	d->text_delta = strtoll(v, NULL, 10);
+}
+
+/*
+ * The manifest's lines (docs/plan.md "Dump format"): KEY, a tab, the
+ * value, which the row's reader takes, or, for a row with no reader,
+ * which replaces the string of struct dump at offset @str (the last one
+ * counts).  A line of no row is left alone (a newer agent's).
+ */
+static const struct {
+	const char *key;
+	void (*read)(struct dump *d, char *v);
+	size_t str;
+} sections[] = {
+	{ "item", item_line, 0 },
+	{ "cpu", cpu_line, 0 },
+	{ "stage", NULL, offsetof(struct dump, stage) },
+	{ "buffer", NULL, offsetof(struct dump, buffer) },
+	{ "cmdline", NULL, offsetof(struct dump, cmdline) },
+	{ "uname", NULL, offsetof(struct dump, uname) },
+	{ "arch", NULL, offsetof(struct dump, arch) },
+	{ "perf", perf_line, 0 },
+	{ "perf-user", perf_user_line, 0 },
+	{ "perf-mmap", perf_mmap_line, 0 },
+	{ "perf-stat", pstat_line, 0 },
+	{ "note\tperf", perf_notkept_line, 0 },
+	{ "note\tperf-mmap", maps_notkept_line, 0 },
+	{ "module", module_line, 0 },
+	{ "stext", stext_line, 0 },
+	{ "last_boot", last_boot_line, 0 },
+	{ "kprobe-oops", oops_line, 0 },
+	{ "kprobe-profile", kcount_line, 0 },
+};
+
+static void manifest_line(struct dump *d, char *line)
+{
+	size_t i, n;
+	char **str;
+
+	for (i = 0; i < ARRAY_SIZE(sections); i++) {
+		n = strlen(sections[i].key);
+		if (strncmp(line, sections[i].key, n) || line[n] != '\t')
+			continue;
+		if (sections[i].read) {
+			sections[i].read(d, line + n + 1);
+		} else {
+			str = (char **)((char *)d + sections[i].str);
+			free(*str);
+			*str = xstrdup(line + n + 1);
+		}
+		return;
+	}
+}
+
 static void parse_dump(struct dump *d, const struct dumpread_opts *o, char *dump)
 {
 	char *line, *save = NULL;
@@ -675,55 +756,15 @@ static void parse_dump(struct dump *d, const struct dumpread_opts *o, char *dump
 		if (cr)
 			*cr = '\0';
 		if (!trace) {
-			if (!strcmp(line, "--- trace ---"))
+			if (!strcmp(line, "--- trace ---")) {
 				trace = true;
-			else if (!strcmp(line, "--- raw ---")) {
+			} else if (!strcmp(line, "--- raw ---")) {
 				/* binary records follow: decode.c reads them */
 				d->raw = true;
 				break;
+			} else {
+				manifest_line(d, line);
 			}
-			else if (!strncmp(line, "item\t", 5))
-				sb_addf(&d->items, "%s\n", line + 5);
-			else if (!strncmp(line, "cpu\t", 4))
-				sb_addf(&d->cpus, "%s\n", line + 4);
-			else if (!strncmp(line, "stage\t", 6)) {
-				free(d->stage);
-				d->stage = xstrdup(line + 6);
-			} else if (!strncmp(line, "buffer\t", 7)) {
-				free(d->buffer);
-				d->buffer = xstrdup(line + 7);
-			} else if (!strncmp(line, "cmdline\t", 8)) {
-				free(d->cmdline);
-				d->cmdline = xstrdup(line + 8);
-			} else if (!strncmp(line, "uname\t", 6)) {
-				free(d->uname);
-				d->uname = xstrdup(line + 6);
-			} else if (!strncmp(line, "arch\t", 5)) {
-				free(d->arch);
-				d->arch = xstrdup(line + 5);
-			}
-			else if (!strncmp(line, "perf\t", 5))
-				perf_line(d, line + 5);
-			else if (!strncmp(line, "perf-user\t", 10))
-				perf_user_line(d, line + 10);
-			else if (!strncmp(line, "perf-mmap\t", 10))
-				perf_mmap_line(d, line + 10);
-			else if (!strncmp(line, "perf-stat\t", 10))
-				pstat_line(d, line + 10);
-			else if (!strncmp(line, "note\tperf\t", 10))
-				d->perf_notkept = strtoull(line + 10, NULL, 10);
-			else if (!strncmp(line, "note\tperf-mmap\t", 15))
-				d->perf_maps_notkept = strtoull(line + 15, NULL, 10);
-			else if (!strncmp(line, "module\t", 7))
-				module_line(d, line + 7);
-			else if (!strncmp(line, "stext\t", 6))
-				d->stext = strtoull(line + 6, NULL, 16);
-			else if (!strncmp(line, "last_boot\t", 10))
-				d->text_delta = strtoll(line + 10, NULL, 10);
-			else if (!strncmp(line, "kprobe-oops\t", 12))
-				oops_line(d, line + 12);
-			else if (!strncmp(line, "kprobe-profile\t", 15))
-				kcount_line(d, line + 15);
 			continue;
 		}
 		if (!strncmp(line, "# entries-in-buffer/entries-written: ", 37))
