@@ -26,7 +26,7 @@ for f in examples/*; do inst_files="$inst_files share/doc/probecc/examples/${f#e
 for f in fetch machines.sh paths.sh mkimage boot run-probes capture target extract-dump rootfs deps.sh lava-job lava-device rc/bond0; do
 	inst_files="$inst_files lib/probecc/qemu-images/$f"
 done
-inst_files="$inst_files lib/probecc/common/arch-rows lib/probecc/common/arch.def"
+inst_files="$inst_files lib/probecc/common/arch-rows lib/probecc/common/apt-download lib/probecc/common/arch.def"
 inst_files="$inst_files lib/probecc/initramfs/mkinitramfs bin/probecc-run-probes bin/probecc-capture bin/probecc-extract-dump bin/probecc-lava-job"
 inst_arches=
 for a in initramfs/agent-*; do
