@@ -92,7 +92,8 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 	d->last_time = -1;
 	frames_read(text, len, &f);
 	d->stray = f.stray;
-	snprintf(d->stray_why, sizeof(d->stray_why), "%s", f.stray_why);
+	if (f.stray_why)
+		dr_why(&d->stray_why, "%s", f.stray_why);
 	for (i = 0; i < f.n; i++) {
 		if (f.d[i].state == FRAME_COMPLETE) {
 			d->ndumps++;
@@ -100,7 +101,7 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 			continue;
 		}
 		d->ncut++;
-		snprintf(d->why, sizeof(d->why), "%s", f.d[i].why);
+		dr_why(&d->why, "%s", f.d[i].why ? f.d[i].why : "");
 	}
 	if (!f.any && !strncmp(text, "probecc-manifest\t", 17)) {
 		d->unframed = true;
@@ -121,9 +122,8 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 			    strcmp(f.d[i].nonce, last->nonce))
 				first = &f.d[i];
 		if (!first) {
-			snprintf(d->init_why, sizeof(d->init_why),
-				 "userspace's start is not known: the hung boot's trace came from the next boot (dump %u), and no dump of the hung boot itself came before it",
-				 last->n);
+			dr_why(&d->init_why, "userspace's start is not known: the hung boot's trace came from the next boot (dump %u), and no dump of the hung boot itself came before it",
+			       last->n);
 			return last->body;
 		}
 	} else {
@@ -161,9 +161,8 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 			if (us >= 0)
 				d->init_time = up - us / 1e6;
 			else
-				snprintf(d->init_why, sizeof(d->init_why),
-					 "userspace's start is not known: dump %u says agent_us %.0f, the target's CLOCK_MONOTONIC read less than at the agent's start",
-					 first->n, us);
+				dr_why(&d->init_why, "userspace's start is not known: dump %u says agent_us %.0f, the target's CLOCK_MONOTONIC read less than at the agent's start",
+				       first->n, us);
 		}
 	}
 	return last->body;
@@ -190,7 +189,7 @@ static void unread_line(struct dump *d, const char *line)
 	if (!*p || *p == '#' || (!strncmp(p, "CPU:", 4) && strstr(p, " [LOST ")))
 		return;
 	if (!d->unread++)
-		snprintf(d->unread_why, sizeof(d->unread_why), "%.150s", p);
+		dr_why(&d->unread_why, "%.150s", p);
 }
 
 /* How many '"' @s holds. */
@@ -279,7 +278,7 @@ static void trace_line(struct dump *d, const struct dumpread_opts *o, char *line
 	if (!decimal(strrchr(cpu, ' ') + 1, false, "", &h.ts)) {
 		/* an event the report cannot place: no verdict passes */
 		if (!d->bad_time++)
-			snprintf(d->bad_time_why, sizeof(d->bad_time_why), "%s: %.80s",
+			dr_why(&d->bad_time_why, "%s: %.80s",
 				 line + strspn(line, " "), body);
 		return;
 	}
@@ -502,7 +501,7 @@ static void perf_mmap_line(struct dump *d, char *line)
 		why = "PATH is neither absolute nor [name]";
 	if (why) {
 		if (!d->unread++)
-			snprintf(d->unread_why, sizeof(d->unread_why), "perf-mmap: %s", why);
+			dr_why(&d->unread_why, "perf-mmap: %s", why);
 		return;
 	}
 	ALLOC_GROW(d->umaps, d->numaps + 1, d->capumaps);
@@ -657,8 +656,8 @@ static void entries_check(struct dump *d, long entries, long shaped, int unread)
 	if (entries < 0 || missing <= 0)
 		return;
 	if (!d->unread)
-		snprintf(d->unread_why, sizeof(d->unread_why),
-			 "%ld of the buffer's %ld entries are in no event line", missing, entries);
+		dr_why(&d->unread_why, "%ld of the buffer's %ld entries are in no event line",
+		       missing, entries);
 	d->unread = missing > INT_MAX - d->unread ? INT_MAX : d->unread + (int)missing;
 }
 
@@ -932,7 +931,7 @@ void dumpread_console(struct dump *d, const struct dumpread_opts *o,
 			free(ev);
 		} else if (*t && !tmp.in_string) {
 			if (!d->unread++)
-				snprintf(d->unread_why, sizeof(d->unread_why), "console: %.140s", t);
+				dr_why(&d->unread_why, "console: %.140s", t);
 		}
 	}
 	free(copy);
@@ -978,7 +977,7 @@ void dumpread_capture(struct dump *d, const struct dumpread_opts *o,
 		d->stray += p.stray;
 		if (p.ncut) {
 			d->ncut += p.ncut;
-			snprintf(d->why, sizeof(d->why), "%.150s: %.240s", o->prev_name, p.why);
+			dr_why(&d->why, "%.150s: %.240s", o->prev_name, p.why ? p.why : "");
 		}
 		if (p.previous) {
 			body = pb;
@@ -986,9 +985,8 @@ void dumpread_capture(struct dump *d, const struct dumpread_opts *o,
 			d->last_time = -1;	/* the hang's time is not known */
 		} else {
 			d->ncut++;
-			snprintf(d->why, sizeof(d->why),
-				 "%s: no dump of the previous boot's trace (the kernel kept no persistent ring buffer over the reset)",
-				 o->prev_name);
+			dr_why(&d->why, "%s: no dump of the previous boot's trace (the kernel kept no persistent ring buffer over the reset)",
+			       o->prev_name);
 		}
 	}
 	parse_dump(d, o, body);
@@ -1015,11 +1013,11 @@ int dumpread_frames(const char *text, size_t len, FILE *list, int extract,
 			pick = &f.d[i];
 	}
 	*stray = f.stray;
-	*stray_why = f.stray_why;
+	*stray_why = dr_text(f.stray_why);
 	if (!pick)
 		return 1;
 	*body = pick->body;
 	*body_len = pick->body_len;
-	*why = pick->why;
+	*why = dr_text(pick->why);
 	return pick->state == FRAME_COMPLETE ? 0 : pick->state == FRAME_CUT ? 3 : 4;
 }
