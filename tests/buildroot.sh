@@ -132,7 +132,7 @@ if make -s dist DIST_DIR="$dd" > "$dd/dist.log" 2>&1 &&
    t=$(ls "$dd"/probecc-*.tar.gz) && v=$(tar -xOzf "$t" "$(basename "$t" .tar.gz)/VERSION"); then
 	dstub() {
 		make -s -f tests/buildroot/stub.mk OUT="$br/dist-out" TREE="$top" \
-			BR2_PACKAGE_PROBECC_TARBALL="\"$t\"" BR2_GLOBAL_PATCH_DIR="$dd" "$@"
+			BR2_PACKAGE_PROBECC_TARBALL="\"$t\"" BR2_GLOBAL_PATCH_DIR="$dd/buildroot" "$@"
 	}
 	if [ "$(dstub print-version)" = "$v file $dd $(basename "$t")" ] &&
 	   dstub host-tarball > "$br/dist-host.log" 2>&1 &&
@@ -146,7 +146,7 @@ if make -s dist DIST_DIR="$dd" > "$dd/dist.log" 2>&1 &&
 	mkdir -p "$dd/other" && cp "$t" "$dd/other/" && echo >> "$dd/other/$(basename "$t")"
 	rm -rf "$br/dist-out"
 	if ! make -s -f tests/buildroot/stub.mk OUT="$br/dist-out" TREE="$top" \
-		BR2_PACKAGE_PROBECC_TARBALL="\"$dd/other/$(basename "$t")\"" BR2_GLOBAL_PATCH_DIR="$dd" \
+		BR2_PACKAGE_PROBECC_TARBALL="\"$dd/other/$(basename "$t")\"" BR2_GLOBAL_PATCH_DIR="$dd/buildroot" \
 		host-tarball > "$br/dist-other.log" 2>&1 &&
 	   grep -q 'has wrong sha256 hash' "$br/dist-other.log"; then
 		t_pass buildroot/tarball-hash-checked

@@ -245,3 +245,16 @@ if v=$(git describe --always 2> /dev/null) &&
 else
 	t_fail install/dist-version "make dist wrote no probecc-VERSION.tar.gz" "$d/dist.log"
 fi
+# make dist with its default DIST_DIR, the top of a tree that has been
+# built: the tarball and, beside it, Buildroot's hash file (under
+# buildroot/, never a probecc/ that the probecc binary's name holds) and
+# Yocto's recipe; in a clone of HEAD, the binary copied in
+c=$d/clone
+if git clone -q --shared . "$c" && cp probecc "$c/" &&
+   make -s -C "$c" dist > "$d/dist-default.log" 2>&1 &&
+   [ -s "$c/probecc-$v.tar.gz" ] && [ -s "$c/buildroot/probecc/$v/probecc.hash" ] &&
+   [ -s "$c/probecc_$v.bb" ]; then
+	t_pass install/dist-default-dir
+else
+	t_fail install/dist-default-dir "make dist in the top of a built tree" "$d/dist-default.log"
+fi

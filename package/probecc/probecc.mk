@@ -8,7 +8,8 @@
 # BR2_PACKAGE_PROBECC_TARBALL names one (a path, or a URL), its version
 # the one in its name (probecc-VERSION.tar.gz; the VERSION file in it
 # says the same to the Makefile), its hash in BR2_GLOBAL_PATCH_DIR's
-# probecc/VERSION/probecc.hash, which make dist writes beside it.
+# probecc/VERSION/probecc.hash, which make dist writes beside it
+# (DIST_DIR/buildroot is that BR2_GLOBAL_PATCH_DIR entry).
 # Without one, the probecc tree this file is part of (package/probecc/
 # of that tree, used as a BR2_EXTERNAL: external.desc at its top),
 # rsynced by Buildroot.
