@@ -125,6 +125,46 @@ t_qemu_user() {
 	echo "qemu-${q#qemu-system-}-static"
 }
 
+# t_agent_zlib NAME AGENT ARCH DIR: whether the static agent program
+# AGENT (of ARCH, run under t_qemu_user) compresses a raw dump: with a
+# raw-dump plan over a stand-in tracefs in DIR, a ring buffer that
+# deflates must go as a rawz record that inflates back to the file
+# (zlib, RFC 1950: Python's zlib on the host; initramfs/raw.c).  A plain
+# raw record is a skip when WHY_RAW is set (the caller knows the agent
+# may be built without zlib), a failure otherwise.
+t_agent_zlib() {
+	local name=$1 agent=$2 arch=$3 x=$4 q i
+	q=$(t_qemu_user "$arch")
+	rm -rf "$x" && mkdir -p "$x/root/proc" "$x/root/dev" "$x/root/probecc" "$x/tfs/per_cpu/cpu0"
+	echo '3.14 1.00' > "$x/root/proc/uptime"
+	printf 'console=ttyS0 rdinit=/init\n' > "$x/root/proc/cmdline"
+	: > "$x/root/dev/console"
+	printf 'local [global]\n' > "$x/tfs/trace_clock"
+	for i in $(seq 200); do printf 'page %04d of the same ring buffer\n' "$i"; done \
+		> "$x/tfs/per_cpu/cpu0/trace_pipe_raw"
+	printf 'probecc-plan\t1\narch\t%s\nkernel\t6.1\nsink\t/dump.out\ndump\traw\n' "$arch" > "$x/plan"
+	timeout 60 $q "$agent" --root "$x/root" --tracefs "$x/tfs" \
+		--plan "$x/plan" --no-exec 2> "$x/agent.err"
+	if ./probecc report --extract 1 "$x/root/dump.out" > "$x/raw.body" 2> "$x/raw.err" &&
+	   python3 -c '
+import sys, zlib
+body, want = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
+head = b"\nrawz\tper_cpu/cpu0/trace_pipe_raw\t"
+i = body.index(head) + len(head)
+j = body.index(b"\n", i)
+n, size = map(int, body[i:j].split(b"\t"))
+sys.exit(not (size == len(want) and zlib.decompress(body[j + 1:j + 1 + n]) == want))
+' "$x/raw.body" "$x/tfs/per_cpu/cpu0/trace_pipe_raw" 2>> "$x/raw.err"; then
+		t_pass "$name"
+	elif [ -n "${WHY_RAW:-}" ] &&
+	     grep -aq $'^raw\tper_cpu/cpu0/trace_pipe_raw\t' "$x/root/dump.out" 2> /dev/null; then
+		t_skip "$name" "$WHY_RAW"
+	else
+		t_fail "$name" "no rawz record of trace_pipe_raw that inflates to the ring buffer" \
+			"$x/agent.err" "$x/raw.err"
+	fi
+}
+
 # t_grep NAME FILE REGEX [WHY]: pass when a line of FILE (text or not)
 # matches the extended REGEX; WHY is the failure's reason.
 t_grep() {
