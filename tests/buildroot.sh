@@ -10,9 +10,11 @@
 #                  file into the images directory (cmdline, bootconfig,
 #                  plan: what ./probecc makes of it), the arm64 agent of
 #                  a BR2_STATIC_LIBS configuration into the target's
-#                  /probecc/init (static, aarch64) and the plan beside
-#                  it; run under qemu-user, it compresses a raw dump with
-#                  the staged zlib
+#                  /probecc/init (static, aarch64, by TARGET_CC alone:
+#                  nothing of the host's musl or zlib cache) and the plan
+#                  beside it; run under qemu-user, it compresses a raw
+#                  dump with the staged zlib; a BR2_SHARED_LIBS one takes
+#                  no zlib
 #   report         the TRACEDAT=no probecc reads a text dump as the tree's
 #                  does, and refuses a raw dump saying why
 #   tarball        host-probecc from make dist's tarball, as with
@@ -93,6 +95,25 @@ if grep -q 'Machine: *AArch64' "$br/agent.elf" && ! grep -q 'INTERP' "$br/agent.
 	t_pass buildroot/target-agent
 else
 	t_fail buildroot/target-agent "TARGET_DIR/probecc/init is not a static aarch64 program, or no plan" "$br/agent.elf" "$br/target.log"
+fi
+# TARGET_CC's own C library and the staged zlib: not this host's musl
+# specs file or zlib cache (a Buildroot toolchain's sysroot is the one)
+cmdf=$br/out/build/probecc-local/initramfs/agent-arm64.cmd
+cache=${PROBECC_CACHE:-$HOME/.cache/probecc}
+if [ -s "$cmdf" ] && ! grep -Eq -- "-specs=|$cache" "$cmdf" && grep -q -- "$br/out/staging/usr/lib/libz.a" "$cmdf"; then
+	t_pass buildroot/target-agent-own-libs
+else
+	t_fail buildroot/target-agent-own-libs "the agent's command takes a musl specs file or $cache, or not the staged libz.a" "$cmdf"
+fi
+# shared libraries only: no static zlib staged, and none taken from this
+# host's cache either (the agent dumps uncompressed)
+make -s -f tests/buildroot/stub.mk OUT="$br/shared" TREE="$top" BR2_aarch64=y \
+	BR2_STATIC_LIBS= BR2_SHARED_LIBS=y TARGET_CC=aarch64-linux-gnu-gcc target > "$br/shared.log" 2>&1
+cmdf=$br/shared/build/probecc-local/initramfs/agent-arm64.cmd
+if [ -s "$cmdf" ] && ! grep -Eq -- "-specs=|$cache|libz\.a|AGENT_ZLIB" "$cmdf"; then
+	t_pass buildroot/target-agent-shared-no-zlib
+else
+	t_fail buildroot/target-agent-shared-no-zlib "BR2_SHARED_LIBS: the agent's command takes a zlib or a musl specs file" "$cmdf" "$br/shared.log"
 fi
 # the staged zlib compresses its raw dumps: run under qemu-user, not a
 # name searched in it (the agent is stripped and --gc-sections'd: no

@@ -65,10 +65,12 @@ endif
 PROBECC_ARCH_CC = $(shell echo $(PROBECC_ARCH) | tr a-z A-Z)_CC
 
 # The agent: static (-static in its Makefile rule), built by the target
-# compiler in place of the cross compiler the Makefile would name.  Its
-# raw dumps are compressed with a static zlib when the configuration
-# installs one (static or shared+static libraries).
-PROBECC_MAKE_OPTS = $(PROBECC_ARCH_CC)="$(TARGET_CC)"
+# compiler in place of the cross compiler the Makefile would name, with
+# its C library and headers (AGENT_SYSROOT=1: nothing of the build
+# host's musl or zlib).  Its raw dumps are compressed with the staged
+# static zlib when the configuration installs one (static or
+# shared+static libraries).
+PROBECC_MAKE_OPTS = $(PROBECC_ARCH_CC)="$(TARGET_CC)" AGENT_SYSROOT=1
 ifeq ($(BR2_SHARED_LIBS),)
 PROBECC_DEPENDENCIES += zlib
 PROBECC_MAKE_OPTS += agent_zlib_$(PROBECC_ARCH)=$(STAGING_DIR)/usr/lib/libz.a
