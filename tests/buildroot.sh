@@ -21,7 +21,10 @@
 #                  BR2_PACKAGE_PROBECC_TARBALL: its version, the hash file
 #                  make dist wrote checked (a changed tarball refused)
 #   kernel         PROBECC_LINUX_CONFIG_FIXUPS enables every option
-#                  the compiler asks of a kernel
+#                  the compiler asks of a kernel that a configuration
+#                  can set (PROBE_EVENTS_BTF_ARGS with host pahole on an
+#                  arch with HAVE_FUNCTION_ARG_ACCESS_API; no BTF on MIPS
+#                  or without pahole)
 br=$T_OUT/buildroot
 rm -rf "$br" && mkdir -p "$br"
 top=$(pwd)
@@ -183,16 +186,52 @@ else
 	t_fail buildroot/tarball-host "make dist wrote no tarball with a VERSION" "$dd/dist.log"
 fi
 
-stub linux-config > "$br/kconfig.log" 2>&1
-missing=
-for o in $(grep -ho '"CONFIG_[A-Z0-9_]*"' compiler/*.c | tr -d '"' | sort -u) CONFIG_BOOT_CONFIG CONFIG_BLK_DEV_INITRD; do
-	# optional: kprobes on notrace functions only; an arch's own
-	# properties (HAVE_*, *_SUPPORT: selected by the arch, no prompt)
-	case $o in CONFIG_KPROBE_EVENTS_ON_NOTRACE|CONFIG_*_SUPPORT|CONFIG_HAVE_*) continue ;; esac
-	grep -qx "$o=y" "$br/out/linux.config" || missing="$missing $o"
-done
+# The options the compiler reads of a kernel's config (compiler/*.c),
+# less those no configuration sets: an arch's own properties, selected
+# by arch/ARCH/Kconfig with no prompt (HAVE_*, ARCH_HAVE_*, *_SUPPORT),
+# and KPROBES_ON_FTRACE (def_bool: HAVE_KPROBES_ON_FTRACE and
+# DYNAMIC_FTRACE_WITH_REGS/ARGS, arch/Kconfig); and the optional
+# KPROBE_EVENTS_ON_NOTRACE (kprobes on notrace functions only).
+# PROBE_EVENTS_BTF_ARGS where it applies: host pahole (Buildroot refuses
+# DEBUG_INFO_BTF without it) on an arch with HAVE_FUNCTION_ARG_ACCESS_API.
+want=$(grep -ho '"CONFIG_[A-Z0-9_]*"' compiler/*.c | tr -d '"' | sort -u)
+want="$want CONFIG_BOOT_CONFIG CONFIG_BLK_DEV_INITRD"
+# kfix NAME ARCH PAHOLE: the fixups of that configuration in $br/NAME.config
+kfix() {
+	make -s -f tests/buildroot/stub.mk OUT="$br/$1" TREE="$top" BR2_$2=y \
+		BR2_LINUX_KERNEL_NEEDS_HOST_PAHOLE=$3 linux-config > "$br/$1.log" 2>&1
+	cp "$br/$1/linux.config" "$br/$1.config" 2> /dev/null
+}
+kfix kconfig aarch64 y
+kfix kconfig-nopahole aarch64 ""
+kfix kconfig-mipsel mipsel y
+# kmissing NAME SKIP: the wanted options NAME.config does not enable
+# (SKIP: a case pattern of options not wanted there)
+kmissing() {
+	local o m=
+	for o in $want; do
+		case $o in CONFIG_KPROBE_EVENTS_ON_NOTRACE|CONFIG_*_SUPPORT|CONFIG_HAVE_*|CONFIG_ARCH_HAVE_*|\
+			CONFIG_KPROBES_ON_FTRACE) continue ;; esac
+		# shellcheck disable=SC2254
+		case $o in $2) continue ;; esac
+		grep -qx "$o=y" "$br/$1.config" || m="$m $o"
+	done
+	echo "$m"
+}
+missing=$(kmissing kconfig '')
 if [ -z "$missing" ]; then
 	t_pass buildroot/kernel-fixups
 else
-	t_fail buildroot/kernel-fixups "not enabled:$missing" "$br/out/linux.config" "$br/kconfig.log"
+	t_fail buildroot/kernel-fixups "not enabled on arm64 with host pahole:$missing" "$br/kconfig.config" "$br/kconfig.log"
 fi
+# without pahole, or on MIPS (no HAVE_FUNCTION_ARG_ACCESS_API), no BTF:
+# the rest as before
+for c in nopahole mipsel; do
+	missing=$(kmissing kconfig-$c CONFIG_PROBE_EVENTS_BTF_ARGS)
+	if [ -z "$missing" ] && ! grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$br/kconfig-$c.config"; then
+		t_pass buildroot/kernel-fixups-$c
+	else
+		t_fail buildroot/kernel-fixups-$c "not enabled:$missing, or DEBUG_INFO_BTF enabled" \
+			"$br/kconfig-$c.config" "$br/kconfig-$c.log"
+	fi
+done

@@ -98,7 +98,24 @@ endef
 # kernels' qemu-images/kernel/malta.config): the initramfs and devtmpfs
 # the agent runs on, tracefs and the tracers the command line starts,
 # kprobe and uprobe events, perf for the agent's callchains, boot-time
-# tracing and bootconfig, kallsyms for the report's names.
+# tracing and bootconfig, kallsyms for the report's names.  With host
+# pahole (BR2_LINUX_KERNEL_NEEDS_HOST_PAHOLE: Buildroot's linux/linux.mk
+# refuses a kernel with DEBUG_INFO_BTF without it) on an arch that
+# selects HAVE_FUNCTION_ARG_ACCESS_API (x86, arm64, riscv; not MIPS):
+# the kernel's BTF and the probe events' C argument names from it
+# (PROBE_EVENTS_BTF_ARGS, kernel/trace/Kconfig, 6.5+; without it probecc
+# names arguments from DWARF, --vmlinux).  The debug information BTF is
+# made from (the DEBUG_INFO choice) is the configuration's.
+ifeq ($(BR2_LINUX_KERNEL_NEEDS_HOST_PAHOLE),y)
+ifneq ($(filter arm64 x86_64 riscv64,$(PROBECC_ARCH)),)
+define PROBECC_LINUX_CONFIG_BTF_ARGS
+	$(call KCONFIG_ENABLE_OPT,CONFIG_BPF_SYSCALL)
+	$(call KCONFIG_ENABLE_OPT,CONFIG_DEBUG_INFO_BTF)
+	$(call KCONFIG_ENABLE_OPT,CONFIG_PROBE_EVENTS_BTF_ARGS)
+endef
+endif
+endif
+
 define PROBECC_LINUX_CONFIG_FIXUPS
 	$(call KCONFIG_ENABLE_OPT,CONFIG_BLK_DEV_INITRD)
 	$(call KCONFIG_ENABLE_OPT,CONFIG_DEVTMPFS)
@@ -117,6 +134,7 @@ define PROBECC_LINUX_CONFIG_FIXUPS
 	$(call KCONFIG_ENABLE_OPT,CONFIG_KALLSYMS_ALL)
 	$(call KCONFIG_ENABLE_OPT,CONFIG_IKCONFIG)
 	$(call KCONFIG_ENABLE_OPT,CONFIG_IKCONFIG_PROC)
+	$(PROBECC_LINUX_CONFIG_BTF_ARGS)
 endef
 
 # host-probecc: the compiler and probecc-bootconfig, with the host

@@ -95,5 +95,6 @@ endif
 # the kernel's .config after the fixups (linux/linux.mk applies each
 # enabled package's <PKG>_LINUX_CONFIG_FIXUPS)
 linux-config:
+	mkdir -p $(OUT)
 	: > $(KCONFIG_DOT_CONFIG)
 	$(PROBECC_LINUX_CONFIG_FIXUPS)
