@@ -99,6 +99,17 @@ for arch in mipsel x86_64; do
 			fi
 			t_grep "boot/$arch-bond0/perf-sample" "$d/dump2" \
 				$'^perf\tnetdev\t[0-9]+\t0\t[0-9]+\t[0-9]+\t[0-9a-f]+ '
+			# what names samples' addresses goes with samples only:
+			# the init dump has none (bonding loads after the exec),
+			# so no /proc/kallsyms read before the real init
+			if grep -q $'^perf-stat\tnetdev\tsamples\t0\t' "$d/dump1" &&
+			   ! grep -q $'^\(stext\|module\)\t' "$d/dump1" &&
+			   grep -q $'^stext\t[0-9a-f]*$' "$d/dump2"; then
+				t_pass "boot/$arch-bond0/perf-names-with-samples"
+			else
+				t_fail "boot/$arch-bond0/perf-names-with-samples" \
+					"init dump: stext or module lines without samples, or no stext in the window dump" "$d/dump1"
+			fi
 			eval "$(qemu-images/fetch $arch)"
 			./probecc report "$d/ttyS1.raw" --modules "$MODULES" \
 				--target "$(qemu-images/target $arch)" > "$d/report.txt" 2>&1
