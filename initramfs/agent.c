@@ -100,26 +100,34 @@ static int is_dir(const char *path)
 }
 
 /*
- * do_mount() - mkdir @dir (0755, EEXIST is fine) and mount @type there.
+ * do_mount() - mount @type on @dir, first making @dir (0755) when the
+ * mount finds it missing (ENOENT): a mkdir of a directory that is there
+ * would be a path walk of its own on the way to the real init.
  * Returns 0 or -errno, and notes the failure ("note mount DIR: ...").
  * EBUSY (already mounted, e.g. CONFIG_DEVTMPFS_MOUNT) counts as success.
  */
 static int do_mount(struct agent *a, const char *type, const char *rel)
 {
+	const unsigned long flags = MS_NOSUID | MS_NOEXEC | MS_RELATIME;
 	char dir[AGENT_PATH_MAX];
+	int err = 0;
 
 	if (rooted(a, dir, sizeof(dir), rel)) {
 		agent_note(a, "mount", "%s: path too long", rel);
 		return -ENAMETOOLONG;
 	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		agent_note(a, "mount", "mkdir %s: %s", dir, strerror(errno));
-		return -errno;
+	if (mount(type, dir, type, flags, NULL))
+		err = errno;
+	if (err == ENOENT) {
+		if (mkdir(dir, 0755) && errno != EEXIST) {
+			err = errno;
+			agent_note(a, "mount", "mkdir %s: %s", dir,
+				   strerror(err));
+			return -err;
+		}
+		err = mount(type, dir, type, flags, NULL) ? errno : 0;
 	}
-	if (mount(type, dir, type, MS_NOSUID | MS_NOEXEC | MS_RELATIME, NULL)
-	    && errno != EBUSY) {
-		int err = errno;
-
+	if (err && err != EBUSY) {
 		agent_note(a, "mount", "%s on %s: %s", type, dir,
 			   strerror(err));
 		return -err;
