@@ -303,6 +303,10 @@ bool dump_complete(const struct dump *d);
 const char *dump_incomplete_why(const struct dump *d, char *buf, size_t size);
 /* The "perf-stat" line of @probe, or NULL. */
 const struct perf_stat *perf_stat_of(const struct dump *d, const char *probe);
+/* When the agent had armed its perf events, trace clock (s); -1: unknown. */
+double perf_armed_by(const struct dump *d);
+/* A perf probe's hit without a stack from before perf was armed. */
+bool hit_before_perf(const struct dump *d, const struct hit *h);
 /* True when perf lost, throttled or dropped samples of @p's probe. */
 bool perf_lossy(const struct dump *d, const struct perf_stat *p);
 /* Why the samples of @probe are not all there, into @why (@size bytes). */
