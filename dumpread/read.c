@@ -606,6 +606,30 @@ const struct perf_stat *perf_stat_of(const struct dump *d, const char *probe)
 	return p;
 }
 
+/* dumpread_agent_own() - see dumpread.h. */
+void dumpread_agent_own(struct dump *d)
+{
+	const struct timebase *f = &d->tb_first;
+	double until;
+	int i, k = 0;
+
+	if (!d->timebase || f->n != 1 || f->trace_ts < 0 || !f->notrace_pid)
+		return;
+	until = f->notrace_ns / 1e9 + d->offset_first;
+	for (i = 0; i < d->nhits; i++) {
+		const struct hit *h = &d->hits[i];
+
+		if (task_pid(h->task) == f->notrace_pid && h->ts >= d->init_time &&
+		    h->ts <= until) {
+			d->agent_own++;
+			continue;
+		}
+		d->hits[k++] = d->hits[i];
+	}
+	d->nhits = k;
+	d->agent_own_until = until;
+}
+
 /*
  * perf_armed_by() - the trace-clock time, in seconds, by which the agent
  * had opened its perf events: the clock mark of its first dump (dump 1,

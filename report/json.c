@@ -260,8 +260,8 @@ void json_write(FILE *f, const struct report *r)
 	}
 	/* which clock init_time is on: the trace's with the agent's marks */
 	if (d->timebase)
-		fprintf(f, "\"timebase\": {\"measured\": true, \"clock\": \"trace\", \"offset_first\": %.6f, \"offset_last\": %.6f, \"last_dump\": %.6f, \"hits_after_dump\": %d}, ",
-			d->offset_first, d->offset_last, d->last_time, d->after_dump);
+		fprintf(f, "\"timebase\": {\"measured\": true, \"clock\": \"trace\", \"offset_first\": %.6f, \"offset_last\": %.6f, \"last_dump\": %.6f, \"hits_after_dump\": %d, \"agent_own_left_out\": %d}, ",
+			d->offset_first, d->offset_last, d->last_time, d->after_dump, d->agent_own);
 	else {
 		fprintf(f, "\"timebase\": {\"measured\": false, \"clock\": \"CLOCK_BOOTTIME\", \"why\": ");
 		json_string(f, d->timebase_why);
