@@ -464,6 +464,8 @@ int dump(struct agent *a, const char *stage)
 	if (marked)
 		out_printf(&o, "timebase\t%lld\t%lld\t%lld\t%lld\n", a->t0_boot_ns,
 			   tb[0], tb[1], stop_ns);
+	if (a->notrace_pid)
+		out_printf(&o, "notrace\t%ld\t%lld\n", a->notrace_pid, a->notrace_ns);
 	/* the ring buffer stops when trace is opened: nothing is recorded until the end frame */
 	if (paused)
 		out_printf(&o, "paused\t%s\n", up);
