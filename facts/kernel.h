@@ -122,7 +122,7 @@ struct ko_sym {
 };
 /* FUNC symbols of module @name's code sections, below @dir; see vmlinux.c. */
 struct ko_sym *ko_symbols(const char *dir, const char *name, size_t *n,
-			  struct errmsg *e);
+			  char **file, struct errmsg *e);
 /*
  * Parse .config text (@len bytes) into k->config; @what names it.
  * 0, or -EINVAL when it has no CONFIG_ line (the reason in @e).
