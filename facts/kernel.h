@@ -106,6 +106,13 @@ struct ksym *kernel_add_sym(struct kernel *k, const char *name, size_t len,
  */
 int kernel_load_target(struct kernel *k, const char *path,
 			struct errmsg *e);
+/*
+ * kernel_load_target_text() - kernel_load_target() of a capture already
+ * read: @text, @len bytes and a NUL after them, malloc'd and taken (freed
+ * here); @path names it in messages.
+ */
+int kernel_load_target_text(struct kernel *k, const char *path, char *text,
+			    size_t len, struct errmsg *e);
 int kernel_load_system_map(struct kernel *k, const char *path,
 			struct errmsg *e);
 int kernel_load_vmlinux(struct kernel *k, const char *path,
