@@ -27,6 +27,14 @@ int dtb_check(const void *buf, size_t n, const char *path, struct errmsg *e)
 	if (fdt_totalsize(buf) > n)
 		return errmsg_set(e, -EINVAL, "%s: truncated: the header says %u bytes, the file has %zu",
 				  path, fdt_totalsize(buf), n);
+	/*
+	 * Versions before 16 name nodes by full path; libfdt 1.6.1's
+	 * fdt_check_full() dereferences NULL on such a tree (found by
+	 * tests/fuzz/fuzz-dtb).  dtc, QEMU and U-Boot write 17.
+	 */
+	if (fdt_version(buf) < DTB_VERSION_MIN)
+		return errmsg_set(e, -EINVAL, "%s: device tree format version %u: versions before %d are not read (dtc writes 17)",
+				  path, fdt_version(buf), DTB_VERSION_MIN);
 	if ((err = fdt_check_full(buf, n)))
 		return errmsg_set(e, -EINVAL, "%s: a broken device tree: %s",
 				  path, fdt_strerror(err));

@@ -258,6 +258,13 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
  * directory (SYSROOT/bin) appended (libdwfl/find-debuginfo.c), not the
  * target's (/bin) that Debian's /usr/lib/debug tree mirrors.
  */
+/*
+ * The C library's strdup(), by its name in parentheses: what libdwfl
+ * frees must never be a wrapper's block (tests/fuzz/track.h records
+ * those and would free it again).
+ */
+char *(strdup)(const char *s);
+
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			  Dwarf_Addr base, const char *file_name,
 			  const char *debuglink_file, GElf_Word debuglink_crc,
@@ -270,7 +277,11 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	(void)debuglink_file, (void)debuglink_crc;
 	if (!f || !f->dbgpath || (fd = regular_open(f->dbgpath, NULL)) < 0)
 		return -1;
-	*debuginfo_file_name = xstrdup(f->dbgpath);
+	*debuginfo_file_name = (strdup)(f->dbgpath);	/* libdwfl frees it */
+	if (!*debuginfo_file_name) {
+		close(fd);
+		return -1;
+	}
 	return fd;
 }
 
