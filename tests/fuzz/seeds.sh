@@ -175,15 +175,17 @@ ustack)
 	done ;;
 modules)
 	# the real Malta bonding.ko of tests/report (byte 0: 0 .ko, 1 a
-	# .ko.xz as xz makes it, 3 xz'd by the harness; 4 added: the
+	# .ko.xz as the kernel's modules_install packs it, scripts/
+	# Makefile.modinst: --check=crc32 --lzma2=dict=1MiB; 3 xz'd by the
+	# harness; 4 added: the
 	# report's run on the real capture), and cut at 4,000 bytes as
 	# tests/report.test.sh's unreadable module
 	ko=tests/report/mipsel-6.1/modules/kernel/drivers/net/bonding/bonding.ko
 	for b in 0 3 4 7; do
 		{ printf "\\$b"; cat "$ko"; } | seed "bonding-$b"
 	done
-	{ printf '\001'; xz -c "$ko"; } | seed bonding-xz
-	{ printf '\005'; xz -c "$ko"; } | seed bonding-xz-report
+	{ printf '\001'; xz --check=crc32 --lzma2=dict=1MiB -c "$ko"; } | seed bonding-xz
+	{ printf '\005'; xz --check=crc32 --lzma2=dict=1MiB -c "$ko"; } | seed bonding-xz-report
 	{ printf '\004'; head -c 4000 "$ko"; } | seed bonding-cut-report ;;
 raw)
 	for raw in tests/report/mipsel-raw/ttyS1.raw tests/report/derived/raw-*.raw \
