@@ -98,7 +98,7 @@ install: all
 	$(INSTALL) -d $(PKGLIBDIR)/qemu-images/rc $(PKGLIBDIR)/initramfs $(PKGLIBDIR)/common
 	$(INSTALL) -m 755 $(addprefix qemu-images/,$(QEMU_HELPERS)) $(PKGLIBDIR)/qemu-images/
 	$(INSTALL) -m 644 $(addprefix qemu-images/,$(QEMU_SOURCED)) $(PKGLIBDIR)/qemu-images/
-	$(INSTALL) -m 755 common/arch-rows $(PKGLIBDIR)/common/
+	$(INSTALL) -m 755 common/arch-rows common/apt-download $(PKGLIBDIR)/common/
 	$(INSTALL) -m 644 common/arch.def $(PKGLIBDIR)/common/
 	$(INSTALL) -m 755 qemu-images/rc/* $(PKGLIBDIR)/qemu-images/rc/
 	$(INSTALL) -m 755 initramfs/mkinitramfs $(PKGLIBDIR)/initramfs/

@@ -134,13 +134,21 @@ void sb_add(struct strbuf *sb, const void *bytes, size_t n)
 	sb->s[sb->len] = '\0';
 }
 
-char *xasprintf(const char *fmt, ...)
+char *xvasprintf(const char *fmt, va_list ap)
 {
 	struct strbuf sb = { 0 };
+
+	sb_vaddf(&sb, fmt, ap);
+	return sb.s ? sb.s : xstrdup("");
+}
+
+char *xasprintf(const char *fmt, ...)
+{
 	va_list ap;
+	char *s;
 
 	va_start(ap, fmt);
-	sb_vaddf(&sb, fmt, ap);
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
-	return sb.s ? sb.s : xstrdup("");
+	return s;
 }

@@ -157,6 +157,7 @@ void push_str(char ***arr, int *n, int *cap, char *s);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* A growable string; s is always NUL-terminated once used. */
 struct strbuf {

@@ -7,6 +7,7 @@
 #ifndef PROBECC_DUMPREAD_LOCAL_H
 #define PROBECC_DUMPREAD_LOCAL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -25,7 +26,7 @@ struct framed {
 	size_t body_len;
 	unsigned int chunks;	/* chunks read and checked */
 	enum frame_state state;
-	char why[320];		/* not complete: what went wrong */
+	char *why;		/* not complete: what went wrong (dr_why()) */
 };
 
 /* Every dump of a capture (frames_read()). */
@@ -33,7 +34,7 @@ struct frames {
 	struct framed *d;
 	int n, cap;
 	int stray;		/* frame lines not taken (no nonce, another's) */
-	char stray_why[256];	/* the first of them, "line N: ..." */
+	char *stray_why;	/* the first of them, "line N: ..." (dr_why()) */
 	bool any;		/* a line looked like a frame */
 };
 
@@ -44,9 +45,16 @@ char *frames_unb64(const char *text, size_t *len);
 
 /* ---- errors ---- */
 
-/* Set @e to @code and the particulars; returns -1. */
+/* Set @e to @code and the particulars (dr_why()); returns -1. */
 int dr_error(struct dumpread_error *e, enum dumpread_errno code,
 	     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * dr_why() - the one way the reader keeps a reason: *@why becomes the
+ * formatted text, malloc'd (the old one freed), never cut to a size.
+ */
+void dr_why(char **why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void dr_vwhy(char **why, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /* ---- rawdump.c: a raw dump's records, checked ---- */
 
@@ -69,8 +77,8 @@ struct rawset {
 	struct strmap names;	/* name -> index in f, plus 1 */
 	int dumps;		/* dumps that had a raw body */
 	size_t inflated;	/* bytes of rawz records inflated */
-	char why[512];		/* the first record cut or refused */
-	char now[512];		/* the last one */
+	char *why;		/* the first record cut or refused (dr_why()) */
+	char *now;		/* the last one */
 	unsigned int *need;	/* 65536 entries: formats_need() */
 	unsigned char used[65536 / 8];	/* the common_types the pages hold */
 };

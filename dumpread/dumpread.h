@@ -58,9 +58,15 @@ enum dumpread_errno {
 	DR_NR
 };
 
+/* A reason of struct dump or struct dumpread_error as text: "" for none. */
+static inline const char *dr_text(const char *why)
+{
+	return why ? why : "";
+}
+
 struct dumpread_error {
 	enum dumpread_errno code;
-	char why[1024];		/* "REASON: particulars" (dumpread_strerror() first) */
+	char *why;		/* "REASON: particulars" (dumpread_strerror() first); malloc'd, NULL with DR_OK */
 };
 
 /* The reason of @code, a static string ("unknown error" out of range). */
@@ -144,21 +150,25 @@ struct dump {
 	int ndumps;		/* complete dumps (begin and end frames) */
 	char nonce[DUMP_FRAME_NONCE_LEN + 1];	/* the last one's; "" with none */
 	int ncut;		/* dumps cut short or damaged: no evidence */
-	char why[400];		/* the last of them: what went wrong */
+	/*
+	 * The reasons below are malloc'd (dr_why()), NULL while there is
+	 * none to give: never cut to a buffer's size.
+	 */
+	char *why;		/* the last of them: what went wrong */
 	int stray;		/* frame lines not taken */
-	char stray_why[256];
+	char *stray_why;	/* the first of them, "line N: ..." */
 	int bad_time;		/* trace lines whose time is not the kernel's form */
-	char bad_time_why[160];	/* the first of them */
+	char *bad_time_why;	/* the first of them */
 	int unread;		/* trace lines of no form the report reads */
 	bool in_string;		/* parsing: a traced string goes on over lines */
 	int console_dumps;	/* the kernel's ftrace dumps on the console (--console) */
 	int console_events;	/* the events they held */
 	int console_new;	/* of them, not in the agent's dump: joined */
 	long console_lost;	/* their "CPU:N [LOST N EVENTS]" */
-	char unread_why[160];	/* the first of them */
+	char *unread_why;	/* the first of them */
 	bool unframed;		/* no frames: the file is one dump's body */
 	double init_time;	/* uptime of userspace start; -1: unknown */
-	char init_why[200];	/* why it is unknown, when the dump should have told */
+	char *init_why;		/* why it is unknown, when the dump should have told */
 	double last_time;	/* when the last dump stopped recording; -1: unknown */
 	/*
 	 * The timebase: with the first and last dumps' clock marks found in
@@ -169,7 +179,7 @@ struct dump {
 	struct timebase tb_first, tb_last;
 	bool timebase;
 	double offset_first, offset_last;	/* trace clock minus CLOCK_BOOTTIME, s */
-	char timebase_why[240];
+	char *timebase_why;
 	int after_dump;		/* hits later than the last dump's stop */
 	double after_dump_ts;	/* the latest of them */
 	struct strbuf items;	/* "item" lines of the last dump */

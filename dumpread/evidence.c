@@ -8,6 +8,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dumpread-local.h"
@@ -37,9 +38,26 @@ int dr_error(struct dumpread_error *e, enum dumpread_errno code,
 
 	e->code = code;
 	va_start(ap, fmt);
-	vsnprintf(e->why, sizeof(e->why), fmt, ap);
+	dr_vwhy(&e->why, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+void dr_vwhy(char **why, const char *fmt, va_list ap)
+{
+	char *old = *why;	/* freed after: the text may quote it */
+
+	*why = xvasprintf(fmt, ap);
+	free(old);
+}
+
+void dr_why(char **why, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	dr_vwhy(why, fmt, ap);
+	va_end(ap);
 }
 
 /* True when the capture held something to check expectations against. */
@@ -72,12 +90,12 @@ const char *dump_incomplete_why(const struct dump *d, char *buf, size_t size)
 	if (dump_complete(d))
 		return NULL;
 	if (d->raw && d->raw_err.code)
-		snprintf(buf, size, "the raw dumps were not read: %s", d->raw_err.why);
+		snprintf(buf, size, "the raw dumps were not read: %s", dr_text(d->raw_err.why));
 	else if (!dump_evidence(d))
 		snprintf(buf, size, "no complete dump in the capture");
 	else if (d->ncut)
 		snprintf(buf, size, "%d dump(s) cut short or damaged, the last: %s",
-			 d->ncut, d->why);
+			 d->ncut, dr_text(d->why));
 	else if (d->raw_unknown)
 		snprintf(buf, size, "%ld event(s) of an id no format file names",
 			 d->raw_unknown);
@@ -86,7 +104,7 @@ const char *dump_incomplete_why(const struct dump *d, char *buf, size_t size)
 			 d->bad_time);
 	else
 		snprintf(buf, size, "%d %sline(s) of no form the report reads, the first: %s",
-			 d->unread, strncmp(d->unread_why, "perf-mmap: ", 11) ? "trace " : "",
-			 d->unread_why);
+			 d->unread, strncmp(dr_text(d->unread_why), "perf-mmap: ", 11) ? "trace " : "",
+			 dr_text(d->unread_why));
 	return buf;
 }

@@ -117,7 +117,7 @@ static void classify(const char *line, size_t len, struct frame_line *fl)
 static void stray(struct frames *f, int lineno, const char *why)
 {
 	if (!f->stray++)
-		snprintf(f->stray_why, sizeof(f->stray_why), "line %d: %s", lineno, why);
+		dr_why(&f->stray_why, "line %d: %s", lineno, why);
 }
 
 static struct framed *new_dump(struct frames *f, const struct frame_line *fl)
@@ -142,7 +142,7 @@ static void verdict(struct framed *d, enum frame_state state, const char *fmt, .
 
 	d->state = state;
 	va_start(ap, fmt);
-	vsnprintf(d->why, sizeof(d->why), fmt, ap);
+	dr_vwhy(&d->why, fmt, ap);
 	va_end(ap);
 }
 

@@ -141,6 +141,8 @@ void rawset_free(struct rawset *rs)
 	}
 	free(rs->f);
 	free(rs->need);
+	free(rs->why);
+	free(rs->now);
 	strmap_free(&rs->names);
 	memset(rs, 0, sizeof(*rs));
 }
@@ -172,10 +174,10 @@ static void set_why(struct rawset *rs, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(rs->now, sizeof(rs->now), fmt, ap);
+	dr_vwhy(&rs->now, fmt, ap);
 	va_end(ap);
-	if (!rs->why[0])
-		memcpy(rs->why, rs->now, sizeof(rs->why));
+	if (!rs->why)
+		rs->why = xstrdup(rs->now);
 }
 
 /*
@@ -553,7 +555,7 @@ static int target_layout(struct rawset *rs, struct page_layout *pl,
 			continue;
 		if (rs->f[i].len % pl->page_size) {
 			/* a dump cut or damaged in a page: the whole pages */
-			if (!rs->why[0]) {
+			if (!rs->why) {
 				snprintf(why, size, "%s: %zu bytes, not whole pages of %u",
 					 rs->f[i].name, rs->f[i].len, pl->page_size);
 				return -1;
@@ -784,11 +786,12 @@ int raw_collect(const char *text, size_t len, bool complete_only,
 		rs->dumps++;
 		if (d->state != FRAME_COMPLETE)
 			raw_say(info, "dump %u: %s: what came before the trouble is used\n",
-				d->n, d->why);
-		rs->now[0] = '\0';
+				d->n, dr_text(d->why));
+		free(rs->now);
+		rs->now = NULL;
 		read_records(rs, d, m + strlen(RAW_MARK), d->body + d->body_len);
 		/* a complete dump came as the agent wrote it: wrong, not damaged */
-		if (rs->now[0] && d->state == FRAME_COMPLETE)
+		if (rs->now && d->state == FRAME_COMPLETE)
 			return dr_error(e, DR_RECORD, "%s", rs->now);
 	}
 	if (!rs->dumps)
@@ -796,7 +799,7 @@ int raw_collect(const char *text, size_t len, bool complete_only,
 				  complete_only && incomplete ? "complete " : "",
 				  incomplete ? "" : fr.n ? " (the probe file's \"dump SINK raw\" makes one)" :
 				  " (the probe file's \"dump SINK raw\" makes one): no dump at all");
-	if (rs->why[0])
+	if (rs->why)
 		raw_say(info, "%s\n", rs->why);
 	if (target_layout(rs, pl, why, sizeof(why)))
 		return dr_error(e, DR_LAYOUT, "%s", why);

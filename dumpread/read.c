@@ -92,7 +92,8 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 	d->last_time = -1;
 	frames_read(text, len, &f);
 	d->stray = f.stray;
-	snprintf(d->stray_why, sizeof(d->stray_why), "%s", f.stray_why);
+	if (f.stray_why)
+		dr_why(&d->stray_why, "%s", f.stray_why);
 	for (i = 0; i < f.n; i++) {
 		if (f.d[i].state == FRAME_COMPLETE) {
 			d->ndumps++;
@@ -100,7 +101,7 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 			continue;
 		}
 		d->ncut++;
-		snprintf(d->why, sizeof(d->why), "%s", f.d[i].why);
+		dr_why(&d->why, "%s", f.d[i].why ? f.d[i].why : "");
 	}
 	if (!f.any && !strncmp(text, "probecc-manifest\t", 17)) {
 		d->unframed = true;
@@ -121,9 +122,8 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 			    strcmp(f.d[i].nonce, last->nonce))
 				first = &f.d[i];
 		if (!first) {
-			snprintf(d->init_why, sizeof(d->init_why),
-				 "userspace's start is not known: the hung boot's trace came from the next boot (dump %u), and no dump of the hung boot itself came before it",
-				 last->n);
+			dr_why(&d->init_why, "userspace's start is not known: the hung boot's trace came from the next boot (dump %u), and no dump of the hung boot itself came before it",
+			       last->n);
 			return last->body;
 		}
 	} else {
@@ -161,9 +161,8 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 			if (us >= 0)
 				d->init_time = up - us / 1e6;
 			else
-				snprintf(d->init_why, sizeof(d->init_why),
-					 "userspace's start is not known: dump %u says agent_us %.0f, the target's CLOCK_MONOTONIC read less than at the agent's start",
-					 first->n, us);
+				dr_why(&d->init_why, "userspace's start is not known: dump %u says agent_us %.0f, the target's CLOCK_MONOTONIC read less than at the agent's start",
+				       first->n, us);
 		}
 	}
 	return last->body;
@@ -190,7 +189,7 @@ static void unread_line(struct dump *d, const char *line)
 	if (!*p || *p == '#' || (!strncmp(p, "CPU:", 4) && strstr(p, " [LOST ")))
 		return;
 	if (!d->unread++)
-		snprintf(d->unread_why, sizeof(d->unread_why), "%.150s", p);
+		dr_why(&d->unread_why, "%.150s", p);
 }
 
 /* How many '"' @s holds. */
@@ -279,7 +278,7 @@ static void trace_line(struct dump *d, const struct dumpread_opts *o, char *line
 	if (!decimal(strrchr(cpu, ' ') + 1, false, "", &h.ts)) {
 		/* an event the report cannot place: no verdict passes */
 		if (!d->bad_time++)
-			snprintf(d->bad_time_why, sizeof(d->bad_time_why), "%s: %.80s",
+			dr_why(&d->bad_time_why, "%s: %.80s",
 				 line + strspn(line, " "), body);
 		return;
 	}
@@ -502,7 +501,7 @@ static void perf_mmap_line(struct dump *d, char *line)
 		why = "PATH is neither absolute nor [name]";
 	if (why) {
 		if (!d->unread++)
-			snprintf(d->unread_why, sizeof(d->unread_why), "perf-mmap: %s", why);
+			dr_why(&d->unread_why, "perf-mmap: %s", why);
 		return;
 	}
 	ALLOC_GROW(d->umaps, d->numaps + 1, d->capumaps);
@@ -657,9 +656,90 @@ static void entries_check(struct dump *d, long entries, long shaped, int unread)
 	if (entries < 0 || missing <= 0)
 		return;
 	if (!d->unread)
-		snprintf(d->unread_why, sizeof(d->unread_why),
-			 "%ld of the buffer's %ld entries are in no event line", missing, entries);
+		dr_why(&d->unread_why, "%ld of the buffer's %ld entries are in no event line",
+		       missing, entries);
 	d->unread = missing > INT_MAX - d->unread ? INT_MAX : d->unread + (int)missing;
+}
+
+static void item_line(struct dump *d, char *v)
+{
+	sb_addf(&d->items, "%s\n", v);
+}
+
+static void cpu_line(struct dump *d, char *v)
+{
+	sb_addf(&d->cpus, "%s\n", v);
+}
+
+static void perf_notkept_line(struct dump *d, char *v)
+{
+	d->perf_notkept = strtoull(v, NULL, 10);
+}
+
+static void maps_notkept_line(struct dump *d, char *v)
+{
+	d->perf_maps_notkept = strtoull(v, NULL, 10);
+}
+
+static void stext_line(struct dump *d, char *v)
+{
+	d->stext = strtoull(v, NULL, 16);
+}
+
+static void last_boot_line(struct dump *d, char *v)
+{
+	d->text_delta = strtoll(v, NULL, 10);
+}
+
+/*
+ * The manifest's lines (docs/plan.md "Dump format"): KEY, a tab, the
+ * value, which the row's reader takes, or, for a row with no reader,
+ * which replaces the string of struct dump at offset @str (the last one
+ * counts).  A line of no row is left alone (a newer agent's).
+ */
+static const struct {
+	const char *key;
+	void (*read)(struct dump *d, char *v);
+	size_t str;
+} sections[] = {
+	{ "item", item_line, 0 },
+	{ "cpu", cpu_line, 0 },
+	{ "stage", NULL, offsetof(struct dump, stage) },
+	{ "buffer", NULL, offsetof(struct dump, buffer) },
+	{ "cmdline", NULL, offsetof(struct dump, cmdline) },
+	{ "uname", NULL, offsetof(struct dump, uname) },
+	{ "arch", NULL, offsetof(struct dump, arch) },
+	{ "perf", perf_line, 0 },
+	{ "perf-user", perf_user_line, 0 },
+	{ "perf-mmap", perf_mmap_line, 0 },
+	{ "perf-stat", pstat_line, 0 },
+	{ "note\tperf", perf_notkept_line, 0 },
+	{ "note\tperf-mmap", maps_notkept_line, 0 },
+	{ "module", module_line, 0 },
+	{ "stext", stext_line, 0 },
+	{ "last_boot", last_boot_line, 0 },
+	{ "kprobe-oops", oops_line, 0 },
+	{ "kprobe-profile", kcount_line, 0 },
+};
+
+static void manifest_line(struct dump *d, char *line)
+{
+	size_t i, n;
+	char **str;
+
+	for (i = 0; i < ARRAY_SIZE(sections); i++) {
+		n = strlen(sections[i].key);
+		if (strncmp(line, sections[i].key, n) || line[n] != '\t')
+			continue;
+		if (sections[i].read) {
+			sections[i].read(d, line + n + 1);
+		} else {
+			str = (char **)((char *)d + sections[i].str);
+			free(*str);
+			*str = xstrdup(line + n + 1);
+		}
+		return;
+	}
 }
 
 static void parse_dump(struct dump *d, const struct dumpread_opts *o, char *dump)
@@ -675,55 +755,15 @@ static void parse_dump(struct dump *d, const struct dumpread_opts *o, char *dump
 		if (cr)
 			*cr = '\0';
 		if (!trace) {
-			if (!strcmp(line, "--- trace ---"))
+			if (!strcmp(line, "--- trace ---")) {
 				trace = true;
-			else if (!strcmp(line, "--- raw ---")) {
+			} else if (!strcmp(line, "--- raw ---")) {
 				/* binary records follow: decode.c reads them */
 				d->raw = true;
 				break;
+			} else {
+				manifest_line(d, line);
 			}
-			else if (!strncmp(line, "item\t", 5))
-				sb_addf(&d->items, "%s\n", line + 5);
-			else if (!strncmp(line, "cpu\t", 4))
-				sb_addf(&d->cpus, "%s\n", line + 4);
-			else if (!strncmp(line, "stage\t", 6)) {
-				free(d->stage);
-				d->stage = xstrdup(line + 6);
-			} else if (!strncmp(line, "buffer\t", 7)) {
-				free(d->buffer);
-				d->buffer = xstrdup(line + 7);
-			} else if (!strncmp(line, "cmdline\t", 8)) {
-				free(d->cmdline);
-				d->cmdline = xstrdup(line + 8);
-			} else if (!strncmp(line, "uname\t", 6)) {
-				free(d->uname);
-				d->uname = xstrdup(line + 6);
-			} else if (!strncmp(line, "arch\t", 5)) {
-				free(d->arch);
-				d->arch = xstrdup(line + 5);
-			}
-			else if (!strncmp(line, "perf\t", 5))
-				perf_line(d, line + 5);
-			else if (!strncmp(line, "perf-user\t", 10))
-				perf_user_line(d, line + 10);
-			else if (!strncmp(line, "perf-mmap\t", 10))
-				perf_mmap_line(d, line + 10);
-			else if (!strncmp(line, "perf-stat\t", 10))
-				pstat_line(d, line + 10);
-			else if (!strncmp(line, "note\tperf\t", 10))
-				d->perf_notkept = strtoull(line + 10, NULL, 10);
-			else if (!strncmp(line, "note\tperf-mmap\t", 15))
-				d->perf_maps_notkept = strtoull(line + 15, NULL, 10);
-			else if (!strncmp(line, "module\t", 7))
-				module_line(d, line + 7);
-			else if (!strncmp(line, "stext\t", 6))
-				d->stext = strtoull(line + 6, NULL, 16);
-			else if (!strncmp(line, "last_boot\t", 10))
-				d->text_delta = strtoll(line + 10, NULL, 10);
-			else if (!strncmp(line, "kprobe-oops\t", 12))
-				oops_line(d, line + 12);
-			else if (!strncmp(line, "kprobe-profile\t", 15))
-				kcount_line(d, line + 15);
 			continue;
 		}
 		if (!strncmp(line, "# entries-in-buffer/entries-written: ", 37))
@@ -891,7 +931,7 @@ void dumpread_console(struct dump *d, const struct dumpread_opts *o,
 			free(ev);
 		} else if (*t && !tmp.in_string) {
 			if (!d->unread++)
-				snprintf(d->unread_why, sizeof(d->unread_why), "console: %.140s", t);
+				dr_why(&d->unread_why, "console: %.140s", t);
 		}
 	}
 	free(copy);
@@ -937,7 +977,7 @@ void dumpread_capture(struct dump *d, const struct dumpread_opts *o,
 		d->stray += p.stray;
 		if (p.ncut) {
 			d->ncut += p.ncut;
-			snprintf(d->why, sizeof(d->why), "%.150s: %.240s", o->prev_name, p.why);
+			dr_why(&d->why, "%.150s: %.240s", o->prev_name, p.why ? p.why : "");
 		}
 		if (p.previous) {
 			body = pb;
@@ -945,9 +985,8 @@ void dumpread_capture(struct dump *d, const struct dumpread_opts *o,
 			d->last_time = -1;	/* the hang's time is not known */
 		} else {
 			d->ncut++;
-			snprintf(d->why, sizeof(d->why),
-				 "%s: no dump of the previous boot's trace (the kernel kept no persistent ring buffer over the reset)",
-				 o->prev_name);
+			dr_why(&d->why, "%s: no dump of the previous boot's trace (the kernel kept no persistent ring buffer over the reset)",
+			       o->prev_name);
 		}
 	}
 	parse_dump(d, o, body);
@@ -974,11 +1013,11 @@ int dumpread_frames(const char *text, size_t len, FILE *list, int extract,
 			pick = &f.d[i];
 	}
 	*stray = f.stray;
-	*stray_why = f.stray_why;
+	*stray_why = dr_text(f.stray_why);
 	if (!pick)
 		return 1;
 	*body = pick->body;
 	*body_len = pick->body_len;
-	*why = pick->why;
+	*why = dr_text(pick->why);
 	return pick->state == FRAME_COMPLETE ? 0 : pick->state == FRAME_CUT ? 3 : 4;
 }

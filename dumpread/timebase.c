@@ -87,18 +87,15 @@ void timebase_apply(struct dump *d)
 	if (!dump_evidence(d))
 		return;
 	if (!l->n && d->previous) {
-		snprintf(d->timebase_why, sizeof(d->timebase_why),
-			 "the trace is the hung boot's, dumped by the next boot: dump and userspace times are CLOCK_BOOTTIME, hits the trace clock");
+		dr_why(&d->timebase_why, "the trace is the hung boot's, dumped by the next boot: dump and userspace times are CLOCK_BOOTTIME, hits the trace clock");
 		return;
 	}
 	if (!l->n) {
-		snprintf(d->timebase_why, sizeof(d->timebase_why),
-			 "no timebase line in the last dump (an agent before the clock marks): dump and userspace times are CLOCK_BOOTTIME, hits the trace clock");
+		dr_why(&d->timebase_why, "no timebase line in the last dump (an agent before the clock marks): dump and userspace times are CLOCK_BOOTTIME, hits the trace clock");
 		return;
 	}
 	if (l->trace_ts < 0) {
-		snprintf(d->timebase_why, sizeof(d->timebase_why),
-			 "dump %u's clock mark is %s the trace: dump and userspace times are CLOCK_BOOTTIME, hits the trace clock",
+		dr_why(&d->timebase_why, "dump %u's clock mark is %s the trace: dump and userspace times are CLOCK_BOOTTIME, hits the trace clock",
 			 l->n, l->trace_ts == -2 ? "twice in" : "not in");
 		return;
 	}
@@ -113,7 +110,8 @@ void timebase_apply(struct dump *d)
 		d->offset_first = d->offset_last;
 		d->init_time = l->start / 1e9 + d->offset_last;
 	}
-	d->init_why[0] = '\0';
+	free(d->init_why);	/* known now, on the trace's clock */
+	d->init_why = NULL;
 	for (i = 0; i < d->nhits; i++)
 		if (d->hits[i].ts > d->last_time) {
 			if (!d->after_dump++ || d->hits[i].ts > d->after_dump_ts)

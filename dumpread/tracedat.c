@@ -419,7 +419,7 @@ static int tracedat_build(const char *text, size_t len, bool complete_only,
 		rc = raw_decode(&rs, &pl, NULL, &de);
 	if (rc) {
 		rawset_free(&rs);
-		return errmsg_set(e, -EINVAL, "%s", de.why);
+		return errmsg_set(e, -EINVAL, "%s", dr_text(de.why));
 	}
 	dir = tmp_make(e);
 	if (!dir) {

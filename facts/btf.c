@@ -306,26 +306,33 @@ void kbtf_param_names(const struct kbtf *b, const char *func,
 							    btf_params(p)[i].name_off));
 }
 
-/* The struct or union type of peeled id @agg, or NULL. */
-static const struct btf_type *agg_of(const struct kbtf *b, int agg)
+/*
+ * The members of peeled id @agg, a struct or union at most NEST_MAX
+ * deep (@depth), with its type in *@t and their count in *@n; NULL for
+ * any other type or deeper.  The one opening of the member walks below.
+ */
+static const struct btf_member *members_of(const struct kbtf *b, int agg, int depth,
+					   const struct btf_type **t, int *n)
 {
-	const struct btf_type *t = btf__type_by_id(b->btf, (__u32)agg);
-
-	return t && btf_is_composite(t) ? t : NULL;
+	*t = btf__type_by_id(b->btf, (__u32)agg);
+	if (!*t || !btf_is_composite(*t) || depth > NEST_MAX)
+		return NULL;
+	*n = (int)btf_vlen(*t);
+	return btf_members(*t);
 }
 
 static bool member_in(const struct kbtf *b, int agg, const char *name,
 		      long long base, int depth, struct kbtf_member *m)
 {
-	const struct btf_type *t = agg_of(b, agg);
+	const struct btf_type *t;
 	const struct btf_member *mb;
 	struct kbtf_type pt;
-	int i;
+	int i, n;
 
-	if (!t || depth > NEST_MAX)
+	mb = members_of(b, agg, depth, &t, &n);
+	if (!mb)
 		return false;
-	mb = btf_members(t);
-	for (i = 0; i < (int)btf_vlen(t); i++) {
+	for (i = 0; i < n; i++) {
 		long long off = base + btf_member_bit_offset(t, (__u32)i);
 
 		if (mb[i].name_off) {
@@ -354,15 +361,15 @@ bool kbtf_member(const struct kbtf *b, int agg, const char *name,
 static void names_in(const struct kbtf *b, int agg, int depth,
 		     struct suggest *sg)
 {
-	const struct btf_type *t = agg_of(b, agg);
+	const struct btf_type *t;
 	const struct btf_member *mb;
 	struct kbtf_type pt;
-	int i;
+	int i, n;
 
-	if (!t || depth > NEST_MAX)
+	mb = members_of(b, agg, depth, &t, &n);
+	if (!mb)
 		return;
-	mb = btf_members(t);
-	for (i = 0; i < (int)btf_vlen(t); i++) {
+	for (i = 0; i < n; i++) {
 		if (mb[i].name_off)
 			suggest_add(sg, btf__name_by_offset(b->btf, mb[i].name_off));
 		else if (!kbtf_peel(b, (int)mb[i].type, &pt))
@@ -383,15 +390,15 @@ void kbtf_member_names(const struct kbtf *b, int agg, struct suggest *sg)
 static bool at_in(const struct kbtf *b, int agg, long long off, int depth,
 		  struct strbuf *path, long long *moff, int *type)
 {
-	const struct btf_type *t = agg_of(b, agg);
+	const struct btf_type *t;
 	const struct btf_member *mb;
 	struct kbtf_type pt;
-	int i;
+	int i, n;
 
-	if (!t || depth > NEST_MAX)
+	mb = members_of(b, agg, depth, &t, &n);
+	if (!mb)
 		return false;
-	mb = btf_members(t);
-	for (i = 0; i < (int)btf_vlen(t); i++) {
+	for (i = 0; i < n; i++) {
 		long long bo = btf_member_bit_offset(t, (__u32)i);
 		long long start = bo / 8, size;
 		const char *nm;

@@ -296,7 +296,7 @@ void boot_decide(struct report *r)
 	} else if (!d->ndumps && !d->unframed) {
 		b->end = BOOT_NO_DUMP;
 		snprintf(b->msg, sizeof(b->msg), "no complete dump%s%s",
-			 d->ncut ? ": " : "", d->ncut ? d->why : "");
+			 d->ncut ? ": " : "", d->ncut ? dr_text(d->why) : "");
 	} else if (window_missing(r)) {
 		b->end = BOOT_WINDOW_MISSING;
 		/*
@@ -306,7 +306,7 @@ void boot_decide(struct report *r)
 		 */
 		snprintf(b->msg, sizeof(b->msg),
 			 "the probe file asks for a window dump (window %u ms); the last complete dump is the init dump%s%s%s",
-			 r->prog->window_ms, d->ncut ? "; " : "", d->ncut ? d->why : "",
+			 r->prog->window_ms, d->ncut ? "; " : "", d->ncut ? dr_text(d->why) : "",
 			 b->poweroff && b->rc_status < 0 ?
 			 "; it powered off with no \"probecc-rc: exit\" line: likely the --rc script or init powered off before the window ended (rc/run-rc waits for the window dump, then powers off)" : "");
 	} else if (r->append_text && !cmdline_whole(d->cmdline ? d->cmdline : "", r->append_text)) {

@@ -231,7 +231,7 @@ static bool expect_hits(const struct expectation *e, const struct dump *d,
 	}
 	if (e->when != W_ANY && d->init_time < 0)
 		snprintf(why, size, "%lld hit(s): %s", count,
-			 d->init_why[0] ? d->init_why : "userspace's start is not known");
+			 d->init_why ? d->init_why : "userspace's start is not known");
 	else
 		snprintf(why, size, "%lld hit(s)", count);
 	if (!strcmp(e->op, ">="))
@@ -526,7 +526,7 @@ static bool expect_init(const struct expectation *e, const struct dump *d,
 			char *why, size_t size)
 {
 	if (d->init_time < 0) {
-		snprintf(why, size, "%s", d->init_why[0] ? d->init_why :
+		snprintf(why, size, "%s", d->init_why ? d->init_why :
 			 "userspace's start is not known");
 		return false;
 	}
@@ -750,7 +750,7 @@ static bool evaluate(const struct expectation *e, const struct report *r,
 		if (n + 2 < size)
 			snprintf(why + n, size - n,
 				 "; %d trace line(s) were not read (the first: %.60s), a hit may be among them",
-				 r->d.unread, r->d.unread_why);
+				 r->d.unread, dr_text(r->d.unread_why));
 		return false;
 	}
 	if (!window_missing(r))

@@ -285,7 +285,7 @@ void json_write(FILE *f, const struct report *r)
 			d->offset_first, d->offset_last, d->last_time, d->after_dump);
 	else {
 		fprintf(f, "\"timebase\": {\"measured\": false, \"clock\": \"CLOCK_BOOTTIME\", \"why\": ");
-		json_string(f, d->timebase_why);
+		json_string(f, dr_text(d->timebase_why));
 		fprintf(f, "}, ");
 	}
 	if (d->noops) {	/* the MIPS kprobe single-step oops: the trace stops there */

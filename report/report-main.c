@@ -710,7 +710,7 @@ int report_main(int argc, char **argv)
 		if (!text)
 			return 2;
 		if (dumpread_tracedat(text, len, r.trace_dat, stderr, &de)) {
-			fprintf(stderr, "probecc report: %s: %s\n", r.dumppath, de.why);
+			fprintf(stderr, "probecc report: %s: %s\n", r.dumppath, dr_text(de.why));
 			return 2;
 		}
 		if (out_commit(&e)) {

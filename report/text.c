@@ -289,24 +289,24 @@ void text_write(FILE *out, const struct report *r)
 			d->buffer);
 	if (d->ncut)
 		fprintf(out, "not complete: %d dump(s) cut short or damaged, the last: %s%s\n",
-			d->ncut, d->why, d->ndumps ? "; the report reads the last complete one, but no verdict can pass" : "");
+			d->ncut, dr_text(d->why), d->ndumps ? "; the report reads the last complete one, but no verdict can pass" : "");
 	if (d->stray)
-		fprintf(out, "not taken: %d frame line(s), the first at %s\n", d->stray, d->stray_why);
+		fprintf(out, "not taken: %d frame line(s), the first at %s\n", d->stray, dr_text(d->stray_why));
 	if (d->bad_time)
 		fprintf(out, "not read: %d trace line(s) whose time is not the kernel's (digits, or digits.digits), so no verdict can pass; the first: %s\n",
-			d->bad_time, d->bad_time_why);
+			d->bad_time, dr_text(d->bad_time_why));
 	if (d->console_dumps)
 		fprintf(out, "the kernel's ftrace dump on the console (ftrace_dump_on_oops): %d event(s), %d of them not in the agent's dump and joined%s\n",
 			d->console_events, d->console_new,
 			d->console_lost ? ", some lost (CPU:N [LOST N EVENTS])" : "");
-	if (d->unread && !strncmp(d->unread_why, "perf-mmap: ", 11))
+	if (d->unread && !strncmp(dr_text(d->unread_why), "perf-mmap: ", 11))
 		fprintf(out, "not read: %d line(s) of no form the report reads (the first a malformed agent's mapping line), so no verdict can pass; the first: %s\n",
-			d->unread, d->unread_why);
+			d->unread, dr_text(d->unread_why));
 	else if (d->unread)
 		fprintf(out, "not read: %d trace line(s) of no form the report reads (a function_graph trace, or an option that changes the text: latency-format, nocontext-info, raw, hex, bin; \"dump SINK raw\" is read whatever the form), so no verdict can pass; the first: %s\n",
-			d->unread, d->unread_why);
+			d->unread, dr_text(d->unread_why));
 	if (d->raw && d->raw_err.code)
-		fprintf(out, "raw dumps not read: %s\n", d->raw_err.why);
+		fprintf(out, "raw dumps not read: %s\n", dr_text(d->raw_err.why));
 	else if (d->raw)
 		fprintf(out, "raw dumps: %ld event(s) decoded by their format files%s\n",
 			d->raw_events - d->raw_unknown,
@@ -324,12 +324,12 @@ void text_write(FILE *out, const struct report *r)
 	else if (d->timebase)
 		fprintf(out, "timebase: the trace clock (CLOCK_BOOTTIME %+.3f s at dump %u: the agent's clock mark)\n",
 			d->offset_last, d->tb_last.n);
-	else if (d->timebase_why[0])
+	else if (d->timebase_why)
 		fprintf(out, "timebase: not measured: %s\n", d->timebase_why);
 	if (d->init_time >= 0)
 		fprintf(out, "userspace started at %.3f s%s\n", d->init_time,
 			d->timebase ? "" : " (CLOCK_BOOTTIME)");
-	else if (d->init_why[0])
+	else if (d->init_why)
 		fprintf(out, "%s\n", d->init_why);
 	if (d->timebase && d->last_time >= 0)
 		fprintf(out, "last dump stopped recording at %.6f s\n", d->last_time);

@@ -329,7 +329,7 @@ if gcc -static -O2 -g -no-pie -fno-omit-frame-pointer -o "$d/root/bin/usym-nopie
 	if ./probecc "$d/ustack.probes" --arch x86_64 --sysroot "$d/root" --plan "$d/plan" \
 		--cmdline > "$d/cmdline" 2> "$d/compile.err" &&
 	   qemu-images/mkimage x86_64 -o "$d/initrd.gz" --plan "$d/plan" --rc tests/usym/rc \
-		--module none --add "$d/root/bin/usym-nopie:/bin/usym-nopie" \
+		--module none --add qemu-images/rc/bond0:/probecc/bond0 --add "$d/root/bin/usym-nopie:/bin/usym-nopie" \
 		--add "$d/root/bin/usym-pie:/bin/usym-pie" 2> "$d/mkimage.err" &&
 	   qemu-images/boot x86_64 --kernel "$VMLINUZ" --initrd "$d/initrd.gz" --quiet \
 		--append "console=ttyS0 rdinit=/init $(cat "$d/cmdline")" --dump "$d/ttyS1.raw" \

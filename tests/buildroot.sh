@@ -14,6 +14,9 @@
 #                  and the plan beside it
 #   report         the TRACEDAT=no probecc reads a text dump as the tree's
 #                  does, and refuses a raw dump saying why
+#   tarball        host-probecc from make dist's tarball, as with
+#                  BR2_PACKAGE_PROBECC_TARBALL: its version, the hash file
+#                  make dist wrote checked (a changed tarball refused)
 #   kernel         PROBECC_LINUX_CONFIG_FIXUPS enables every option
 #                  the compiler asks of a kernel
 br=$T_OUT/buildroot
@@ -118,6 +121,40 @@ if [ "$(cat "$br/mipsel-raw.status")" != 0 ] &&
 else
 	t_fail buildroot/notracedat-raw-refused "exit $(cat "$br/mipsel-raw.status"), or the reason not said" \
 		"$br/mipsel-raw.out" "$br/mipsel-raw.err"
+fi
+
+# host-probecc from make dist's tarball (BR2_PACKAGE_PROBECC_TARBALL):
+# the version is the tarball's, its sha256 is checked against the hash
+# file make dist wrote (as BR2_GLOBAL_PATCH_DIR holds one), and a tarball
+# that is not that one is refused
+dd=$br/dist && mkdir -p "$dd"
+if make -s dist DIST_DIR="$dd" > "$dd/dist.log" 2>&1 &&
+   t=$(ls "$dd"/probecc-*.tar.gz) && v=$(tar -xOzf "$t" "$(basename "$t" .tar.gz)/VERSION"); then
+	dstub() {
+		make -s -f tests/buildroot/stub.mk OUT="$br/dist-out" TREE="$top" \
+			BR2_PACKAGE_PROBECC_TARBALL="\"$t\"" BR2_GLOBAL_PATCH_DIR="$dd/buildroot" "$@"
+	}
+	if [ "$(dstub print-version)" = "$v file $dd $(basename "$t")" ] &&
+	   dstub host-tarball > "$br/dist-host.log" 2>&1 &&
+	   [ "$("$br/dist-out/host/bin/probecc" --version 2>&1)" = "probecc $v" ]; then
+		t_pass buildroot/tarball-host
+	else
+		t_fail buildroot/tarball-host "version '$v' of $t: $(dstub print-version 2>&1), $("$br/dist-out/host/bin/probecc" --version 2>&1)" \
+			"$br/dist-host.log"
+	fi
+	# the same name, other bytes: Buildroot's hash check refuses it
+	mkdir -p "$dd/other" && cp "$t" "$dd/other/" && echo >> "$dd/other/$(basename "$t")"
+	rm -rf "$br/dist-out"
+	if ! make -s -f tests/buildroot/stub.mk OUT="$br/dist-out" TREE="$top" \
+		BR2_PACKAGE_PROBECC_TARBALL="\"$dd/other/$(basename "$t")\"" BR2_GLOBAL_PATCH_DIR="$dd/buildroot" \
+		host-tarball > "$br/dist-other.log" 2>&1 &&
+	   grep -q 'has wrong sha256 hash' "$br/dist-other.log"; then
+		t_pass buildroot/tarball-hash-checked
+	else
+		t_fail buildroot/tarball-hash-checked "a changed tarball was not refused" "$br/dist-other.log"
+	fi
+else
+	t_fail buildroot/tarball-host "make dist wrote no tarball with a VERSION" "$dd/dist.log"
 fi
 
 stub linux-config > "$br/kconfig.log" 2>&1

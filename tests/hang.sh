@@ -80,6 +80,10 @@ hang_reset() {
 	t_grep "$n/reset" "$d.log" '^boot: reset: no progress for 8s: system_reset at '
 	t_grep "$n/spun" "$d/console.log" 'spin: spinning in init, preemption off'
 	t_grep "$n/kept" "$d/console.log" 'Ring buffer meta \[0\] is from previous boot!'
+	# the console split at the reset: the hang's message quotes the hung
+	# boot's last line (spin.ko's), not the next boot's last one
+	t_grep "$n/console-next" "$d/console.log.next" 'Linux version 6\.12\.'
+	t_grep "$n/last-line" "$d/report.txt" 'the last console line: .*spin: spinning in init, preemption off\)'
 	t_grep "$n/previous-dump" "$d/previous" '^stage	previous$'
 	if python3 - "$d/report.json" > "$d/json.check" 2>&1 <<'PY'
 import json, sys
@@ -133,6 +137,7 @@ hang_malta() {
 		t_fail "$n/rebooted" "not two boots in the console log" "$d.log"
 	fi
 	t_grep "$n/no-trace" "$d.log" 'the next boot had no trace of the hung boot'
+	t_grep "$n/last-line" "$d/report.txt" 'the last console line: .*rc: hanging in userspace now\)'
 	t_grep "$n/report-says" "$d/report.txt" 'no dump of the previous boot.s trace'
 }
 

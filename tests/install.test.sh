@@ -26,7 +26,7 @@ for f in examples/*; do inst_files="$inst_files share/doc/probecc/examples/${f#e
 for f in fetch machines.sh paths.sh mkimage boot run-probes capture target extract-dump rootfs deps.sh lava-job lava-device rc/bond0; do
 	inst_files="$inst_files lib/probecc/qemu-images/$f"
 done
-inst_files="$inst_files lib/probecc/common/arch-rows lib/probecc/common/arch.def"
+inst_files="$inst_files lib/probecc/common/arch-rows lib/probecc/common/apt-download lib/probecc/common/arch.def"
 inst_files="$inst_files lib/probecc/initramfs/mkinitramfs bin/probecc-run-probes bin/probecc-capture bin/probecc-extract-dump bin/probecc-lava-job"
 inst_arches=
 for a in initramfs/agent-*; do
@@ -244,4 +244,17 @@ if v=$(git describe --always 2> /dev/null) &&
 	fi
 else
 	t_fail install/dist-version "make dist wrote no probecc-VERSION.tar.gz" "$d/dist.log"
+fi
+# make dist with its default DIST_DIR, the top of a tree that has been
+# built: the tarball and, beside it, Buildroot's hash file (under
+# buildroot/, never a probecc/ that the probecc binary's name holds) and
+# Yocto's recipe; in a clone of HEAD, the binary copied in
+c=$d/clone
+if git clone -q --shared . "$c" && cp probecc "$c/" &&
+   make -s -C "$c" dist > "$d/dist-default.log" 2>&1 &&
+   [ -s "$c/probecc-$v.tar.gz" ] && [ -s "$c/buildroot/probecc/$v/probecc.hash" ] &&
+   [ -s "$c/probecc_$v.bb" ]; then
+	t_pass install/dist-default-dir
+else
+	t_fail install/dist-default-dir "make dist in the top of a built tree" "$d/dist-default.log"
 fi

@@ -320,7 +320,7 @@ fi
 # also makes bond1 (a second register_netdevice from bond_create), which
 # the comparison names as regressions.
 d=$lv/bond1
-sed 's#^\[ -e /sys/class/net/bond0 \]#echo +bond1 > /sys/class/net/bonding_masters; &#' qemu-images/rc/bond0 > "$lv/bond1.rc"
+sed 's#^rc_bond0$#echo +bond1 > /sys/class/net/bonding_masters; &#' qemu-images/rc/bond0 > "$lv/bond1.rc"
 qemu-images/lava-job --arch mipsel --out "$d" --rc "$lv/bond1.rc" "$lv/ci-console.probes" > /dev/null 2> "$d.err"
 lava_run bond1 "$d" "44$$6"
 t_rc lava/run/baseline/second-job-passed 0 "$lrc" "$d/lava.log"

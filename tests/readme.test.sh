@@ -87,12 +87,44 @@ bad=$(awk 'length > 700 { print FILENAME ":" FNR ": " length " characters" }' do
 [ -z "$bad" ] && t_pass readme/prose || t_fail readme/prose "lines no one reads: $bad"
 
 # --- the blocks, run as written ---
-# The tree as a fresh clone has it after `make`: the tracked files (as in
-# the working tree) and what `make` built; the blocks run in it with
-# bash -e, so a command the README shows that fails fails the case.
+# The tree as a fresh clone has it after `make`: in a git checkout a
+# `git clone` of the commit under test (HEAD, with the tracked files'
+# uncommitted changes applied, so that what is tested is the working
+# tree), then what `make` built (probecc, probecc-bootconfig, the
+# agents); no untracked or ignored file of the checkout is there to make
+# a block pass.  Outside git (a make dist tarball) there is no telling
+# tracked from ignored: the tree's files as they are, tests/out aside.
+# The blocks run in it with bash -e, so a command the README shows that
+# fails fails the case.
 rm_tree=$rm_dir/tree
-mkdir -p "$rm_tree"
-git ls-files -z | xargs -0 cp --parents -a -t "$rm_tree" 2> /dev/null
+if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+	rm_head=$(git rev-parse HEAD)
+	if git clone -q --shared --no-checkout "$(git rev-parse --show-toplevel)" "$rm_tree" &&
+	   git -C "$rm_tree" checkout -q --detach "$rm_head" &&
+	   { git diff --quiet HEAD || git diff --binary HEAD | git -C "$rm_tree" apply --index; }; then
+		# what is there beyond the commit: the working tree's changes
+		# to tracked files, nothing untracked or ignored
+		(cd "$rm_tree" && git status --porcelain --ignored --untracked-files=all) > "$rm_dir/clone.status"
+		git status --porcelain --untracked-files=no > "$rm_dir/tree.status"
+		# its own repository at the commit (a copy inside tests/out had
+		# the checkout's: git there saw the checkout's files)
+		if [ "$(git -C "$rm_tree" rev-parse --show-toplevel)" = "$(cd "$rm_tree" && pwd -P)" ] &&
+		   [ "$(git -C "$rm_tree" rev-parse HEAD)" = "$rm_head" ] &&
+		   ! grep -q '^[?!]' "$rm_dir/clone.status" &&
+		   [ "$(cut -c4- "$rm_dir/clone.status" | sort)" = "$(cut -c4- "$rm_dir/tree.status" | sort)" ]; then
+			t_pass readme/fresh-clone
+		else
+			t_fail readme/fresh-clone "the clone of $rm_head is not HEAD plus the tracked files' changes" \
+				"$rm_dir/clone.status" "$rm_dir/tree.status"
+		fi
+	else
+		t_fail readme/fresh-clone "git clone of $rm_head into $rm_tree failed"
+	fi
+else
+	mkdir -p "$rm_tree"
+	tar -C . --exclude=./tests/out -cf - . | tar -C "$rm_tree" -xf -
+	t_skip readme/fresh-clone "not a git checkout (a tarball): the blocks run in a copy of its files"
+fi
 for f in probecc bootconfig/probecc-bootconfig initramfs/agent-*; do
 	[ -e "$f" ] && cp --parents -a "$f" "$rm_tree/"
 done

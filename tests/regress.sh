@@ -27,7 +27,8 @@ if tests/regress/build-slowinit.sh "$rg/slowinit.ko" > "$rg/build.log" 2>&1; the
 else
 	t_fail regress/slowinit-module-builds "build-slowinit.sh failed" "$rg/build.log"
 fi
-add=(--add "$rg/slowinit.ko:/slowinit.ko")
+# the rc variants run qemu-images/rc/bond0's steps
+add=(--add "$rg/slowinit.ko:/slowinit.ko" --add qemu-images/rc/bond0:/probecc/bond0)
 qemu-images/run-probes --arch mipsel --out "$rg/base" --runs 2 --rc tests/regress/clean \
 	"${add[@]}" --report "$p" > "$rg/base.log" 2>&1
 rc=$?

@@ -230,7 +230,9 @@ else
 fi
 
 # --- 3. the boot ---
-adds=(--add "$S/bin/usym-nopie:/bin/usym-nopie" --add "$S/bin/usym-pie:/bin/usym-pie")
+# tests/usym/rc runs qemu-images/rc/bond0's steps
+adds=(--add "$S/bin/usym-nopie:/bin/usym-nopie" --add "$S/bin/usym-pie:/bin/usym-pie"
+	--add qemu-images/rc/bond0:/probecc/bond0)
 for l in "$S"/lib/*; do
 	[ -e "$l" ] && adds+=(--add "$l:/lib/${l##*/}")
 done

@@ -13,6 +13,8 @@
 #              installed as /probecc/init in probecc-agent (FILES,
 #              INSANE_SKIP already-stripped); native, nativesdk:
 #              TRACEDAT=no, no agent; PROBECC_ARCH of every TARGET_ARCH
+#   dist       make dist's probecc_VERSION.bb against its tarball (version,
+#              sha256) and probecc.inc's do_compile/do_install run on it
 #   license    LIC_FILES_CHKSUM's md5 is debian/copyright's (and
 #              package/probecc/probecc.hash's sha256 is, for Buildroot)
 # The make commands the recipe runs are tests/buildroot.sh's (TRACEDAT=no
@@ -62,9 +64,52 @@ fi
 
 md5=$(md5sum debian/copyright | cut -d' ' -f1)
 sha=$(sha256sum debian/copyright | cut -d' ' -f1)
-if grep -q "file://debian/copyright;md5=$md5\"" meta-probecc/recipes-devtools/probecc/probecc_git.bb &&
+if grep -q "file://debian/copyright;md5=$md5\"" meta-probecc/recipes-devtools/probecc/probecc.inc &&
    grep -qx "sha256  $sha  debian/copyright" package/probecc/probecc.hash; then
 	t_pass yocto/license-checksums
 else
 	t_fail yocto/license-checksums "LIC_FILES_CHKSUM or probecc.hash is not debian/copyright's (md5 $md5, sha256 $sha)"
+fi
+
+# make dist's recipe of its tarball (probecc_VERSION.bb): its version
+# (the file name's) is the tarball's VERSION, its SRC_URI[sha256sum] is
+# the tarball's, it requires meta-probecc's probecc.inc; and the
+# commands of probecc.inc's do_compile and do_install, run on the
+# unpacked tarball as bitbake runs them for the native variant
+# (oe_runmake: make with its EXTRA_OEMAKE, PACKAGECONFIG empty:
+# TRACEDAT=no; ${D}, ${bindir} and ${mandir} as oe-core sets them),
+# install a probecc that says that version.  Not run: bitbake's fetch,
+# unpack and QA, which need a bitbake and oe-core.
+dd=$yo/dist && mkdir -p "$dd"
+if make -s dist DIST_DIR="$dd" > "$dd/dist.log" 2>&1 &&
+   t=$(ls "$dd"/probecc-*.tar.gz) && b=$(basename "$t" .tar.gz) &&
+   v=$(tar -xOzf "$t" "$b/VERSION") && r=$dd/probecc_$v.bb && [ -f "$r" ]; then
+	sha=$(sha256sum "$t" | cut -d' ' -f1)
+	if grep -qx "SRC_URI\[sha256sum\] = \"$sha\"" "$r" &&
+	   grep -qx 'SRC_URI = "${PROBECC_DIST}/probecc-${PV}.tar.gz"' "$r" &&
+	   grep -qx 'require probecc.inc' "$r" && [ "$b" = "probecc-$v" ] &&
+	   [ -f meta-probecc/recipes-devtools/probecc/probecc.inc ]; then
+		t_pass yocto/dist-recipe
+	else
+		t_fail yocto/dist-recipe "probecc_$v.bb: not the sha256 $sha of $b.tar.gz, or not its SRC_URI" "$r"
+	fi
+	tar -C "$dd" -xzf "$t"
+	task() { # the body of probecc.inc's do_TASK, oe-core's variables put in
+		awk -v f="do_$1() {" '$0 == f { on = 1; next } on && /^}/ { exit } on' \
+			meta-probecc/recipes-devtools/probecc/probecc.inc |
+			sed -e 's|${D}|$D|g' -e 's|${bindir}|/usr/bin|g' -e 's|${mandir}|/usr/share/man|g'
+	}
+	D=$dd/image
+	{ task compile; task install; } > "$dd/tasks.sh"
+	if ! grep -q '\${' "$dd/tasks.sh" &&
+	   (cd "$dd/$b" && oe_runmake() { make -j2 CC=gcc CFLAGS=-O2 CPPFLAGS= LDFLAGS= TRACEDAT=no "$@"; } &&
+	    D=$D && set -e && . "$dd/tasks.sh") > "$dd/build.log" 2>&1 &&
+	   [ "$("$D/usr/bin/probecc" --version 2>&1)" = "probecc $v" ] &&
+	   [ -f "$D/usr/share/man/man5/probecc.probes.5" ]; then
+		t_pass yocto/dist-build
+	else
+		t_fail yocto/dist-build "probecc.inc's do_compile, do_install on $b.tar.gz" "$dd/tasks.sh" "$dd/build.log"
+	fi
+else
+	t_fail yocto/dist-recipe "make dist wrote no tarball with a VERSION and its probecc_VERSION.bb" "$dd/dist.log"
 fi

@@ -4,12 +4,31 @@
 #
 ################################################################################
 
-# probecc has no release tarball yet: the package builds the probecc
-# tree it is part of (this file is package/probecc/ of that tree, used
-# as a BR2_EXTERNAL: external.desc at its top), rsynced by Buildroot.
+# The source: a release tarball of "make dist" when
+# BR2_PACKAGE_PROBECC_TARBALL names one (a path, or a URL), its version
+# the one in its name (probecc-VERSION.tar.gz; the VERSION file in it
+# says the same to the Makefile), its hash in BR2_GLOBAL_PATCH_DIR's
+# probecc/VERSION/probecc.hash, which make dist writes beside it
+# (DIST_DIR/buildroot is that BR2_GLOBAL_PATCH_DIR entry).
+# Without one, the probecc tree this file is part of (package/probecc/
+# of that tree, used as a BR2_EXTERNAL: external.desc at its top),
+# rsynced by Buildroot.
+PROBECC_TARBALL = $(call qstrip,$(BR2_PACKAGE_PROBECC_TARBALL))
+ifneq ($(PROBECC_TARBALL),)
+PROBECC_SOURCE = $(notdir $(PROBECC_TARBALL))
+PROBECC_VERSION = $(patsubst probecc-%.tar.gz,%,$(PROBECC_SOURCE))
+ifeq ($(PROBECC_VERSION),$(PROBECC_SOURCE))
+$(error BR2_PACKAGE_PROBECC_TARBALL: $(PROBECC_SOURCE) is not probecc-VERSION.tar.gz, as make dist names it)
+endif
+PROBECC_SITE = $(patsubst %/,%,$(dir $(PROBECC_TARBALL)))
+ifeq ($(findstring ://,$(PROBECC_TARBALL)),)
+PROBECC_SITE_METHOD = file
+endif
+else
 PROBECC_VERSION = local
 PROBECC_SITE = $(BR2_EXTERNAL_PROBECC_PATH)
 PROBECC_SITE_METHOD = local
+endif
 PROBECC_LICENSE = GPL-2.0
 PROBECC_LICENSE_FILES = debian/copyright
 # the tree's test outputs (tests/out: boot images, packages, this
@@ -17,8 +36,9 @@ PROBECC_LICENSE_FILES = debian/copyright
 PROBECC_OVERRIDE_SRCDIR_RSYNC_EXCLUSIONS = --exclude /tests/out
 HOST_PROBECC_OVERRIDE_SRCDIR_RSYNC_EXCLUSIONS = --exclude /tests/out
 
-# The rsync leaves .git out: the tree's version (git describe) goes into
-# VERSION, which the Makefile reads outside git (probecc --version).  It
+# The rsync of the tree leaves .git out: the tree's version (git
+# describe) goes into VERSION, which the Makefile reads outside git
+# (probecc --version), as a tarball's own VERSION file is read.  It
 # copies the tree's build products too: make clean, so that nothing of
 # another configuration (the agents, TRACEDAT) is taken as built.
 define PROBECC_SET_VERSION

@@ -65,6 +65,33 @@ $(BUILD_DIR)/probecc-local/.stamp_installed:
 	$(PROBECC_INSTALL_TARGET_CMDS)
 	touch $@
 
+# host-probecc from a release tarball (BR2_PACKAGE_PROBECC_TARBALL: the
+# host package takes PROBECC_SOURCE, _SITE and _VERSION, as pkg-generic.mk
+# gives a host package the target's when it has none): the file method's
+# copy into DL_DIR, support/download/check-hash's check of its sha256
+# against the hash file (BR2_GLOBAL_PATCH_DIR/probecc/VERSION/probecc.hash;
+# no hash for it is an error there too), the default extract command
+# (--strip-components=1), then the same BUILD_CMDS and INSTALL_CMDS.
+DL_DIR := $(OUT)/dl
+PROBECC_HASH_FILE = $(BR2_GLOBAL_PATCH_DIR)/probecc/$(PROBECC_VERSION)/probecc.hash
+.PHONY: host-tarball print-version
+print-version:
+	@echo '$(PROBECC_VERSION) $(PROBECC_SITE_METHOD) $(PROBECC_SITE) $(PROBECC_SOURCE)'
+ifneq ($(PROBECC_TARBALL),)
+host-tarball: $(BUILD_DIR)/host-probecc-$(PROBECC_VERSION)/.stamp_installed
+$(BUILD_DIR)/host-probecc-$(PROBECC_VERSION)/.stamp_installed:
+	mkdir -p $(@D) $(HOST_DIR)/bin $(BINARIES_DIR) $(DL_DIR)/probecc
+	cp $(PROBECC_SITE)/$(PROBECC_SOURCE) $(DL_DIR)/probecc/
+	want=$$(awk '$$1 == "sha256" && $$3 == "$(PROBECC_SOURCE)" { print $$2 }' $(PROBECC_HASH_FILE)); \
+	got=$$(sha256sum $(DL_DIR)/probecc/$(PROBECC_SOURCE) | cut -d' ' -f1); \
+	[ -n "$$want" ] || { echo "ERROR: No hash found for $(PROBECC_SOURCE)" >&2; exit 3; }; \
+	[ "$$want" = "$$got" ] || { echo "ERROR: $(PROBECC_SOURCE) has wrong sha256 hash: expected $$want, got $$got" >&2; exit 1; }
+	gzip -d -c $(DL_DIR)/probecc/$(PROBECC_SOURCE) | tar --strip-components=1 -C $(@D) -xf -
+	$(HOST_PROBECC_BUILD_CMDS)
+	$(HOST_PROBECC_INSTALL_CMDS)
+	touch $@
+endif
+
 # the kernel's .config after the fixups (linux/linux.mk applies each
 # enabled package's <PKG>_LINUX_CONFIG_FIXUPS)
 linux-config:
