@@ -40,6 +40,7 @@
  *   the instance, and before 6.3 it makes the instance itself (plan
  *   line "instance", first).
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -425,8 +426,10 @@ static void settings(struct ctx *c)
 
 	for (n = p->options; n; n = n->next)
 		option(c, n->s, "", &n->pos);
-	if (p->func_stack)
+	if (p->func_stack && !c->perf_stacks)
 		option(c, "func_stack_trace",
+		       c->t->abi->quirks->kstack_perf ?
+		       " (\"stack\" on a function line, --stack-method kernel: the function tracer's own option, whose stacks on this arch need kernel-patches/mipsel)" :
 		       " (\"stack\" on a function line: the function tracer's own option)",
 		       &p->func_stack_pos);
 	if (p->buffer_size) {
@@ -907,6 +910,79 @@ static void filter_and_stack(struct ctx *c, const struct probe *p,
 	free(dir);
 }
 
+/* The group of the kprobes perf samples a function line's stacks at. */
+#define FSTACK_GROUP	"probecc_fstack"
+
+/*
+ * The twin kprobe's GROUP/EVENT of function @n (malloc'd), or NULL when
+ * it has none (said in --explain when @say).  An event name is a C
+ * identifier (trace_probe.c is_good_name()) of fewer than
+ * MAX_EVENT_NAME_LEN (64) bytes: a ".isra.0" clone's dots become '_'.
+ */
+static char *fstack_event(struct ctx *c, const struct name *n, bool say)
+{
+	char *ev, *q;
+
+	if (has_glob(n->s) || strchr(n->s, ':') || strlen(n->s) >= 64) {
+		if (say)
+			explain(c, "function %s: %s, so its hits have no stack (the function tracer's parent field names their callers)",
+				n->s, has_glob(n->s) ? "a glob names no one symbol for a kprobe" :
+				strchr(n->s, ':') ? "a module's function: no kprobe before it loads" :
+				"no kprobe event name of 64 bytes or more");
+		return NULL;
+	}
+	if (module_only_function(c->t->k, n->s))
+		return NULL;	/* tracer() said why it is left out */
+	ev = xasprintf(FSTACK_GROUP "/%s", n->s);
+	for (q = ev + strlen(FSTACK_GROUP "/"); *q; q++)
+		if (!isalnum((unsigned char)*q) && *q != '_')
+			*q = '_';
+	return ev;
+}
+
+/*
+ * "stack" on a function line where the kernel's own stacks are cut
+ * (KSTACK_PERF: Debian's stock Malta 6.1 func_stack_trace records
+ * ftrace_graph_call alone, docs/kernel-features.md) or --stack-method
+ * perf: the agent samples a twin kprobe at each function's entry with
+ * perf, never enabled in the trace (the function tracer's entry is the
+ * hit), and the report gives each sample's callchain, which starts at
+ * the function's own pt_regs (perf_callchain_kernel()), to the function
+ * tracer's hit of the same task.  The twin is the agent's, so hits
+ * before it armed have no stack.  A glob names no one symbol to kprobe;
+ * a module's function is left out of the filter already (tracer()).
+ */
+static void function_stacks(struct ctx *c)
+{
+	const struct program *prog = c->prog;
+	const struct name *n;
+	int pass;
+
+	if (!prog->func_stack || !c->perf_stacks)
+		return;
+	explain(c, "stack on the function line: the agent's perf callchains of a twin kprobe %s/FUNC at each function, in place of func_stack_trace (%s); hits before the agent armed them (the kernel's own boot, before /init) have no stack, and the report says which",
+		FSTACK_GROUP,
+		c->t->stack_method == STACK_PERF ? "--stack-method perf" :
+		"on this arch a stock kernel's func_stack_trace records its own trampoline alone, ftrace_graph_call; --stack-method kernel keeps the option for a kernel patched by kernel-patches/mipsel");
+	/* the definitions first, one write (docs/plan.md "arm"), then perf's */
+	for (pass = 0; pass < 2; pass++)
+		for (n = prog->functions; n; n = n->next) {
+			char *ev = fstack_event(c, n, pass == 0);
+			char *def;
+
+			if (!ev)
+				continue;
+			if (pass == 0) {
+				def = xasprintf("p:%s %s", ev, n->s);
+				arm(c, n->s, "kprobe_events", def);
+				free(def);
+			} else {
+				plan_line(&c->arms_tail, "perf", 2, n->s, ev);
+			}
+			free(ev);
+		}
+}
+
 static void probes(struct ctx *c, int *order)
 {
 	const struct probe *p;
@@ -945,8 +1021,6 @@ static void probes(struct ctx *c, int *order)
 	 * both).  perf_callchain_kernel() unwinds from the probe's pt_regs.
 	 */
 	truncated = c->t->abi->quirks->kstack_perf;
-	c->perf_stacks = c->t->stack_method == STACK_PERF ||
-			 (c->t->stack_method == STACK_AUTO && truncated);
 	if (any_kstack && c->perf_stacks) {
 		global = false;
 		explain(c, "stack on kprobes and events: the agent's perf callchains (%s)",
@@ -977,6 +1051,7 @@ static void probes(struct ctx *c, int *order)
 		       ustack_pos);
 	for (p = c->prog->probes; p; p = p->next)
 		filter_and_stack(c, p, global);
+	function_stacks(c);
 	/*
 	 * Enabled last: a probe the agent defines has its filter and
 	 * trigger before its first hit, so the agent's own opens of those
@@ -1122,6 +1197,8 @@ static struct placement *place_once(const struct program *prog,
 	}
 
 	c.bootconfig = t->via == VIA_BOOTCONFIG;
+	c.perf_stacks = t->stack_method == STACK_PERF ||
+			(t->stack_method == STACK_AUTO && t->abi->quirks->kstack_perf);
 	if (c.bootconfig) {
 		/* check.c: kernel 5.6+, BOOT_CONFIG and BOOTTIME_TRACING not unset */
 		pl->bootconfig = bc_new();

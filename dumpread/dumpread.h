@@ -144,6 +144,13 @@ struct timebase {
 	unsigned int n;		/* the dump's number; 0: no timebase line */
 	long long start, mark, marked, stop;
 	double trace_ts;	/* the marker's time in the trace; -1: not seen */
+	/*
+	 * The "notrace" line: the PID the agent kept out of the top
+	 * buffer's events and function tracer, and the CLOCK_BOOTTIME when
+	 * the kernel took it (0: none, or not between start and mark)
+	 */
+	long notrace_pid;
+	long long notrace_ns;
 };
 
 struct dump {
@@ -180,6 +187,13 @@ struct dump {
 	bool timebase;
 	double offset_first, offset_last;	/* trace clock minus CLOCK_BOOTTIME, s */
 	char *timebase_why;
+	/*
+	 * The agent's own hits (its PID, from its start until the kernel
+	 * took its notrace PID: the open of that file, its mounts' work),
+	 * left out by dumpread_agent_own(): how many, and until when.
+	 */
+	int agent_own;
+	double agent_own_until;
 	int after_dump;		/* hits later than the last dump's stop */
 	double after_dump_ts;	/* the latest of them */
 	struct strbuf items;	/* "item" lines of the last dump */
@@ -314,6 +328,17 @@ bool dump_complete(const struct dump *d);
 const char *dump_incomplete_why(const struct dump *d, char *buf, size_t size);
 /* The "perf-stat" line of @probe, or NULL. */
 const struct perf_stat *perf_stat_of(const struct dump *d, const char *probe);
+/*
+ * dumpread_agent_own() - leave out of @d's hits the agent's own from its
+ * start until its PID was out of the trace (the dumps' "notrace" line,
+ * on the trace clock by the first dump's mark); counted in
+ * d->agent_own.  Call after the console's hits are joined.
+ */
+void dumpread_agent_own(struct dump *d);
+/* When the agent had armed its perf events, trace clock (s); -1: unknown. */
+double perf_armed_by(const struct dump *d);
+/* A perf probe's hit without a stack from before perf was armed. */
+bool hit_before_perf(const struct dump *d, const struct hit *h);
 /* True when perf lost, throttled or dropped samples of @p's probe. */
 bool perf_lossy(const struct dump *d, const struct perf_stat *p);
 /* Why the samples of @probe are not all there, into @why (@size bytes). */

@@ -605,6 +605,61 @@ const struct perf_stat *perf_stat_of(const struct dump *d, const char *probe)
 	return p;
 }
 
+/* dumpread_agent_own() - see dumpread.h. */
+void dumpread_agent_own(struct dump *d)
+{
+	const struct timebase *f = &d->tb_first;
+	double until;
+	int i, k = 0;
+
+	if (!d->timebase || f->n != 1 || f->trace_ts < 0 || !f->notrace_pid)
+		return;
+	until = f->notrace_ns / 1e9 + d->offset_first;
+	for (i = 0; i < d->nhits; i++) {
+		const struct hit *h = &d->hits[i];
+
+		if (task_pid(h->task) == f->notrace_pid && h->ts >= d->init_time &&
+		    h->ts <= until) {
+			d->agent_own++;
+			continue;
+		}
+		d->hits[k++] = d->hits[i];
+	}
+	d->nhits = k;
+	d->agent_own_until = until;
+}
+
+/*
+ * perf_armed_by() - the trace-clock time, in seconds, by which the agent
+ * had opened its perf events: the clock mark of its first dump (dump 1,
+ * written after it ran the plan: initramfs/agent.c), else its start
+ * (userspace's); -1 when neither is on the trace's clock.  A perf
+ * probe's hit before it has no callchain: perf saw none of it.
+ */
+double perf_armed_by(const struct dump *d)
+{
+	if (!d->timebase)
+		return -1;
+	if (d->tb_first.n == 1 && d->tb_first.trace_ts >= 0)
+		return d->tb_first.trace_ts;
+	return d->init_time;
+}
+
+/*
+ * hit_before_perf() - whether @h is a hit of a perf probe (one with a
+ * "perf-stat" line) with no stack that came before the agent had armed
+ * perf (perf_armed_by()): perf could not see it.
+ */
+bool hit_before_perf(const struct dump *d, const struct hit *h)
+{
+	double armed;
+
+	if (h->nframes || h->nuframes || !perf_stat_of(d, h->probe))
+		return false;
+	armed = perf_armed_by(d);
+	return armed >= 0 && h->ts < armed;
+}
+
 /*
  * perf_lossy() - whether perf probe @p (may be NULL: false) has samples
  * the report cannot see: lost by the kernel, throttled, unreadable, or

@@ -15,6 +15,36 @@
 
 
 /*
+ * The manifest's "notrace PID NS" line (docs/plan.md) into @tb, when the
+ * PID is one and NS lies between the agent's start and its clock mark,
+ * as the agent wrote it; searched in the manifest only (before the
+ * trace, whose strings the guest wrote).
+ */
+static void notrace_of(const char *body, struct timebase *tb)
+{
+	const char *end = strstr(body, "\n--- trace ---\n");
+	const char *p = strstr(body, "\nnotrace\t");
+	long pid;
+	long long ns;
+	char *e;
+
+	if (!p || (end && p > end))
+		return;
+	errno = 0;
+	pid = strtol(p + 9, &e, 10);
+	if (errno || *e != '\t' || pid < 1 || e == p + 9)
+		return;
+	p = e + 1;
+	if (*p < '0' || *p > '9')
+		return;
+	ns = strtoll(p, &e, 10);
+	if (errno || *e != '\n' || ns < tb->start || ns > tb->mark)
+		return;
+	tb->notrace_pid = pid;
+	tb->notrace_ns = ns;
+}
+
+/*
  * The "timebase" line of the manifest @body into @tb (dump @n): four
  * CLOCK_BOOTTIME nanosecond counts in the order the agent read them.  A
  * line out of that order or not of four numbers is left out (tb->n 0).
@@ -45,6 +75,7 @@ void timebase_of(const char *body, unsigned int n, struct timebase *tb)
 	tb->mark = v[1];
 	tb->marked = v[2];
 	tb->stop = v[3];
+	notrace_of(body, tb);
 }
 
 /*

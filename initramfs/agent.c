@@ -100,26 +100,34 @@ static int is_dir(const char *path)
 }
 
 /*
- * do_mount() - mkdir @dir (0755, EEXIST is fine) and mount @type there.
+ * do_mount() - mount @type on @dir, first making @dir (0755) when the
+ * mount finds it missing (ENOENT): a mkdir of a directory that is there
+ * would be a path walk of its own on the way to the real init.
  * Returns 0 or -errno, and notes the failure ("note mount DIR: ...").
  * EBUSY (already mounted, e.g. CONFIG_DEVTMPFS_MOUNT) counts as success.
  */
 static int do_mount(struct agent *a, const char *type, const char *rel)
 {
+	const unsigned long flags = MS_NOSUID | MS_NOEXEC | MS_RELATIME;
 	char dir[AGENT_PATH_MAX];
+	int err = 0;
 
 	if (rooted(a, dir, sizeof(dir), rel)) {
 		agent_note(a, "mount", "%s: path too long", rel);
 		return -ENAMETOOLONG;
 	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		agent_note(a, "mount", "mkdir %s: %s", dir, strerror(errno));
-		return -errno;
+	if (mount(type, dir, type, flags, NULL))
+		err = errno;
+	if (err == ENOENT) {
+		if (mkdir(dir, 0755) && errno != EEXIST) {
+			err = errno;
+			agent_note(a, "mount", "mkdir %s: %s", dir,
+				   strerror(err));
+			return -err;
+		}
+		err = mount(type, dir, type, flags, NULL) ? errno : 0;
 	}
-	if (mount(type, dir, type, MS_NOSUID | MS_NOEXEC | MS_RELATIME, NULL)
-	    && errno != EBUSY) {
-		int err = errno;
-
+	if (err && err != EBUSY) {
 		agent_note(a, "mount", "%s on %s: %s", type, dir,
 			   strerror(err));
 		return -err;
@@ -192,6 +200,53 @@ static void mounts(struct agent *a)
 		return;
 	}
 	agent_note(a, "tracefs", "none: nothing can be armed or dumped");
+}
+
+/*
+ * notrace_self() - keep @pid's own work out of what the top buffer
+ * records: the probes the kernel armed from its command line
+ * (kprobe_event=, trace_event=) fire on the agent's own opens and
+ * writes otherwise, and the function tracer traces its system calls.
+ * set_event_notrace_pid and set_ftrace_notrace_pid (5.8+,
+ * kernel/trace/trace_events.c event_pid_write(), kernel/trace/ftrace.c
+ * pid_write()) take effect at once on every CPU (ignore_task_cpu() by
+ * on_each_cpu()); O_TRUNC empties a list first, so @pid 0 empties both.
+ * A kernel without the files (before 5.8) is left as it is, silently:
+ * its trace has the agent's own hits, as before.  Only the open of the
+ * first file is traced (the kprobe fires before the write): the report
+ * leaves out the agent's hits up to the "notrace" time.  Returns 0 when
+ * the events' list took it.
+ */
+static int notrace_self(struct agent *a, long pid)
+{
+	static const char *const files[] = {
+		"set_event_notrace_pid", "set_ftrace_notrace_pid",
+	};
+	char path[AGENT_PATH_MAX], buf[24];
+	size_t i;
+	int fd, n, rc = -1;
+
+	if (!a->tracefs[0])
+		return -1;
+	n = pid ? snprintf(buf, sizeof(buf), "%ld\n", pid) : 0;
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		if (path_join(path, sizeof(path), a->tracefs, files[i]))
+			continue;
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno != ENOENT)
+				agent_note(a, "notrace", "%s: %s", files[i],
+					   strerror(errno));
+			continue;
+		}
+		if (n && write_all(fd, buf, n))
+			agent_note(a, "notrace", "%s: %s", files[i],
+				   strerror(errno));
+		else if (i == 0)
+			rc = 0;
+		close(fd);
+	}
+	return rc;
 }
 
 /* Test mode: find the directory standing in for tracefs under the root. */
@@ -402,6 +457,8 @@ static void __attribute__((noreturn)) window_child(struct agent *a)
 			;
 	dump(a, "window");
 	disarm_kprobes(a);
+	if (a->notrace_pid)	/* nothing left to keep out: its PID may be reused */
+		notrace_self(a, 0);
 	mark_done(a);
 	unmount_overlay(a);
 	_exit(0);
@@ -573,6 +630,11 @@ int main(int argc, char **argv)
 	else if (!a.tracefs[0])
 		find_tracefs(&a);
 	a.mounts_us = agent_us(&a);
+	/* as PID 1 (the boot's agent), out of its own trace until its exec */
+	if (a.pid1 && !notrace_self(&a, getpid())) {
+		a.notrace_pid = getpid();
+		a.notrace_ns = boot_ns();
+	}
 
 	boot_nonce(&a);	/* before the window child starts: one per boot */
 	plan_run(&a);
@@ -604,6 +666,13 @@ int main(int argc, char **argv)
 		mark_done(&a);
 		unmount_overlay(&a);
 	}
+	/*
+	 * The real init keeps this PID: back into the trace.  The window
+	 * child, still the agent (its perf reads, its dump), stays out;
+	 * it empties the list when it has dumped.
+	 */
+	if (a.notrace_pid)
+		notrace_self(&a, child > 0 ? child : 0);
 	rc = exec_init(&a, argv + first, argc - first);
 	/*
 	 * Not exec'd.  With --no-exec the child goes on now, while this

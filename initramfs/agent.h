@@ -130,6 +130,13 @@ struct agent {
 	struct timespec t0;	/* CLOCK_MONOTONIC at start of main() */
 	long long t0_boot_ns;	/* CLOCK_BOOTTIME at the same moment */
 	/*
+	 * The PID notrace_self() kept out of the top buffer's events and
+	 * function tracer (0: none), and the CLOCK_BOOTTIME when the
+	 * kernel took it: the manifest's "notrace" line.
+	 */
+	long notrace_pid;
+	long long notrace_ns;
+	/*
 	 * Where the agent's time before the real init goes, in microseconds
 	 * (the manifest's *_us lines; -1: not yet, or not done): mounts_us
 	 * from t0 to the end of the mounts, plan_us the plan's run

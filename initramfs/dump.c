@@ -95,14 +95,19 @@ void sink_open(struct agent *a)
 	a->sink_fd = fd;
 }
 
-/* "SECONDS.MILLIS" from the first field of @a->root/proc/uptime. */
+/*
+ * "SECONDS.MILLIS" from the first field of @a->root/proc/uptime; as PID 1
+ * from CLOCK_BOOTTIME, which /proc/uptime reads (fs/proc/uptime.c, the
+ * initial time namespace), without the file's first open and read on the
+ * way to the real init's exec.
+ */
 static void uptime(const struct agent *a, char *out, size_t size)
 {
 	char path[AGENT_PATH_MAX], buf[128], frac[4] = "000";
 	size_t i, n;
 	struct timespec ts;
 
-	if (!rooted(a, path, sizeof(path), "/proc/uptime") &&
+	if (!a->pid1 && !rooted(a, path, sizeof(path), "/proc/uptime") &&
 	    read_small(path, buf, sizeof(buf)) > 0) {
 		n = strspn(buf, "0123456789");
 		if (n && n < 24 && buf[n] == '.') {
@@ -205,42 +210,41 @@ static void cpu_lines(struct agent *a, struct out *o)
  * option (5.10) always paused on open.
  *
  * Returns 2 when it turned the option on (pause_restore() turns it off
- * again after trace is closed), 1 when it was on already, 0 when it is
- * not there or cannot be set.  What happens during the dump is not
- * recorded: the manifest says so (paused line).
+ * again after trace is closed, through *@fd, which stays open until
+ * then: one open of the option's file for the whole dump), 1 when it
+ * was on already, 0 when it is not there or cannot be set (*@fd -1 for
+ * both).  What happens during the dump is not recorded: the manifest
+ * says so (paused line).
  */
-static int pause_on_trace(const struct agent *a)
+static int pause_on_trace(const struct agent *a, int *fd)
 {
 	char path[AGENT_PATH_MAX], v[8];
-	int fd, ok;
+	ssize_t n;
 
+	*fd = -1;
 	if (!a->tracefs[0] ||
-	    buf_path(a, path, sizeof(path), "options/pause-on-trace") ||
-	    read_small(path, v, sizeof(v)) <= 0)
+	    buf_path(a, path, sizeof(path), "options/pause-on-trace"))
 		return 0;
-	if (v[0] == '1')
-		return 1;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
+	*fd = open(path, O_RDWR | O_CLOEXEC);
+	if (*fd < 0)
 		return 0;
-	ok = !write_all(fd, "1", 1);
-	close(fd);
-	return ok ? 2 : 0;
+	do {
+		n = pread(*fd, v, sizeof(v), 0);
+	} while (n < 0 && errno == EINTR);
+	/* at offset 0: the kernel's option file ignores it, a file (tests) not */
+	if (n > 0 && v[0] != '1' && pwrite(*fd, "1", 1, 0) == 1)
+		return 2;
+	close(*fd);
+	*fd = -1;
+	return n > 0 && v[0] == '1';
 }
 
-static void pause_restore(struct agent *a)
+static void pause_restore(struct agent *a, int fd)
 {
-	char path[AGENT_PATH_MAX];
-	int fd;
-
-	if (buf_path(a, path, sizeof(path), "options/pause-on-trace"))
-		return;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write_all(fd, "0", 1))
+	if (pwrite(fd, "0", 1, 0) != 1)
 		agent_note(a, "trace", "options/pause-on-trace: cannot turn it off again: %s",
 			   strerror(errno));
-	if (fd >= 0)
-		close(fd);
+	close(fd);
 }
 
 /*
@@ -410,7 +414,7 @@ int dump(struct agent *a, const char *stage)
 	char up[64], path[AGENT_PATH_MAX];
 	struct utsname u;
 	long long us = agent_us(a), tb[2], stop_ns;
-	int tfd = -1, paused, was_on, raw, marked;
+	int tfd = -1, pfd = -1, paused, was_on, raw, marked;
 	size_t i;
 
 	/*
@@ -424,7 +428,7 @@ int dump(struct agent *a, const char *stage)
 		a->dump_raw = 0;	/* the previous boot's instance goes as text */
 	was_on = a->dump_raw && a->tracefs[0] ? tracing_on(a, 0) : -1;
 	stop_ns = boot_ns();
-	paused = a->dump_raw ? 0 : pause_on_trace(a);
+	paused = a->dump_raw ? 0 : pause_on_trace(a, &pfd);
 	frame_begin(a, &o, &u, cmdline, sizeof(cmdline));
 	kmsg_scan(a, u.machine);
 	uptime(a, up, sizeof(up));
@@ -460,6 +464,8 @@ int dump(struct agent *a, const char *stage)
 	if (marked)
 		out_printf(&o, "timebase\t%lld\t%lld\t%lld\t%lld\n", a->t0_boot_ns,
 			   tb[0], tb[1], stop_ns);
+	if (a->notrace_pid)
+		out_printf(&o, "notrace\t%ld\t%lld\n", a->notrace_pid, a->notrace_ns);
 	/* the ring buffer stops when trace is opened: nothing is recorded until the end frame */
 	if (paused)
 		out_printf(&o, "paused\t%s\n", up);
@@ -508,7 +514,7 @@ int dump(struct agent *a, const char *stage)
 	lava_signals(a, &o, us);
 	out_frame_end(&o);
 	if (paused == 2)
-		pause_restore(a);
+		pause_restore(a, pfd);
 	a->dump_us = agent_us(a) - us;
 	a->dump_raw = raw;
 	return o.err;

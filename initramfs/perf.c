@@ -1000,6 +1000,10 @@ static void map_lines(struct agent *a, struct out *o)
 /*
  * perf_dump() - the "perf" lines of docs/plan.md into @o: the samples
  * read so far, then one "perf-stat" line per probe.  Drains first.
+ * "stext", "module" and "perf-mmap", which only name the samples'
+ * addresses, go with samples alone: the init dump, before the real
+ * init's exec, rarely has any, and /proc/kallsyms, /proc/modules and
+ * the maps cost the boot each first read (a few ms on Malta under TCG).
  */
 void perf_dump(struct agent *a, struct out *o)
 {
@@ -1008,11 +1012,12 @@ void perf_dump(struct agent *a, struct out *o)
 	if (!a->n_perf)
 		return;
 	perf_drain(a);
-	stext_line(a, o);
-	module_lines(a, o);
-	map_lines(a, o);
-	if (a->perf_len)
+	if (a->perf_len) {
+		stext_line(a, o);
+		module_lines(a, o);
+		map_lines(a, o);
 		out_write(o, a->perf_text, a->perf_len);
+	}
 	for (i = 0; i < a->n_perf; i++) {
 		const struct perf_probe *p = &a->perf[i];
 

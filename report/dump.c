@@ -202,9 +202,18 @@ static void take_sample(struct report *r, struct hit *h, struct sample *s)
 	free(path);
 }
 
-static bool same_task(const struct hit *h, const struct sample *s)
+/*
+ * Whether trace hit @h may be perf sample @s's: the same probe and task,
+ * and not before the agent started (on the trace's clock), when no
+ * perf event of it was open: before it the same PID is another program
+ * (the kernel's init, then the agent as PID 1 and the real init after
+ * its exec).
+ */
+static bool same_task(const struct dump *d, const struct hit *h,
+		      const struct sample *s)
 {
-	return !strcmp(h->probe, s->probe) && task_pid(h->task) == s->pid;
+	return !strcmp(h->probe, s->probe) && task_pid(h->task) == s->pid &&
+	       !(d->timebase && h->ts < d->init_time);
 }
 
 static bool same_key(const struct sample *a, const struct sample *b)
@@ -226,12 +235,12 @@ static void pair_in_order(struct report *r, const struct sample *s, bool *used)
 	for (i = 0; i < d->nsamples; i++)
 		ns += same_key(&d->samples[i], s);
 	for (j = 0; j < d->nhits; j++)
-		nh += !d->hits[j].perf && same_task(&d->hits[j], s);
+		nh += !d->hits[j].perf && same_task(d, &d->hits[j], s);
 	if (ns != nh)
 		return;
 	i = 0;
 	for (j = 0; j < d->nhits; j++) {
-		if (d->hits[j].perf || !same_task(&d->hits[j], s))
+		if (d->hits[j].perf || !same_task(d, &d->hits[j], s))
 			continue;
 		while (!same_key(&d->samples[i], s))
 			i++;
@@ -275,7 +284,7 @@ static void join_samples(struct report *r)
 			struct hit *h = &d->hits[j];
 			double dt = h->ts > s->ts ? h->ts - s->ts : s->ts - h->ts;
 
-			if (!h->perf && dt <= bestdt && same_task(h, s)) {
+			if (!h->perf && dt <= bestdt && same_task(d, h, s)) {
 				best = h;
 				bestdt = dt;
 			}

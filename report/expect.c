@@ -264,7 +264,7 @@ static bool user_frames_unnamed(const struct hit *h)
 static bool expect_stack(const struct expectation *e, const struct dump *d,
 			 char *why, size_t size)
 {
-	long long count = 0, hits = 0, cut = 0;
+	long long count = 0, hits = 0, cut = 0, early = 0;
 	bool raw = false;	/* user frames the kernel printed as addresses */
 	const char *cut_why = NULL;
 	int i;
@@ -278,6 +278,7 @@ static bool expect_stack(const struct expectation *e, const struct dump *d,
 			cut_why = d->hits[i].cut_why;
 		}
 		raw |= user_frames_unnamed(&d->hits[i]);
+		early += hit_before_perf(d, &d->hits[i]);
 		if (d->hits[i].stack || d->hits[i].nuframes || d->hits[i].parent) {
 			count++;
 			if (has_frame(&d->hits[i], e->func)) {
@@ -302,6 +303,12 @@ static bool expect_stack(const struct expectation *e, const struct dump *d,
 
 		snprintf(why + n, size - n, "; %lld stack(s) cut by the kernel, the tracer's own frames alone: %s",
 			 cut, cut_why);
+	}
+	if (early) {
+		size_t n = strlen(why);
+
+		snprintf(why + n, size - n, "; %lld hit(s) before the agent armed its perf callchains (by %.6f s) have none",
+			 early, perf_armed_by(d));
 	}
 	if (hits)	/* the stacks the kernel or the agent dropped */
 		perf_loss_why(d, strchr(e->target, ':') ? strchr(e->target, ':') + 1 : e->target,

@@ -146,7 +146,8 @@ static void json_not_armed(FILE *f, const struct dump *d)
 /*
  * "perf": each perf probe's samples as its last "perf-stat" line counts
  * them (read by the agent, lost to a full ring, throttling records,
- * unreadable), its hits and those with a stack; "not_kept" the samples
+ * unreadable), its hits, those with a stack and those before the agent
+ * armed perf (by "armed_by", trace clock s: none of theirs); "not_kept" the samples
  * of all probes read past the agent's text limit, "mappings_not_kept"
  * the executable mappings past its bound.  Absent without perf probes.
  */
@@ -160,7 +161,7 @@ static void json_perf(FILE *f, const struct dump *d)
 		d->perf_notkept, d->perf_maps_notkept);
 	for (i = 0; i < d->npstats; i++) {
 		const struct perf_stat *p = &d->pstats[i];
-		int hits = 0, stacks = 0;
+		int hits = 0, stacks = 0, early = 0;
 
 		if (perf_stat_of(d, p->probe) != p)	/* an earlier dump's */
 			continue;
@@ -168,11 +169,15 @@ static void json_perf(FILE *f, const struct dump *d)
 			if (!strcmp(d->hits[j].probe, p->probe)) {
 				hits++;
 				stacks += d->hits[j].nframes || d->hits[j].nuframes;
+				early += hit_before_perf(d, &d->hits[j]);
 			}
 		fprintf(f, "%s\n  {\"probe\": ", n++ ? "," : "");
 		json_string(f, p->probe);
-		fprintf(f, ", \"samples\": %llu, \"lost\": %llu, \"throttled\": %llu, \"unreadable\": %llu, \"hits\": %d, \"hits_with_stack\": %d}",
-			p->samples, p->lost, p->throttled, p->bad, hits, stacks);
+		fprintf(f, ", \"samples\": %llu, \"lost\": %llu, \"throttled\": %llu, \"unreadable\": %llu, \"hits\": %d, \"hits_with_stack\": %d, \"hits_before_armed\": %d",
+			p->samples, p->lost, p->throttled, p->bad, hits, stacks, early);
+		if (perf_armed_by(d) >= 0)
+			fprintf(f, ", \"armed_by\": %.6f", perf_armed_by(d));
+		fprintf(f, "}");
 	}
 	fprintf(f, "\n]}, ");
 }
@@ -281,8 +286,8 @@ void json_write(FILE *f, const struct report *r)
 	}
 	/* which clock init_time is on: the trace's with the agent's marks */
 	if (d->timebase)
-		fprintf(f, "\"timebase\": {\"measured\": true, \"clock\": \"trace\", \"offset_first\": %.6f, \"offset_last\": %.6f, \"last_dump\": %.6f, \"hits_after_dump\": %d}, ",
-			d->offset_first, d->offset_last, d->last_time, d->after_dump);
+		fprintf(f, "\"timebase\": {\"measured\": true, \"clock\": \"trace\", \"offset_first\": %.6f, \"offset_last\": %.6f, \"last_dump\": %.6f, \"hits_after_dump\": %d, \"agent_own_left_out\": %d}, ",
+			d->offset_first, d->offset_last, d->last_time, d->after_dump, d->agent_own);
 	else {
 		fprintf(f, "\"timebase\": {\"measured\": false, \"clock\": \"CLOCK_BOOTTIME\", \"why\": ");
 		json_string(f, dr_text(d->timebase_why));
@@ -329,6 +334,8 @@ void json_write(FILE *f, const struct report *r)
 			json_string(f, h->cut_why);
 			fprintf(f, "}");
 		}
+		if (hit_before_perf(d, h))
+			fprintf(f, ", \"stack_missing\": \"before the agent armed its perf callchains\"");
 		if (h->deep)	/* frames past the kernel's deepest stack, not kept */
 			fprintf(f, ", \"stack_frames_not_kept\": %d", h->deep);
 		fprintf(f, ", \"stack\": [");

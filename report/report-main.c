@@ -617,6 +617,7 @@ static int compare_all(struct report *r, int *failed, int *incomplete)
 		if (!text)
 			return 2;
 		dump_read(x, text, len);
+		dumpread_agent_own(&x->d);
 		dump_probe_names(x);
 		stacks_from_probed(&x->d);
 		initcalls_pair(x);
@@ -761,6 +762,7 @@ int report_main(int argc, char **argv)
 	dump_read(&r, text, len);
 	if (r.console_text)
 		dump_console_trace(&r, r.console_text);
+	dumpread_agent_own(&r.d);
 	dump_probe_names(&r);
 	stacks_from_probed(&r.d);
 	if (r.console || r.boot_end || r.append || r.boot_only)

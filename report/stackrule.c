@@ -48,7 +48,7 @@ static const struct {
 	const char *arch, *frame, *why;
 } cuts[] = {
 	{ "mips", "ftrace_graph_call",
-	  "MIPS's function tracer records its own trampoline alone, without save_stack_trace_regs (kernel-patches/mipsel mends it); for callers, give the function a kprobe with 'stack', which takes the agent's perf callchain" },
+	  "MIPS's function tracer records its own trampoline alone, without save_stack_trace_regs (kernel-patches/mipsel mends it); compiled without --stack-method kernel, a function line's 'stack' is the agent's perf callchain" },
 	{ "mips", "",
 	  "MIPS's kernel stacks of a probe end in the tracing code (kernel-patches/mipsel mends it); a kprobe with 'stack' takes the agent's perf callchain" },
 	{ "", "",

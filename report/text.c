@@ -202,6 +202,16 @@ static void probe_hits(FILE *out, const struct report *r, const char *name)
 	long long deep_frames = 0;
 	const struct hit *cut_hit = NULL;
 	double first = -1;
+	/*
+	 * A perf probe's hits without a stack are not in its caller tree,
+	 * whose stacks start at the probed function: the function
+	 * tracer's one-level parent field would sit there as a frame.
+	 * Those before the agent armed perf (@early) are said apart.
+	 */
+	const struct perf_stat *ps = perf_stat_of(d, name);
+	double armed = ps ? perf_armed_by(d) : -1;
+	struct node proot = { 0 };
+	int early = 0;
 
 	for (j = 0; j < d->nhits; j++) {
 		const struct hit *h = &d->hits[j];
@@ -216,7 +226,8 @@ static void probe_hits(FILE *out, const struct report *r, const char *name)
 		if (h->nframes)
 			tree_add(&root, h->frames, h->nframes);
 		else if (h->parent)
-			tree_add(&root, &h->parent, 1);
+			tree_add(ps ? &proot : &root, &h->parent, 1);
+		early += hit_before_perf(d, h);
 		if (h->nuframes)
 			tree_add(&uroot, h->uframes, h->nuframes);
 		if (h->nuframes || h->nframes)
@@ -267,7 +278,21 @@ static void probe_hits(FILE *out, const struct report *r, const char *name)
 			r->sysroot ? "" : "; --sysroot names them");
 		tree_print(out, uroot.child, 0);
 	}
-	perf_losses(out, d, name, n, stacks);
+	if (early)
+		fprintf(out, "    %d hit(s) before the agent armed its perf callchains (by %.6f s) have no stack\n",
+			early, armed);
+	if (proot.child) {
+		const struct node *c;
+
+		fprintf(out, "    hits without a stack, their callers by the function tracer's parent field:");
+		for (c = proot.child; c; c = c->next)
+			fprintf(out, " %s (%d)", c->name, c->count);
+		fprintf(out, "\n");
+	}
+	if (ps && !perf_lossy(d, ps) && n - stacks - early > 0)
+		fprintf(out, "    %d hit(s) have no stack: no perf sample of theirs in the dumps\n",
+			n - stacks - early);
+	perf_losses(out, d, name, n, stacks + early);
 }
 
 /* text_write() - everything but the closing count (text_summary()). */
@@ -331,6 +356,9 @@ void text_write(FILE *out, const struct report *r)
 			d->timebase ? "" : " (CLOCK_BOOTTIME)");
 	else if (d->init_why)
 		fprintf(out, "%s\n", d->init_why);
+	if (d->agent_own)
+		fprintf(out, "the agent's own: %d hit(s) of its PID before the kernel took it out of the trace (set_event_notrace_pid, by %.6f s), left out\n",
+			d->agent_own, d->agent_own_until);
 	if (d->timebase && d->last_time >= 0)
 		fprintf(out, "last dump stopped recording at %.6f s\n", d->last_time);
 	if (d->after_dump)

@@ -22,6 +22,9 @@ probecc's code, and recompute what report.json and stdout claim:
   before     init_time is dump 1's uptime less its agent_us, and stdout's
              "N before userspace" counts the hits before it (not when the
              timebase was measured: then times are the trace clock's)
+  own        the agent's own hits (its "notrace" line: its PID's from its
+             start to that time, on the trace clock by dump 1's mark) are
+             left out of the hits, and counted as report.json says
   perf       report.json's samples per probe: the dump's perf and
              perf-user lines of that probe
 
@@ -141,9 +144,10 @@ def probe_names(path):
 TRACE_LINE = re.compile(r'^\s*(.+?-[0-9]+)\s+\[([0-9]+)\]\s+(?:\S+\s+)?([0-9]+\.[0-9]+): (.*)$')
 
 
-def trace_hits(trace, names):
+def trace_hits(trace, names, pids=False):
     """(probe, time) of each hit in trace text: an event line "NAME: ..."
-    of a probe, or a function tracer line "FUNC <-PARENT"."""
+    of a probe, or a function tracer line "FUNC <-PARENT"; with @pids,
+    (probe, time, pid)."""
     kinds = dict((n, k) for k, n in names)
     hits = []
     for line in trace.split('\n'):
@@ -152,13 +156,38 @@ def trace_hits(trace, names):
             continue
         rest = m.group(4)
         ev = rest.split(':', 1)[0] if ':' in rest.split(' ', 1)[0] else None
+        pid = (int(m.group(1).rsplit('-', 1)[1]),) if pids else ()
         if ev is not None and ev in kinds and kinds[ev] != 'function':
-            hits.append((ev, float(m.group(3))))
+            hits.append((ev, float(m.group(3))) + pid)
             continue
         w = rest.split()
         if len(w) >= 2 and w[1].startswith('<-') and kinds.get(w[0]) == 'function':
-            hits.append((w[0], float(m.group(3))))
+            hits.append((w[0], float(m.group(3))) + pid)
     return hits
+
+
+def agent_own(dumps, complete, trace):
+    """(PID, from, until) of the agent's own hits, which the report leaves
+    out: dump 1's "notrace PID NS" line (NS between the agent's start and
+    its clock mark), the window from its start to NS put on the trace
+    clock by the mark "probecc-clock 1 MARK" (offset: the mark's trace
+    time less the middle of its two CLOCK_BOOTTIME readings); None when
+    any of it is missing."""
+    if 1 not in complete:
+        return None
+    m1 = dict((f[0], f[1:]) for f in manifest(dumps[1][1])[0])
+    if len(m1.get('notrace', [])) != 2 or len(m1.get('timebase', [])) != 4:
+        return None
+    pid, ns = int(m1['notrace'][0]), int(m1['notrace'][1])
+    start, mark, marked = (int(x) for x in m1['timebase'][:3])
+    if not start <= ns <= mark:
+        return None
+    ts = re.findall(r'^.*\[[0-9]+\]\s+(?:\S+\s+)?([0-9]+\.[0-9]+): tracing_mark_write: probecc-clock 1 %d$' % mark,
+                    trace, re.M)
+    if len(ts) != 1:
+        return None
+    off = float(ts[0]) - (mark + marked) / 2e9
+    return pid, start / 1e9 + off, ns / 1e9 + off
 
 
 # the kernel's ftrace_dump_on_oops lines on a console:
@@ -276,6 +305,15 @@ def check(cases_dir, case):
         # dump join the dump's (the same hit is in both at most once)
         hits = sorted(set(hits) | set(trace_hits(console[0], names)))
         done.append('console trace')
+    own = agent_own(dumps, complete, trace)
+    if own:
+        drop = set((p, t) for p, t, pid in trace_hits(trace, names, pids=True)
+                   if pid == own[0] and own[1] <= t <= own[2])
+        hits = [h for h in hits if h not in drop]
+        n = rep.get('timebase', {}).get('agent_own_left_out', 0)
+        if n != len(drop):
+            bad.append('the agent\'s own: report.json %s left out, the trace %d' % (n, len(drop)))
+        done.append('agent\'s own')
     init = None
     if 1 in complete:
         m1 = dict((f[0], f[1:]) for f in manifest(dumps[1][1])[0])
