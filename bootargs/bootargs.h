@@ -118,6 +118,15 @@ extern const char bootargs_synopsis[];
 int dtb_read(const char *path, void **fdt, size_t *len, struct errmsg *e);
 
 /*
+ * dtb_check() - dtb_read()'s checks of the @n bytes at @buf, a blob
+ * read from @path (named in the reason): 0, or -EINVAL with libfdt's
+ * reason in @e.  A tree of a format version before DTB_VERSION_MIN is
+ * refused (fdt.c says why).
+ */
+#define DTB_VERSION_MIN	16
+int dtb_check(const void *buf, size_t n, const char *path, struct errmsg *e);
+
+/*
  * dtb_bootargs() - the /chosen/bootargs string of @fdt into *@bootargs
  * (pointing into @fdt), NULL when there is no /chosen or no bootargs.
  * Returns 0, or -EINVAL with the reason in @e (naming @path) when the

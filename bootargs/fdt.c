@@ -14,6 +14,33 @@
 #include "bootargs.h"
 #include "common.h"
 
+int dtb_check(const void *buf, size_t n, const char *path, struct errmsg *e)
+{
+	int err;
+
+	if (n < sizeof(struct fdt_header))
+		return errmsg_set(e, -EINVAL, "%s: not a device tree blob (%zu bytes, shorter than its header)",
+				  path, n);
+	if ((err = fdt_check_header(buf)))
+		return errmsg_set(e, -EINVAL, "%s: not a valid device tree blob: %s",
+				  path, fdt_strerror(err));
+	if (fdt_totalsize(buf) > n)
+		return errmsg_set(e, -EINVAL, "%s: truncated: the header says %u bytes, the file has %zu",
+				  path, fdt_totalsize(buf), n);
+	/*
+	 * Versions before 16 name nodes by full path; libfdt 1.6.1's
+	 * fdt_check_full() dereferences NULL on such a tree (found by
+	 * tests/fuzz/fuzz-dtb).  dtc, QEMU and U-Boot write 17.
+	 */
+	if (fdt_version(buf) < DTB_VERSION_MIN)
+		return errmsg_set(e, -EINVAL, "%s: device tree format version %u: versions before %d are not read (dtc writes 17)",
+				  path, fdt_version(buf), DTB_VERSION_MIN);
+	if ((err = fdt_check_full(buf, n)))
+		return errmsg_set(e, -EINVAL, "%s: a broken device tree: %s",
+				  path, fdt_strerror(err));
+	return 0;
+}
+
 int dtb_read(const char *path, void **fdt, size_t *len, struct errmsg *e)
 {
 	size_t n;
@@ -22,18 +49,7 @@ int dtb_read(const char *path, void **fdt, size_t *len, struct errmsg *e)
 
 	if (err)
 		return err;
-	if (n < sizeof(struct fdt_header))
-		err = errmsg_set(e, -EINVAL, "%s: not a device tree blob (%zu bytes, shorter than its header)",
-				 path, n);
-	else if ((err = fdt_check_header(buf)))
-		err = errmsg_set(e, -EINVAL, "%s: not a valid device tree blob: %s",
-				 path, fdt_strerror(err));
-	else if (fdt_totalsize(buf) > n)
-		err = errmsg_set(e, -EINVAL, "%s: truncated: the header says %u bytes, the file has %zu",
-				 path, fdt_totalsize(buf), n);
-	else if ((err = fdt_check_full(buf, n)))
-		err = errmsg_set(e, -EINVAL, "%s: a broken device tree: %s",
-				 path, fdt_strerror(err));
+	err = dtb_check(buf, n, path, e);
 	if (err) {
 		free(buf);
 		return err;

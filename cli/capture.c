@@ -15,6 +15,28 @@
 /* The most console log read: 1 GiB, a capture is a few MB. */
 #define CAPTURE_LOG_MAX ((size_t)1 << 30)
 
+/*
+ * The frame read as --target reads a capture (facts/kernel.c): a frame
+ * of other lines (a console's noise between two markers) is no capture,
+ * and one with no section a capture holds names nothing; either exits 2
+ * (an input that is not what it says), before @out is written.
+ */
+static void target_check(const char *log, const struct strbuf *frame, const char *out)
+{
+	static struct kernel *k;	/* kept to the exit, as --target's */
+	char *name = xasprintf("%s's frame", log);
+	struct errmsg e;
+
+	k = kernel_new();
+	if (kernel_load_target_text(k, name, xstrndup(frame->s, frame->len), frame->len, &e))
+		input_error("%s; %s not written", e.msg, out);
+	if (!k->syms_known && !k->ftrace_known && !k->blacklist_known &&
+	    !k->events_known && !k->readme && !k->nbtf && !k->config)
+		input_error("%s: no section a capture holds (--- kallsyms ---, available_filter_functions, kprobe_blacklist, available_events, README, config.gz, btf): not a target capture; %s not written",
+			    name, out);
+	free(name);
+}
+
 const char capture_usage[] =
 "usage: probecc capture --from-log LOG -o FILE\n";
 
@@ -60,6 +82,7 @@ int capture_main(int argc, char **argv)
 				 frame.len, &len, &e) < 0)
 		fatal("%s; %s not written", e.msg, out);
 	free(text);
+	target_check(log, &frame, out);
 	if (out_stage(out, frame.s, frame.len, &e) || out_commit(&e))
 		output_error("%s", e.msg);
 	for (i = 0; i < frame.len; i++)

@@ -113,7 +113,8 @@ struct module {
 	struct ko_sym *syms;	/* from --modules; NULL: none (the report's) */
 	size_t nsyms;
 	bool loaded;		/* syms looked up */
-	char *unread;		/* its module file, unreadable: "PATH: why"; NULL: read or none */
+	char *unread;		/* its module file, unreadable: why (naming it); NULL: read or none */
+	char *unread_file;	/* that file under --modules */
 };
 
 /* A "kprobe-profile" line: a kprobe event's hits as the kernel counted them. */

@@ -235,17 +235,26 @@ static int b64_line(struct b64buf *bb, const char *line)
  */
 int kernel_load_target(struct kernel *k, const char *path, struct errmsg *e)
 {
-	size_t len, body;
-	int checked;
-	char *text, *sect = NULL, *p, *line;
-	struct b64buf cfgz = { 0 }, btf = { 0 };
-	struct strbuf readme = { 0 };
-	int no = 0, rc;
+	size_t len;
+	char *text;
+	int rc;
 
 	rc = read_text(path, &text, &len, e);
 	if (rc)
 		return rc;
-	p = text;
+	return kernel_load_target_text(k, path, text, len, e);
+}
+
+int kernel_load_target_text(struct kernel *k, const char *path, char *text,
+			    size_t len, struct errmsg *e)
+{
+	size_t body;
+	int checked;
+	char *sect = NULL, *p = text, *line;
+	struct b64buf cfgz = { 0 }, btf = { 0 };
+	struct strbuf readme = { 0 };
+	int no = 0, rc;
+
 	rc = kernel_capture_check(path, text, len, &body, e);
 	if (rc < 0)
 		goto out;

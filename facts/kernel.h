@@ -106,6 +106,13 @@ struct ksym *kernel_add_sym(struct kernel *k, const char *name, size_t len,
  */
 int kernel_load_target(struct kernel *k, const char *path,
 			struct errmsg *e);
+/*
+ * kernel_load_target_text() - kernel_load_target() of a capture already
+ * read: @text, @len bytes and a NUL after them, malloc'd and taken (freed
+ * here); @path names it in messages.
+ */
+int kernel_load_target_text(struct kernel *k, const char *path, char *text,
+			    size_t len, struct errmsg *e);
 int kernel_load_system_map(struct kernel *k, const char *path,
 			struct errmsg *e);
 int kernel_load_vmlinux(struct kernel *k, const char *path,
@@ -122,7 +129,7 @@ struct ko_sym {
 };
 /* FUNC symbols of module @name's code sections, below @dir; see vmlinux.c. */
 struct ko_sym *ko_symbols(const char *dir, const char *name, size_t *n,
-			  struct errmsg *e);
+			  char **file, struct errmsg *e);
 /*
  * Parse .config text (@len bytes) into k->config; @what names it.
  * 0, or -EINVAL when it has no CONFIG_ line (the reason in @e).

@@ -102,8 +102,9 @@ struct name_memo {
  * A program (or library) under --sysroot, opened once per report run and
  * kept for every sample that needs it (ufile_get()): its ELF, separate
  * debug file, libdwfl session (x86_64, aarch64), FDE index (MIPS) and
- * the names of the addresses already named.  Never freed: a report runs
- * once per process.
+ * the names of the addresses already named.  A report keeps them to its
+ * end; ustack_release() frees them (for a process that reports more
+ * than once).
  */
 struct ufile {
 	char *path;		/* SYSROOT/PATH */
@@ -257,6 +258,13 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
  * directory (SYSROOT/bin) appended (libdwfl/find-debuginfo.c), not the
  * target's (/bin) that Debian's /usr/lib/debug tree mirrors.
  */
+/*
+ * The C library's strdup(), by its name in parentheses: what libdwfl
+ * frees must never be a wrapper's block (tests/fuzz/track.h records
+ * those and would free it again).
+ */
+char *(strdup)(const char *s);
+
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			  Dwarf_Addr base, const char *file_name,
 			  const char *debuglink_file, GElf_Word debuglink_crc,
@@ -269,7 +277,11 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	(void)debuglink_file, (void)debuglink_crc;
 	if (!f || !f->dbgpath || (fd = regular_open(f->dbgpath, NULL)) < 0)
 		return -1;
-	*debuginfo_file_name = xstrdup(f->dbgpath);
+	*debuginfo_file_name = (strdup)(f->dbgpath);	/* libdwfl frees it */
+	if (!*debuginfo_file_name) {
+		close(fd);
+		return -1;
+	}
 	return fd;
 }
 
@@ -1255,6 +1267,58 @@ static struct usess *usess_get(struct uw *u)
 		ss->dwfl = NULL;
 	}
 	return ss;
+}
+
+/*
+ * ustack_release() - every file ufile_get() kept and every libdwfl
+ * session usess_get() made, closed and freed; the next sample opens
+ * what it needs again.
+ */
+void ustack_release(void)
+{
+	size_t i, j;
+
+	for (i = 0; i < usessions.cap; i++) {
+		struct usess *ss = usessions.slots[i].val;
+
+		if (!usessions.slots[i].key)
+			continue;
+		if (ss->dwfl)
+			dwfl_end(ss->dwfl);
+		free((char *)usessions.slots[i].key);
+		free(ss);
+	}
+	strmap_free(&usessions);
+	for (i = 0; i < ufiles.cap; i++) {
+		struct ufile *f = ufiles.slots[i].val;
+
+		if (!ufiles.slots[i].key)
+			continue;
+		for (j = 0; j < f->names.cap; j++) {
+			struct name_memo *m = f->names.slots[j].val;
+
+			if (f->names.slots[j].key) {
+				free(m->name);
+				free(m);
+			}
+		}
+		strmap_free(&f->names);
+		if (f->dwfl)
+			dwfl_end(f->dwfl);
+		if (f->dbgelf)
+			elf_end(f->dbgelf);
+		if (f->elf)
+			elf_end(f->elf);
+		if (f->dbgfd >= 0)
+			close(f->dbgfd);
+		if (f->fd >= 0)
+			close(f->fd);
+		free(f->fdes);
+		free(f->dbgpath);
+		free(f->path);
+		free(f);
+	}
+	strmap_free(&ufiles);
 }
 
 /* ---- the samples ---- */

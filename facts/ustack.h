@@ -51,6 +51,13 @@ void ustack_frames(const struct sample *s, const struct umap *maps, int nmaps,
 		   const char *sysroot, const char *path, unsigned long long off,
 		   bool ret, char ***frames, int *n, int *cap);
 /*
+ * ustack_release() - the files under the sysroot and the libdwfl sessions
+ * that ustack_frames() opened and keeps for the rest of a report (each
+ * opened once per run), closed and freed; for a process that reports
+ * more than once (tests/fuzz/fuzz-ustack).
+ */
+void ustack_release(void);
+/*
  * Was user frame @frame found by prologue analysis (no CFI: MIPS)?  Every
  * output keeps the mark USTACK_HEUR after the frame's name.
  */

@@ -439,10 +439,11 @@ static int ko_match(const char *path, const struct stat *st, int flag,
  * the caller) and its length in *@n; NULL with *@n = 0 when there is no
  * such module file or it has no symbols, and then @e's message is ""; a
  * module file that cannot be read (truncated, a bad CRC, not ELF, over
- * elf_file_open()'s cap) is NULL with its path and why in @e.
+ * elf_file_open()'s cap) is NULL with its path and why in @e.  *@file is
+ * the module file found (malloc'd, the caller's), NULL when none is.
  */
 struct ko_sym *ko_symbols(const char *dir, const char *name, size_t *n,
-			  struct errmsg *e)
+			  char **file, struct errmsg *e)
 {
 	struct ko_sym *syms = NULL;
 	struct elf_file f;
@@ -452,15 +453,15 @@ struct ko_sym *ko_symbols(const char *dir, const char *name, size_t *n,
 	Elf_Data *d;
 
 	*n = 0;
+	*file = NULL;
 	e->msg[0] = '\0';
 	ko_want = name;
 	ko_found = NULL;
 	if (nftw(dir, ko_match, 16, FTW_PHYS) <= 0 || !ko_found)
 		return NULL;
-	if (elf_open(&f, ko_found, e)) {
-		free(ko_found);
+	*file = ko_found;
+	if (elf_open(&f, ko_found, e))
 		return NULL;
-	}
 	scn = find_symtab(&f, &sh);
 	if (!elf_getshdrstrndx(f.elf, &strndx) && scn &&
 	    (d = elf_getdata(scn, NULL))) {
@@ -488,6 +489,5 @@ struct ko_sym *ko_symbols(const char *dir, const char *name, size_t *n,
 		}
 	}
 	elf_file_close(&f);
-	free(ko_found);
 	return syms;
 }

@@ -87,6 +87,7 @@ struct compare {
 	struct threshold th[8];
 	int nth;
 	double *speed;		/* per boot, current then baseline: 1 the baseline's median */
+	int *nspeed;		/* per boot, the initcalls its speed is the median of */
 	struct side rcur, rbase;	/* the same metrics, times not divided by the speed */
 };
 
@@ -414,9 +415,16 @@ static double *boot_ratios(const struct side *sd, int boot, const struct side *r
 }
 
 /*
+ * A boot's speed is the median of at least this many initcalls' ratios:
+ * one slowed initcall (the one judged, or the one the phases hold) can
+ * then never be the median alone.  With fewer, times are as measured.
+ */
+#define SPEED_MIN	3
+
+/*
  * The median of the sorted @r[0..n) with one element equal to @x left
- * out (none when @leave is false or no element is @x); 1 when nothing
- * is left, or it is not a positive finite number.
+ * out (none when @leave is false or no element is @x); 1 when fewer than
+ * SPEED_MIN are left, or it is not a positive finite number.
  */
 static double median_without(const double *r, int n, bool leave, double x)
 {
@@ -429,7 +437,7 @@ static double median_without(const double *r, int n, bool leave, double x)
 	if (j < n && r[j] != x)
 		j = n;
 	m = n - (j < n);
-	if (!m)
+	if (m < SPEED_MIN)
 		return 1;
 	a = (m - 1) / 2;	/* the middle ones of what is left */
 	b = m / 2;
@@ -629,8 +637,10 @@ void compare_boots(struct compare **cp, struct report *const *cur, int ncur,
 	 * did.  A median of ratios, not a ratio of sums: one initcall slowed by
 	 * a second, or one absurd time in the dump, does not move it; an
 	 * initcall is divided by the median of the others' (leave-one-out),
-	 * so its own slowdown never hides itself.  Without initcalls every
-	 * speed is 1.
+	 * so its own slowdown never hides itself.  The phases, first hits and
+	 * levels hold every initcall: their speed is the median of at least
+	 * SPEED_MIN, so that no one initcall is it alone.  With fewer
+	 * initcalls the speed is 1 (said in the text).
 	 */
 	c->rcur.boots = ncur;
 	c->rbase.boots = nbase;
@@ -639,6 +649,7 @@ void compare_boots(struct compare **cp, struct report *const *cur, int ncur,
 	for (i = 0; i < nbase; i++)
 		boot_metrics(&c->rbase, i, base[i], 1, NULL);
 	c->speed = xcalloc(ncur + nbase, sizeof(*c->speed));
+	c->nspeed = xcalloc(ncur + nbase, sizeof(*c->nspeed));
 	for (i = 0; i < ncur + nbase; i++) {
 		struct speed_ctx ctx = {
 			.raw = i < ncur ? &c->rcur : &c->rbase,
@@ -649,6 +660,7 @@ void compare_boots(struct compare **cp, struct report *const *cur, int ncur,
 
 		ctx.ratio = ratio;
 		c->speed[i] = median_without(ratio, ctx.n, false, 0);
+		c->nspeed[i] = ctx.n;
 		/* an initcall's own time by the others' speed: it is judged */
 		boot_metrics(i < ncur ? &c->cur : &c->base, b, i < ncur ? cur[i] : base[b],
 			     c->speed[i], &ctx);
@@ -722,7 +734,8 @@ void compare_text(FILE *f, const struct report *r)
 		c->ncur, c->nbase, c->nch, c->nbeyond, c->nreg);
 	fprintf(f, "  boot speed (the median of the initcalls' durations against the baseline's; times are divided by it):");
 	for (i = 0; i < c->ncur + c->nbase; i++)
-		fprintf(f, "%s %.2f", i == c->ncur ? " | baseline" : "", c->speed[i]);
+		fprintf(f, "%s %.2f%s", i == c->ncur ? " | baseline" : "", c->speed[i],
+			c->nspeed[i] < SPEED_MIN ? " (not estimated: fewer than 3 initcalls shared with the baseline)" : "");
 	fprintf(f, "\n");
 	for (i = 0; i < c->nch; i++) {
 		const struct change *ch = &c->ch[i];

@@ -40,6 +40,26 @@ static char *symbolize(const struct report *r, char *frame)
 	return xasprintf("%s+0x%llx", s->name, addr - s->addr);
 }
 
+void module_unread(struct module *m, const char *file, const char *why)
+{
+	if (m->unread)
+		return;
+	m->unread = xstrdup(why);
+	m->unread_file = xstrdup(file ? file : "?");
+}
+
+struct module *module_named(struct dump *d, const char *name)
+{
+	int i;
+
+	for (i = 0; i < d->nmods; i++)
+		if (!strcmp(d->mods[i].name, name))
+			return &d->mods[i];
+	ALLOC_GROW(d->mods, d->nmods + 1, d->capmods);
+	d->mods[d->nmods] = (struct module){ .name = xstrdup(name), .loaded = true };
+	return &d->mods[d->nmods++];
+}
+
 /* @addr as "func+0xOFF [module]" from module @m's sections, or NULL. */
 static char *module_sym(const struct report *r, struct module *m,
 			unsigned long long addr)
@@ -49,10 +69,12 @@ static char *module_sym(const struct report *r, struct module *m,
 
 	if (!m->loaded && r->modules_dir) {
 		struct errmsg e;
+		char *file;
 
-		m->syms = ko_symbols(r->modules_dir, m->name, &m->nsyms, &e);
+		m->syms = ko_symbols(r->modules_dir, m->name, &m->nsyms, &file, &e);
 		if (e.msg[0])	/* said in the report, not skipped in silence */
-			m->unread = xstrdup(e.msg);
+			module_unread(m, file, e.msg);
+		free(file);
 	}
 	m->loaded = true;
 	for (s = 0; s < m->nsecs; s++) {

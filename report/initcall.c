@@ -54,17 +54,20 @@ static char *parse_func(const char *args, char **module, int *ret)
  * place in its .ko under --modules; else "init_module".  The trace
  * prints a module's freed .init.text as a bare address.
  */
-static char *module_init_name(const struct report *r, const char *module)
+static char *module_init_name(struct report *r, const char *module)
 {
 	struct ko_sym *syms;
 	size_t n = 0, i, j;
-	char *name = NULL;
+	char *name = NULL, *file = NULL;
 	struct errmsg e = { "" };
 
-	syms = r->modules_dir ? ko_symbols(r->modules_dir, module, &n, &e) : NULL;
-	if (e.msg[0])
+	syms = r->modules_dir ? ko_symbols(r->modules_dir, module, &n, &file, &e) : NULL;
+	if (e.msg[0]) {	/* and in every output, with the module's frames */
 		fprintf(stderr, "probecc report: warning: module %s's init named init_module: %s\n",
 			module, e.msg);
+		module_unread(module_named(&r->d, module), file, e.msg);
+	}
+	free(file);
 	for (i = 0; i < n && !name; i++)
 		if (!strcmp(syms[i].name, "init_module"))
 			for (j = 0; j < n && !name; j++)

@@ -235,6 +235,32 @@ static void json_boot(FILE *f, const struct report *r)
 	fprintf(f, "]}, ");
 }
 
+/*
+ * "modules_not_read": each module whose file under --modules could not
+ * be read (its frames stay addresses), the file and why; left out when
+ * every module file was read.
+ */
+static void json_modules_not_read(FILE *f, const struct dump *d)
+{
+	int i, n = 0;
+
+	for (i = 0; i < d->nmods; i++) {
+		const struct module *m = &d->mods[i];
+
+		if (!m->unread)
+			continue;
+		fprintf(f, "%s{\"module\": ", n++ ? ", " : "\"modules_not_read\": [");
+		json_string(f, m->name);
+		fprintf(f, ", \"file\": ");
+		json_string(f, m->unread_file);
+		fprintf(f, ", \"why\": ");
+		json_string(f, m->unread);
+		fprintf(f, "}");
+	}
+	if (n)
+		fprintf(f, "], ");
+}
+
 void json_write(FILE *f, const struct report *r)
 {
 	const struct dump *d = &r->d;
@@ -281,6 +307,7 @@ void json_write(FILE *f, const struct report *r)
 			d->console_dumps, d->console_events, d->console_new, d->console_lost);
 	if (r->nics || r->nlevels)
 		initcalls_json(f, r);
+	json_modules_not_read(f, d);
 	compare_json(f, r);
 	fprintf(f, "\"hits\": [");
 	for (i = 0; i < d->nhits; i++) {

@@ -155,6 +155,14 @@ int kcidb_file_check(const char *arg);
 /* dump.c: the capture read (dumpread/), then the samples joined and frames named */
 void dump_read(struct report *r, char *text, size_t len);
 void dump_console_trace(struct report *r, const char *text);
+/* Module @name of @d: its "module" line's entry, else a new one without sections. */
+struct module *module_named(struct dump *d, const char *name);
+/*
+ * Module @m's file under --modules, @file (NULL: not known), could not
+ * be read, @why (elf_file_open()'s reason): kept for every output (the
+ * first reason only).
+ */
+void module_unread(struct module *m, const char *file, const char *why);
 
 /*
  * The uprobe @name's file and offset: from the "uprobe_events" item the

@@ -4,7 +4,10 @@
 # write nothing.  The logs are module.target's lines in frames, with
 # kernel messages (a whole one, one cutting a frame line, one quoting the
 # end marker), and the ways a log goes wrong: a frame twice, a frame
-# inside a frame, an empty one, a cut one, none, a NUL byte.  Each case
+# inside a frame, an empty one, a cut one, none, a NUL byte; and
+# notcapture-*.log, a frame that is no target capture (one junk line; a
+# header with no section), refused as --target refuses it (exit 2, the
+# .err beside them; it was written, exit 0, "no uname").  Each case
 # runs with probecc and probecc-asan, and through qemu-images/capture;
 # then a 100 MB line, refused in well under a second (mawk took 281 s).
 # Run alone: bash tests/capture.test.sh (through tests/run-tests.sh).
@@ -40,6 +43,22 @@ for run in probecc probecc-asan script; do
 		sed "s|$d/out/|OUT/|g" "$d/stderr.raw" > "$d/stderr"
 		if [ $rc -ne 1 ]; then
 			t_fail "$name" "exit $rc, expected 1" "$d/stderr"
+		elif [ -n "$(ls -A "$d/out")" ]; then
+			t_fail "$name" "wrote $(ls -A "$d/out")"
+		else
+			t_check "$name" "${f%.log}.err" "$d/stderr"
+		fi
+	done
+	# a frame that is no target capture (a console's lines between the
+	# markers, a header with no section): not what --target reads, exit 2
+	for f in tests/capture/notcapture-*.log; do
+		name=capture/$run/$(basename "$f" .log)
+		d=$C/$run/$(basename "$f" .log) && mkdir -p "$d/out"
+		$cmd "$f" -o "$d/out/target" 2> "$d/stderr.raw"
+		rc=$?
+		sed "s|$d/out/|OUT/|g" "$d/stderr.raw" > "$d/stderr"
+		if [ $rc -ne 2 ]; then
+			t_fail "$name" "exit $rc, expected 2" "$d/stderr"
 		elif [ -n "$(ls -A "$d/out")" ]; then
 			t_fail "$name" "wrote $(ls -A "$d/out")"
 		else

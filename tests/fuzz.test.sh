@@ -45,7 +45,7 @@ if [ "$T_HOST" = 1 ]; then
 	return 0
 fi
 
-for t in compile report console baseline previous raw bootconfig bootargs plan facts logframe lavalog; do
+for t in compile report console baseline previous ustack modules raw bootconfig bootargs dtb plan facts logframe lavalog; do
 	FUZZ_SECONDS=${FUZZ_CI_SECONDS:-20} FUZZ_WORK=$fz tests/fuzz/run.sh "$t" \
 		> "$fz/$t.out" 2> "$fz/$t.err"
 	rc=$?

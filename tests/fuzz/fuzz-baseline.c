@@ -3,53 +3,43 @@
  * fuzz-baseline: "probecc report DUMP --baseline BASE" where one of the
  * two is the input, as the traced system wrote it, and the other the
  * real Malta initcalls boot (tests/report/mipsel-initcalls/ttyS1.raw,
- * with its initcalls.probes, read once).  Each is read as the report
- * reads it (dump_read(), the initcalls paired: initcalls_pair()), the
- * verdicts taken, the boots compared (compare_boots(): the boot speed,
- * each initcall against the others' speed) and every output written.
+ * with its initcalls.probes).  Each is read as the report reads it
+ * (dump_read(), the initcalls paired: initcalls_pair()), the verdicts
+ * taken, the boots compared (compare_boots(): the boot speed, each
+ * initcall against the others' speed) and every output written (with
+ * the input as the baseline, the comparison's parts of them: the rest
+ * is the real boot's alone).  The real boot is read and paired once per
+ * process, before the first input (compare_boots() and the outputs only
+ * read a boot).
  *
  * Input: byte 0 bit 0 says whether the input is the baseline (else the
- * current boot), bit 1 --force; the rest is the capture.
+ * current boot), bit 1 --force, bit 2 that the rest is the dump bodies
+ * (fuzz_dumps(): the harness frames them, so that a change reaches the
+ * initcall events), bit 3 with it that dump 2 has no end line; else the
+ * rest is the capture.
  *
- * Oracles beyond the sanitizers:
+ * Oracles beyond the sanitizers and fuzz_judged(), fuzz_outputs():
  *  - a paired initcall never ends before it starts, and its duration
  *    is a finite number;
  *  - the regressions are counted from 0.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler.h"
 #include "report-int.h"
 #include "fuzz.h"
 
-static char *capture, *probes;
-static size_t ncapture, nprobes;
+#define CAPTURE	"tests/report/mipsel-initcalls/ttyS1.raw"
+#define PROBES	"tests/report/mipsel-initcalls/initcalls.probes"
 
-/* @path from the top of the tree or from tests/fuzz/, whole; exits when neither. */
-static char *load(const char *path, size_t *len)
+/* @r read from @text (@len bytes, the reader writes into it), its initcalls checked. */
+static void boot_read(struct report *r, struct program *prog, char *text, size_t len)
 {
-	char *alt = xasprintf("../../%s", path), *text = NULL;
-	struct errmsg e;
-
-	if (file_read(path, &text, len, &e) && file_read(alt, &text, len, &e))
-		fuzz_fail("%s", e.msg);
-	free(alt);
-	return text;
-}
-
-/* @r read from @text (@len bytes, copied: the reader writes into it). */
-static void boot_read(struct report *r, struct program *prog, const char *text, size_t len)
-{
-	char *copy = malloc(len + 1);
 	int i;
 
-	memcpy(copy, text, len);
-	copy[len] = '\0';
 	r->prog = prog;
-	dump_read(r, copy, len);
+	dump_read(r, text, len);
 	dump_probe_names(r);
 	initcalls_pair(r);
 	expect_all(r);
@@ -63,49 +53,50 @@ static void boot_read(struct report *r, struct program *prog, const char *text, 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct source src = { .name = "initcalls.probes" };
-	struct report cur = { 0 }, base = { 0 }, *pc = &cur, *pb = &base;
-	struct diags d = { 0 };
-	struct program *prog;
-	struct token *toks;
+	static struct program *prog;
+	static struct report real;
+	struct report in = { 0 }, fixed, *pc, *pb;
+	size_t len;
 
-	if (!capture) {
-		capture = load("tests/report/mipsel-initcalls/ttyS1.raw", &ncapture);
-		probes = load("tests/report/mipsel-initcalls/initcalls.probes", &nprobes);
+	if (!prog) {
+		const char *capture = fuzz_load(CAPTURE, &len);
+
+		prog = fuzz_program(PROBES);
+		fuzz_keep_begin();
+		boot_read(&real, prog, fuzz_copy((const uint8_t *)capture, len), len);
+		fuzz_keep_end();
 	}
 	if (size < 1)
 		return 0;
 	trk_begin();
-	src.text = probes;
-	src.len = nprobes;
-	toks = tokenize(&src, &d);
-	prog = toks ? parse(toks, &d) : NULL;
-	if (!prog)
-		fuzz_fail("tests/report/mipsel-initcalls/initcalls.probes does not parse");
-	if (data[0] & 1) {
-		boot_read(&cur, prog, capture, ncapture);
-		boot_read(&base, prog, (const char *)data + 1, size - 1);
+	fixed = real;
+	fixed.cmp = NULL;
+	if (data[0] & 4) {
+		char *text = fuzz_dumps(data + 1, size - 1, data[0] & 8, &len);
+
+		boot_read(&in, prog, text, len);
 	} else {
-		boot_read(&cur, prog, (const char *)data + 1, size - 1);
-		boot_read(&base, prog, capture, ncapture);
+		boot_read(&in, prog, fuzz_copy(data + 1, size - 1), size - 1);
 	}
-	compare_boots(&cur.cmp, &pc, 1, &pb, 1, data[0] & 2);
-	if (compare_regressions(cur.cmp) < 0)
-		fuzz_fail("%d regressions", compare_regressions(cur.cmp));
-	text_write(fuzz_null(), &cur);
-	json_write(fuzz_null(), &cur);
-	junit_write(fuzz_null(), &cur);
-	text_summary(fuzz_null(), &cur);
+	pc = (data[0] & 1) ? &fixed : &in;
+	pb = (data[0] & 1) ? &in : &fixed;
+	compare_boots(&pc->cmp, &pc, 1, &pb, 1, data[0] & 2);
+	if (compare_regressions(pc->cmp) < 0)
+		fuzz_fail("%d regressions", compare_regressions(pc->cmp));
+	fuzz_judged(pc);
+	if (pc == &in) {
+		fuzz_outputs(pc);
+	} else {	/* the real boot's own outputs are the input's only here */
+		FILE *f = fuzz_sink("text", NULL);
+		int tests = 0, failures = 0;
+
+		compare_text(f, pc);
+		fclose(f);
+		compare_json(f = fuzz_sink("JSON", "\n"), pc);
+		fclose(f);
+		compare_junit(f = fuzz_sink("JUnit", "\t\n\r"), pc, &tests, &failures);
+		fclose(f);
+	}
 	trk_release();
 	return 0;
-}
-
-/* Raw dumps are not read in the fuzz build (fuzz-report.c says why). */
-int events_read(struct report *r, const char *text, size_t len,
-		struct errmsg *e)
-{
-	(void)r;
-	(void)text;
-	(void)len;
-	return errmsg_set(e, -ENOSYS, "raw dumps are not read in the fuzz build");
 }

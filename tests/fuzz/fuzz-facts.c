@@ -11,16 +11,15 @@
  * Input: byte 0 chooses the reader (its value modulo 5: vmlinux, user
  * ELF, DWARF, System.map, capture; for DWARF then "FUNC\0", the function
  * whose parameters and variables are listed), the rest is the file, written to a
- * file in a private directory (libelf reads from a descriptor), which
- * is also the sysroot of the DWARF reader (PATH /bin/f).  The directory
- * is on tmpfs (/dev/shm) when there is one: rewriting a file on ext4
- * (truncate, write, close) flushed it to the disk at each close
- * (auto_da_alloc) and took 55% of the time (bench/README.md).
+ * file in the private directory (libelf reads from a descriptor;
+ * fuzz_tmpdir(): tmpfs when there is one), which is also the sysroot of
+ * the DWARF reader (PATH /bin/f).
  *
  * Oracle: the sanitizers, and every reader returns (a loop found in a
  * file is a hang, which libFuzzer's -timeout reports).
  */
-#include <fcntl.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,58 +34,20 @@
 #include "ulibs.h"
 #include "fuzz.h"
 
-static char dir[64], path[96];
+static char dir[PATH_MAX], path[PATH_MAX + 8];
 
-/* The directory and its file go when the fuzzer exits (not on a crash). */
-static void cleanup(void)
-{
-	char sub[96];
-
-	unlink(path);
-	snprintf(sub, sizeof(sub), "%s/bin", dir);
-	rmdir(sub);
-	rmdir(dir);
-}
-
-/*
- * The private directory, made at the first input: on /dev/shm (tmpfs)
- * if it can be, else in $TMPDIR or /tmp.
- */
+/* The private directory (fuzz_tmpdir()) and its bin/f, at the first input. */
 static void setup(void)
 {
-	const char *tmp = getenv("TMPDIR");
-	char sub[96];
+	char sub[PATH_MAX + 8];
 
 	if (dir[0])
 		return;
-	snprintf(dir, sizeof(dir), "/dev/shm/probecc-fuzz-facts.XXXXXX");
-	if (!mkdtemp(dir)) {
-		snprintf(dir, sizeof(dir), "%s/probecc-fuzz-facts.XXXXXX",
-			 tmp && strlen(tmp) < 30 ? tmp : "/tmp");
-		if (!mkdtemp(dir))
-			abort();
-	}
+	snprintf(dir, sizeof(dir), "%s", fuzz_tmpdir());
 	snprintf(sub, sizeof(sub), "%s/bin", dir);
-	mkdir(sub, 0700);
+	if (mkdir(sub, 0700))
+		fuzz_fail("%s: %s", sub, strerror(errno));
 	snprintf(path, sizeof(path), "%s/bin/f", dir);
-	atexit(cleanup);
-}
-
-static void put_file(const uint8_t *data, size_t size)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-
-	if (fd < 0)
-		abort();
-	while (size) {
-		ssize_t n = write(fd, data, size);
-
-		if (n <= 0)
-			abort();
-		data += n;
-		size -= (size_t)n;
-	}
-	close(fd);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -118,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		data = nul;
 	}
 	trk_begin();
-	put_file(data + 1, size - 1);
+	fuzz_put(path, data + 1, size - 1);
 	k = kernel_new();
 	switch (mode % 5) {
 	case 0:

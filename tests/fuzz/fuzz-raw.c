@@ -16,7 +16,7 @@
  * Input: byte 0: bit 0 complete dumps only (the report's reading; else
  * --trace-dat's), bit 1 dump 2 left without its end line (cut); then the
  * records of dump 1 ("raw\tNAME\tLEN\n" + LEN bytes ...), and, after
- * the separator "\n=probecc-fuzz-dump-2=\n", those of dump 2.
+ * the separator FUZZ_DUMP_SEP ("\n=probecc-fuzz-dump-2=\n"), those of dump 2.
  *
  * Oracle beyond the sanitizers: each page is walked from the end of a
  * mapping followed by an inaccessible page, so a read past the page
@@ -28,7 +28,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <kbuffer.h>
 
@@ -36,8 +35,6 @@
 #include "dumpread-local.h"
 #include "fuzz.h"
 
-#define SEP		"\n=probecc-fuzz-dump-2=\n"
-#define NONCE		"0123456789abcdef"
 #define MAP_SIZE	(64 * 1024)	/* the largest page tracedat.c takes */
 
 static unsigned char *guarded;	/* MAP_SIZE bytes, then PROT_NONE */
@@ -99,25 +96,6 @@ static void page_oracle(const char *pg, const struct page_layout *pl)
 	kbuffer_free(kb);
 }
 
-/* Dump @n with @body (@len bytes) framed into @f as initramfs/dump.c does. */
-static void frame(FILE *f, unsigned int n, const char *body, size_t len, bool end)
-{
-	unsigned int seq = 0;
-	size_t off, k;
-
-	fprintf(f, DUMP_FRAME_BEGIN, n, NONCE);
-	for (off = 0; off < len || !seq; off += k) {
-		k = len - off < DUMP_FRAME_CHUNK_MAX ? len - off : DUMP_FRAME_CHUNK_MAX;
-		fprintf(f, DUMP_FRAME_CHUNK, n, ++seq, k,
-			(unsigned int)crc32(0, (const Bytef *)body + off, k), NONCE);
-		fwrite(body + off, 1, k, f);
-		if (!k || body[off + k - 1] != '\n')
-			fputc('\n', f);
-	}
-	if (end)
-		fprintf(f, DUMP_FRAME_END, n, seq, (unsigned long long)len, NONCE);
-}
-
 static void framed_dump(FILE *f, unsigned int n, const uint8_t *rec, size_t len, bool end)
 {
 	static const char head[] = "probecc-manifest\t1\nstage\tinit\n--- raw ---\n";
@@ -125,7 +103,7 @@ static void framed_dump(FILE *f, unsigned int n, const uint8_t *rec, size_t len,
 
 	memcpy(body, head, sizeof(head) - 1);
 	memcpy(body + sizeof(head) - 1, rec, len);
-	frame(f, n, body, sizeof(head) - 1 + len, end);
+	fuzz_frame(f, n, body, sizeof(head) - 1 + len, end);
 	free(body);
 }
 
@@ -149,10 +127,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = open_memstream(&text, &len);
 	if (!f)
 		fuzz_fail("out of memory");
-	sep = memmem(data + 1, size - 1, SEP, strlen(SEP));
+	sep = memmem(data + 1, size - 1, FUZZ_DUMP_SEP, strlen(FUZZ_DUMP_SEP));
 	if (sep) {
 		framed_dump(f, 1, data + 1, sep - data - 1, true);
-		sep += strlen(SEP);
+		sep += strlen(FUZZ_DUMP_SEP);
 		framed_dump(f, 2, sep, data + size - sep, !(data[0] & 2));
 	} else {
 		framed_dump(f, 1, data + 1, size - 1, !(data[0] & 2));

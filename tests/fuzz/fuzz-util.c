@@ -1,10 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
-/* What the harnesses share: see fuzz.h. */
+/*
+ * What the harnesses share: see fuzz.h.  Built twice: alone for every
+ * harness, and with -DFUZZ_REPORT (the report's parts too, which need
+ * compiler/ and report/) for the report's harnesses.
+ */
+#define _GNU_SOURCE	/* fopencookie, memmem */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <sanitizer/lsan_interface.h>
+
+#include "dumpframe.h"
 #include "fuzz.h"
+#ifdef FUZZ_REPORT
+#include "compiler.h"
+#include "report-int.h"
+#endif
 
 /*
  * libFuzzer calls it once before the first input: the code's stderr
@@ -43,6 +61,186 @@ FILE *fuzz_null(void)
 	if (!null)
 		fuzz_fail("cannot open /dev/null");
 	return null;
+}
+
+/* The top of the tree: two levels above the harness (tests/fuzz/fuzz-T). */
+static const char *top(void)
+{
+	static char dir[PATH_MAX];
+	ssize_t n;
+	int i;
+
+	if (dir[0])
+		return dir;
+	n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+	if (n < 0)
+		fuzz_fail("/proc/self/exe: %s", strerror(errno));
+	dir[n] = '\0';
+	/* three components off: fuzz-T, fuzz, tests */
+	for (i = 0; i < 3; i++) {
+		char *slash = strrchr(dir, '/');
+
+		if (!slash || slash == dir)
+			fuzz_fail("%s: not tests/fuzz/ of a tree", dir);
+		*slash = '\0';
+	}
+	return dir;
+}
+
+static char tmpdir[PATH_MAX];
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void tmpdir_remove(void)
+{
+	nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+const char *fuzz_tmpdir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (tmpdir[0])
+		return tmpdir;
+	snprintf(tmpdir, sizeof(tmpdir), "/dev/shm/probecc-fuzz.XXXXXX");
+	if (!mkdtemp(tmpdir)) {
+		snprintf(tmpdir, sizeof(tmpdir), "%s/probecc-fuzz.XXXXXX",
+			 tmp && *tmp ? tmp : "/tmp");
+		if (!mkdtemp(tmpdir))
+			fuzz_fail("mkdtemp %s: %s", tmpdir, strerror(errno));
+	}
+	atexit(tmpdir_remove);
+	return tmpdir;
+}
+
+void fuzz_put(const char *path, const void *data, size_t size)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	const char *p = data;
+
+	if (fd < 0)
+		fuzz_fail("%s: %s", path, strerror(errno));
+	while (size) {
+		ssize_t n = write(fd, p, size);
+
+		if (n <= 0)
+			fuzz_fail("%s: %s", path, strerror(errno));
+		p += n;
+		size -= (size_t)n;
+	}
+	close(fd);
+}
+
+void fuzz_keep_begin(void)
+{
+	__lsan_disable();
+}
+
+void fuzz_keep_end(void)
+{
+	__lsan_enable();
+}
+
+char *fuzz_path(const char *path)
+{
+	char *full;
+
+	if (asprintf(&full, "%s/%s", top(), path) < 0)
+		fuzz_fail("out of memory");
+	return full;
+}
+
+char *fuzz_load(const char *path, size_t *len)
+{
+	static struct loaded {
+		const char *path;
+		char *text;
+		size_t len;
+	} files[16];
+	char full[PATH_MAX], *text;
+	size_t i, n;
+	FILE *f;
+	long end;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]) && files[i].path; i++)
+		if (!strcmp(files[i].path, path)) {
+			*len = files[i].len;
+			return files[i].text;
+		}
+	if (i == sizeof(files) / sizeof(files[0]))
+		fuzz_fail("fuzz_load: more than %zu files", i);
+	snprintf(full, sizeof(full), "%s/%s", top(), path);
+	f = fopen(full, "rb");
+	if (!f || fseek(f, 0, SEEK_END) || (end = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
+		fuzz_fail("%s: %s", full, strerror(errno));
+	text = malloc(end + 1);
+	if (!text)
+		fuzz_fail("out of memory");
+	n = fread(text, 1, end, f);
+	if (n != (size_t)end)
+		fuzz_fail("%s: read %zu of %ld bytes", full, n, end);
+	fclose(f);
+	text[n] = '\0';
+	*len = n;
+	files[i] = (struct loaded){ .path = path, .text = text, .len = *len };
+	return text;
+}
+
+char *fuzz_copy(const uint8_t *data, size_t size)
+{
+	char *s = malloc(size + 1);
+
+	if (!s)
+		fuzz_fail("out of memory");
+	memcpy(s, data, size);
+	s[size] = '\0';
+	return s;
+}
+
+void fuzz_frame(FILE *f, unsigned int n, const char *body, size_t len, bool end)
+{
+	unsigned int seq = 0;
+	size_t off, k;
+
+	fprintf(f, DUMP_FRAME_BEGIN, n, FUZZ_NONCE);
+	for (off = 0; off < len || !seq; off += k) {
+		k = len - off < DUMP_FRAME_CHUNK_MAX ? len - off : DUMP_FRAME_CHUNK_MAX;
+		fprintf(f, DUMP_FRAME_CHUNK, n, ++seq, k,
+			crc32_update(0, body + off, k), FUZZ_NONCE);
+		fwrite(body + off, 1, k, f);
+		if (!k || body[off + k - 1] != '\n')
+			fputc('\n', f);
+	}
+	if (end)
+		fprintf(f, DUMP_FRAME_END, n, seq, (unsigned long long)len, FUZZ_NONCE);
+}
+
+char *fuzz_dumps(const uint8_t *data, size_t size, bool cut, size_t *len)
+{
+	const uint8_t *sep = memmem(data, size, FUZZ_DUMP_SEP, strlen(FUZZ_DUMP_SEP));
+	char *text = NULL, *copy;
+	FILE *f = open_memstream(&text, len);
+
+	if (!f)
+		fuzz_fail("out of memory");
+	if (sep) {
+		fuzz_frame(f, 1, (const char *)data, sep - data, true);
+		sep += strlen(FUZZ_DUMP_SEP);
+		fuzz_frame(f, 2, (const char *)sep, data + size - sep, !cut);
+	} else {
+		fuzz_frame(f, 1, (const char *)data, size, !cut);
+	}
+	fclose(f);
+	/* open_memstream's buffer is the C library's: a tracked copy */
+	copy = fuzz_copy((const uint8_t *)text, *len);
+	free(text);
+	return copy;
 }
 
 /* lib/ctype.c: the bytes with _S. */
@@ -123,3 +321,109 @@ int fuzz_split_cmdline(const char *line, struct fuzz_arg **args)
 	}
 	return n;
 }
+
+#ifdef FUZZ_REPORT
+struct program *fuzz_program(const char *path)
+{
+	struct source src = { .name = path };
+	struct diags d = { 0 };
+	struct program *prog;
+	struct token *toks;
+
+	src.text = fuzz_load(path, &src.len);
+	fuzz_keep_begin();
+	toks = tokenize(&src, &d);
+	prog = toks ? parse(toks, &d) : NULL;
+	fuzz_keep_end();
+	if (!prog)
+		fuzz_fail("%s does not parse", path);
+	return prog;
+}
+
+void fuzz_judged(const struct report *r)
+{
+	int i;
+
+	if (r->boot.end >= BOOT_NR)
+		fuzz_fail("boot verdict %d is none of the table's", r->boot.end);
+	if (!dump_evidence(&r->d))
+		for (i = 0; i < r->nexp; i++)
+			if (r->verdicts[i].ok)
+				fuzz_fail("expectation %d passed without a complete dump", i + 1);
+}
+
+/* What a sink checks: the output's name, the control bytes it may hold. */
+struct sink {
+	const char *what, *allowed;
+	size_t off;
+	char buf[1 << 16];
+};
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t len)
+{
+	struct sink *s = cookie;
+	size_t i;
+
+	for (i = 0; s->allowed && i < len; i++) {
+		unsigned char c = buf[i];
+
+		if (c < 0x20 && !(c && strchr(s->allowed, c)))
+			fuzz_fail("the %s output holds byte 0x%02x at %zu: %.*s",
+				  s->what, c, s->off + i,
+				  (int)(len - i < 80 ? len - i : 80), buf + i);
+	}
+	s->off += len;
+	return len;
+}
+
+FILE *fuzz_sink(const char *what, const char *allowed)
+{
+	static struct sink s;	/* one open at a time */
+	FILE *f;
+
+	s.what = what;
+	s.allowed = allowed;
+	s.off = 0;
+	f = fopencookie(&s, "w", (cookie_io_functions_t){ .write = sink_write });
+	if (!f)
+		fuzz_fail("fopencookie: %s", strerror(errno));
+	setvbuf(f, s.buf, _IOFBF, sizeof(s.buf));
+	return f;
+}
+
+/* Write @r with @write through a sink: no control byte but @allowed (NULL: any). */
+static void sink_out(const struct report *r, const char *what, const char *allowed,
+		     void (*write)(FILE *, const struct report *))
+{
+	FILE *f = fuzz_sink(what, allowed);
+
+	write(f, r);
+	fclose(f);
+}
+
+void fuzz_read(struct report *r, const char *text, size_t len)
+{
+	dump_read(r, fuzz_copy((const uint8_t *)text, len), len);
+}
+
+void fuzz_report(struct report *r)
+{
+	dump_probe_names(r);
+	boot_decide(r);
+	initcalls_pair(r);
+	expect_all(r);
+	fuzz_judged(r);
+	fuzz_outputs(r);
+}
+
+void fuzz_outputs(const struct report *r)
+{
+	sink_out(r, "text", NULL, text_write);
+	sink_out(r, "summary", NULL, text_summary);
+	sink_out(r, "folded", NULL, folded_write);
+	sink_out(r, "JSON", "\n", json_write);
+	sink_out(r, "SVG", "\t\n\r", svg_write);
+	sink_out(r, "JUnit", "\t\n\r", junit_write);
+	sink_out(r, "Perfetto", "\n", perfetto_write);
+}
+#endif

@@ -22,7 +22,7 @@ secs=${FUZZ_SECONDS:-60}
 runs=${FUZZ_RUNS:--1}
 nice=${FUZZ_NICE:-10}
 work=${FUZZ_WORK:-tests/out/fuzz}
-[ $# -gt 0 ] || set -- compile report console baseline previous raw bootconfig bootargs plan facts logframe
+[ $# -gt 0 ] || set -- compile report console baseline previous ustack modules raw bootconfig bootargs dtb plan facts logframe lavalog
 # ASan's quarantine of freed blocks: 16 MB, not the default 256 MB.  The
 # largest input of the seeds and of a first corpus allocates at most
 # 0.5 MB (fuzz-bootconfig; compile 0.18 MB, report 0.14 MB), and every

@@ -12,10 +12,15 @@
 #   console     the console logs of tests/report (real and hostile), with
 #               the real Malta capture and without
 #   baseline    the initcall dumps of tests/report (real and derived) and
-#               the real captures, each as the current boot (byte 0 0)
-#               and as the baseline (1)
+#               the real captures, their bodies cut to 48 events each,
+#               as the current boot (byte 0 4) and as the baseline (5)
 #   previous    the next boots' captures of tests/report/hang, with the
-#               hung boot's first dump (byte 0 1) and without (0)
+#               hung boot's first dump (byte 0 1) and without (0), and
+#               their bodies (3)
+#   ustack      bench/ustack's real user-stack dumps under the sysroots
+#               of tests/fuzz/ustack-sysroot.sh, as a uprobe's and as a
+#               kprobe's sample, and naming what those sysroots plant
+#   modules     tests/report's real bonding.ko, plain, xz'd, cut
 #   raw         the records of the raw dumps of tests/report (the real
 #               Malta boot's and those derived from it) and of
 #               tests/tracedat.test.sh's boots when tests/out holds them,
@@ -26,6 +31,9 @@
 #               bootconfig/kernel-tool has built them, and probecc's own
 #               bootconfig of the examples
 #   bootargs    tests/bootargs: each case's existing bootargs and fragment
+#   dtb         QEMU's arm64 virt device tree (with and without
+#               /chosen/bootargs) and Debian's arm64 board trees when the
+#               cache holds them
 #   plan        the plans probecc writes for the compile seeds
 #   facts       tests/elf's vmlinux files, the ELF programs the uelf and
 #               dwarf groups built (tests/out), System.maps, captures
@@ -34,14 +42,25 @@
 #               "target" record, escaped as LAVA's logger escapes it,
 #               and a job result)
 # and, for each, the inputs of tests/fuzz/regress/TARGET-*.
-# Runs from the top of the repository; "plan" and "bootconfig" need
-# ./probecc built.
+# Runs from the top of the repository; "plan", "bootconfig", "baseline"
+# and "previous" need ./probecc built.
 set -eu -o pipefail
 trap 'echo "${0##*/}: line $LINENO: exit $?: $BASH_COMMAND" >&2' ERR
 target=$1 dir=$2
 mkdir -p "$dir"
 # seed NAME: standard input into DIR/NAME
 seed() { cat > "$dir/$1"; }
+# body_head CAPTURE N EVENTS: dump N's body (probecc report --extract),
+# its trace cut to its first EVENTS events and the counts (the cpu line's
+# entries, the trace header's) made to agree: a shorter boot, as read
+body_head() {
+	./probecc report --extract "$2" "$1" | awk -F '\t' -v OFS='\t' -v n="$3" '
+		/^--- trace ---$/ { t = 1; print; next }
+		!t && $1 == "cpu" && $3 == "entries" { $4 = n; $6 = 0; $8 = 0 }
+		t && /^# entries-in-buffer/ { sub(/[0-9]+\/[0-9]+/, n "/" n) }
+		t && !/^#/ { if (k++ >= n) next }
+		{ print }'
+}
 probes() { ls tests/compiler/*.probes tests/facts/*.probes examples/*.probes \
 	      tests/report/*.probes tests/report/*/*.probes 2> /dev/null; }
 
@@ -74,17 +93,29 @@ report)
 			seed "$(basename "$(dirname "$raw")")-b64"
 	done ;;
 baseline)
+	# the dumps' bodies (byte 0 bit 2: the harness frames them), each
+	# dump's trace cut to its first 48 events and its counts with it
+	# (a whole boot is 442 initcalls in 185 KB: 59 exec/s)
 	for raw in tests/report/mipsel-initcalls/ttyS1.raw tests/report/derived/initcall-*.raw \
 		   tests/report/mipsel-ci/ttyS1.raw; do
 		b=$(basename "$(dirname "$raw")")-$(basename "$raw" .raw)
-		{ printf '\000'; cat "$raw"; } | seed "$b"
-		{ printf '\001'; cat "$raw"; } | seed "$b-as-baseline"
+		{ body_head "$raw" 1 48; printf '\n=probecc-fuzz-dump-2=\n'; body_head "$raw" 2 48; } > "$dir/.b"
+		{ printf '\004'; cat "$dir/.b"; } | seed "$b-48"
+		{ printf '\005'; cat "$dir/.b"; } | seed "$b-48-as-baseline"
+		rm -f "$dir/.b"
 	done ;;
 previous)
 	for raw in tests/report/hang/*.raw; do
 		b=$(basename "$raw" .raw)
 		{ printf '\001'; cat "$raw"; } | seed "$b"
 		{ printf '\000'; cat "$raw"; } | seed "$b-alone"
+		# its dumps' bodies, framed by the harness (byte 0 bit 1)
+		# (a capture of one dump: dump 1's alone)
+		{ printf '\003'; ./probecc report --extract 1 "$raw"
+		  ! ./probecc report --extract 2 "$raw" > "$dir/.d2" ||
+			{ printf '\n=probecc-fuzz-dump-2=\n'; cat "$dir/.d2"; }; } 2> /dev/null |
+			seed "$b-bodies"
+		rm -f "$dir/.d2"
 	done ;;
 console)
 	# the real consoles (panics, an oops, an rc's exit) and the hostile
@@ -116,6 +147,46 @@ bootargs)
 		{ printf '\001'; [ ! -f "$b.existing" ] || { cat "$b.existing"; printf '\000'; }
 		  cat "$f"; } | seed "$(basename "$b")-replace"
 	done ;;
+ustack)
+	# the stored real user-stack dumps of bench/ustack/ under each of
+	# their arch's sysroots (byte 0: 0/2/4 x86_64, 1/3/5 mipsel: whole,
+	# stripped, bad debug file); as a kprobe's "stack user" sample with
+	# the perf-mmap line of /bin/chain (tests/ustack.test.sh's kstack
+	# case); and with the program's path in the mapping and the uprobe
+	# item naming what the sysroots plant (a link out, a FIFO, ..)
+	for arch in x86_64 mipsel; do
+		case $arch in
+		x86_64) v=0 map=$'perf-mmap\t1000\t86\t401000\t78000\t1000\t/bin/chain' k=$'\tffffffff97e01000 ffffffff97e02000' ;;
+		mipsel) v=1 map=$'perf-mmap\t1000\t81\t400000\t8a000\t0\t/bin/chain' k=$'\t81f70400 81f70500' ;;
+		esac
+		awk -v map="$map" -v k="$k" '/^perf-user\t/ { print map; print $0 k; next } { print }' \
+			bench/ustack/$arch.dump2 > "$dir/.kernel"
+		for sr in $v $((v + 2)) $((v + 4)); do
+			{ printf "\\$(printf %o $sr)"; cat bench/ustack/$arch.dump2; } | seed "$arch-$sr"
+			{ printf "\\$(printf %o $sr)"; cat "$dir/.kernel"; } | seed "$arch-$sr-kernel"
+		done
+		for p in abs fifo out zero ../bin/chain; do
+			{ printf "\\$(printf %o $v)"; sed "s|/bin/chain|/bin/$p|" "$dir/.kernel"; } |
+				seed "$arch-kernel-$(echo "$p" | tr -d ./)"
+			{ printf "\\$(printf %o $v)"; sed "s|/bin/chain|/bin/$p|" bench/ustack/$arch.dump2; } |
+				seed "$arch-uprobe-$(echo "$p" | tr -d ./)"
+		done
+		rm -f "$dir/.kernel"
+	done ;;
+modules)
+	# the real Malta bonding.ko of tests/report (byte 0: 0 .ko, 1 a
+	# .ko.xz as the kernel's modules_install packs it, scripts/
+	# Makefile.modinst: --check=crc32 --lzma2=dict=1MiB; 3 xz'd by the
+	# harness; 4 added: the
+	# report's run on the real capture), and cut at 4,000 bytes as
+	# tests/report.test.sh's unreadable module
+	ko=tests/report/mipsel-6.1/modules/kernel/drivers/net/bonding/bonding.ko
+	for b in 0 3 4 7; do
+		{ printf "\\$b"; cat "$ko"; } | seed "bonding-$b"
+	done
+	{ printf '\001'; xz --check=crc32 --lzma2=dict=1MiB -c "$ko"; } | seed bonding-xz
+	{ printf '\005'; xz --check=crc32 --lzma2=dict=1MiB -c "$ko"; } | seed bonding-xz-report
+	{ printf '\004'; head -c 4000 "$ko"; } | seed bonding-cut-report ;;
 raw)
 	for raw in tests/report/mipsel-raw/ttyS1.raw tests/report/derived/raw-*.raw \
 		   tests/out/tracedat/mipsel/ttyS1.raw tests/out/tracedat/x86_64/ttyS1.raw; do
@@ -130,6 +201,27 @@ raw)
 		done
 		{ printf '\001'; cat "$dir/.d1"; } | seed "$b-dump1"
 		rm -f "$dir/.d1" "$dir/.d2"
+	done ;;
+dtb)
+	# QEMU's own arm64 virt tree (-machine dumpdtb, as tests/bootargs
+	# takes it), with a /chosen/bootargs and without /chosen; and the
+	# smallest board trees of Debian's arm64 kernel when the cache holds
+	# it (qemu-images/README.md); byte 0: 0, and 1 --replace
+	if command -v qemu-system-aarch64 > /dev/null && command -v fdtput > /dev/null; then
+		# (its blob is padded to 1 MB: packed by dtc, the same tree)
+		qemu-system-aarch64 -M virt,dumpdtb="$dir/.big" -nic none -display none > /dev/null 2>&1
+		dtc -q -I dtb -O dtb -o "$dir/.virt" "$dir/.big" && rm -f "$dir/.big"
+		cp "$dir/.virt" "$dir/.args" && fdtput -t s "$dir/.args" /chosen bootargs \
+			'console=ttyAMA0 root=/dev/vda kprobe_event=p:old,do_sys_openat2'
+		cp "$dir/.virt" "$dir/.nochosen" && fdtput -r "$dir/.nochosen" /chosen
+		for t in virt args nochosen; do
+			{ printf '\000'; cat "$dir/.$t"; } | seed "qemu-$t"
+			{ printf '\001'; cat "$dir/.$t"; } | seed "qemu-$t-replace"
+		done
+		rm -f "$dir/.virt" "$dir/.args" "$dir/.nochosen"
+	fi
+	for f in $(ls -S "${PROBECC_CACHE:-$HOME/.cache/probecc}"/pkgs/linux-image-*-arm64_*/usr/lib/linux-image-*/*/*.dtb 2> /dev/null | tail -4); do
+		{ printf '\000'; cat "$f"; } | seed "debian-$(basename "$f" .dtb)"
 	done ;;
 plan)
 	for f in $(probes); do

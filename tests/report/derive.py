@@ -11,6 +11,7 @@
 # at line ends, each with its length and CRC-32, the end line's counts),
 # so that only the edit differs.  Damage on the way (a cut, a byte
 # changed, a chunk lost, CRLF) is made on the raw bytes instead.
+import os
 import re
 import subprocess
 import zlib
@@ -254,3 +255,10 @@ edited(KS, sub(rb'(perf-user\tksync\t\d+\t\d+\t\d+\t\d+)\t\d+\t([0-9a-f]+)\t[^\t
 AR = 'tests/report/x86_64-args/ttyS1.raw'
 edited(AR, sub(rb'\nnotrace\t1\t\d+\n', rb'\nnotrace\t1\t99999999999999\n'),
        'notrace-past-mark.raw', dumps=(1,))
+
+# A module file under --modules cut short (bonding.ko's first 4,000
+# bytes): unreadable, named with why in every output.
+KO = 'tests/report/mipsel-6.1/modules/kernel/drivers/net/bonding/bonding.ko'
+os.makedirs(D + 'modules-cut/kernel/drivers/net/bonding', exist_ok=True)
+with open(D + 'modules-cut/kernel/drivers/net/bonding/bonding.ko', 'wb') as f:
+    f.write(raw(KO)[:4000])
