@@ -441,6 +441,8 @@ static void setup(struct job *j)
 	target_from_kernel(&j->t, j->k, &j->arch);
 	j->t.vmlinux = j->vmlinux;
 	j->t.k = j->k;	/* resolve (BTF names) reads it too */
+	j->t.modules = j->modules;
+	j->t.btf_mods = btf_modules_new();
 	j->t.boot_config = (signed char)kconfig_tristate(j->k, "CONFIG_BOOT_CONFIG");
 	j->t.boottime_tracing = (signed char)kconfig_tristate(j->k, "CONFIG_BOOTTIME_TRACING");
 	j->t.hist_triggers = (signed char)kconfig_tristate(j->k, "CONFIG_HIST_TRIGGERS");

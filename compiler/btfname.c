@@ -12,7 +12,10 @@
  *  - btf_check_raw(): a field written +OFF(argN):TYPE at a function's
  *    entry is compared with the member of *argN at OFF, and a mismatch
  *    is a warning naming the member there and where the field's name
- *    is (+0(arg1):string of register_netdevice on 6.12).
+ *    is (+0(arg1):string of register_netdevice on 6.12);
+ *  - btf_for_function(): a module's function is looked up in its
+ *    module's BTF (the .ko's .BTF under --modules, split on the
+ *    kernel's), read once per module.
  *
  * BTF describes types, not locations: a parameter is found by its
  * position, which holds at the entry only (trace_kprobe.c gives $argN
@@ -25,6 +28,85 @@
 
 #include "btf.h"
 #include "compiler.h"
+#include "kernel.h"
+
+/* Modules' BTF read so far: one read of a .ko per module a probe names. */
+struct btf_modules {
+	struct btf_module {
+		char *name;
+		struct kbtf *b;		/* NULL: could not be read */
+		char *why;		/* and why */
+	} *v;
+	size_t n, cap;
+};
+
+/* The module of function @func when the kernel has it only there, or NULL. */
+static const char *module_of(const struct kernel *k, const char *func)
+{
+	const struct ksym *s;
+	const char *mod = NULL;
+
+	for (s = k ? ksym_find(k, func) : NULL; s; s = ksym_next(k, s)) {
+		if (!s->module)
+			return NULL;
+		if (!mod)
+			mod = s->module;
+	}
+	return mod;
+}
+
+struct btf_modules *btf_modules_new(void)
+{
+	return xcalloc(1, sizeof(struct btf_modules));
+}
+
+const struct kbtf *btf_for_function(const struct target *t, const char *func,
+				    char *why, size_t n)
+{
+	struct btf_modules *m = t->btf_mods;
+	struct btf_module *bm = NULL;
+	struct errmsg e;
+	const char *mod;
+	char *path;
+	size_t i;
+
+	why[0] = '\0';
+	if (kbtf_func(t->btf, func) >= 0)
+		return t->btf;
+	mod = module_of(t->k, func);
+	if (!mod)
+		return NULL;
+	for (i = 0; m && i < m->n; i++)
+		if (!strcmp(m->v[i].name, mod))
+			bm = &m->v[i];
+	if (!bm) {
+		struct btf_module one = { .name = xstrdup(mod) };
+
+		path = t->modules ? ko_find(t->modules, mod) : NULL;
+		if (!t->modules)
+			one.why = xasprintf("its BTF is in %s.ko's .BTF section: give --modules DIR (/lib/modules/RELEASE of the image) to read it",
+					    mod);
+		else if (!path)
+			one.why = xasprintf("--modules %s has no %s.ko (nor %s.ko.xz) for its BTF",
+					    t->modules, mod, mod);
+		else if (!(one.b = kbtf_open_module(path, t->btf, t->k->release, &e)))
+			one.why = xstrdup(e.msg);
+		free(path);
+		if (!m) {
+			bm = xcalloc(1, sizeof(*bm));	/* no cache: the compiler's life */
+			*bm = one;
+		} else {
+			ALLOC_GROW(m->v, m->n + 1, m->cap);
+			m->v[m->n] = one;
+			bm = &m->v[m->n++];
+		}
+	}
+	if (!bm->b) {
+		snprintf(why, n, "'%s' is a function of module %s: %s", func, mod, bm->why);
+		return NULL;
+	}
+	return kbtf_func(bm->b, func) >= 0 ? bm->b : NULL;
+}
 
 /* A value being built: the fetch of an address or of the value itself. */
 struct bval {
@@ -115,8 +197,9 @@ static bool resolve_field(const struct kbtf *b, const struct probe *p,
 
 	n = kbtf_param_find(b, p->target, v->name, &type);
 	if (n < 0) {
-		diag_add(d, &p->target_pos, "the kernel's BTF (%s) has no function '%s' (a module's function has its BTF in /sys/kernel/btf/MODULE, which probecc does not read; an inlined or renamed one has none): give --vmlinux for its DWARF, or write argN",
-			 kbtf_what(b), p->target);
+		diag_add(d, &p->target_pos, "the kernel's BTF (%s) has no function '%s' (%s; an inlined or renamed one has none): give --vmlinux for its DWARF, or write argN",
+			 kbtf_what(b), p->target, t->modules ? "nor has a module under --modules" :
+			 "a module's function has its BTF in its .ko: give --modules DIR, the image's /lib/modules/RELEASE");
 		return false;
 	}
 	if (n == 0) {
@@ -200,8 +283,8 @@ static bool resolve_field(const struct kbtf *b, const struct probe *p,
 				kbtf_member_names(b, agg.id, &sg);
 				dym = suggest_text(&sg);
 				tn = kbtf_type_str(b, agg.id);
-				diag_add(d, &a->pos, "%s has no member '%s' (the kernel's BTF)%s",
-					 tn, a->member, dym);
+				diag_add(d, &a->pos, "%s has no member '%s' (%s)%s",
+					 tn, a->member, b == t->btf ? "the kernel's BTF" : "its module's BTF", dym);
 				free(tn);
 				free(dym);
 				return false;
@@ -334,7 +417,9 @@ int btf_resolve_probe(const struct kbtf *b, struct probe *p,
 		      struct diags *d)
 {
 	struct strbuf why = { 0 };
+	const struct kbtf *mb;
 	struct field *f;
+	char mwhy[512];
 	int errors = 0;
 
 	if (kbtf_pointer_size(b) != t->abi->long_bytes) {
@@ -347,6 +432,17 @@ int btf_resolve_probe(const struct kbtf *b, struct probe *p,
 			 p->kind == P_KRETPROBE ? "a kretprobe of " : "", p->target, p->offset);
 		return 1;
 	}
+	/* a module's function: its module's BTF, split on the kernel's */
+	mb = btf_for_function(t, p->target, mwhy, sizeof(mwhy));
+	if (!mb && mwhy[0]) {
+		diag_add(d, &p->target_pos, "%s; or write argN", mwhy);
+		return 1;
+	}
+	if (mb && mb != b)
+		sb_addf(explain, "  %s: a function of a module: its BTF %s (%u types with the kernel's)\n",
+			p->name, kbtf_what(mb), kbtf_ntypes(mb));
+	if (mb)
+		b = mb;
 	for (f = p->fields; f; f = f->next) {
 		char *text;
 
@@ -402,9 +498,10 @@ static bool agrees(const struct kbtf *b, const struct kbtf_type *mt,
 	return true;
 }
 
-int btf_check_raw(const struct kbtf *b, const struct program *prog,
+int btf_check_raw(const struct kbtf *kb, const struct program *prog,
 		  const struct target *t, struct diags *warn)
 {
+	const struct kbtf *b = kb;
 	const struct probe *p;
 	int n = 0;
 
@@ -413,8 +510,13 @@ int btf_check_raw(const struct kbtf *b, const struct program *prog,
 	for (p = prog->probes; p; p = p->next) {
 		const struct field *f;
 
-		if (p->kind != P_KPROBE || p->offset || kbtf_func(b, p->target) < 0)
+		char mwhy[512];
+
+		if (p->kind != P_KPROBE || p->offset)
 			continue;
+		b = btf_for_function(t, p->target, mwhy, sizeof(mwhy));
+		if (!b)
+			continue;	/* no BTF of it: nothing to check against */
 		for (f = p->fields; f; f = f->next) {
 			struct kbtf_type pt, agg, mt;
 			struct kbtf_member nm;

@@ -472,6 +472,20 @@ struct kbtf;
  * with did-you-mean, not a pointer, a parameter after a struct or a
  * register pair) in @d; returns their number.
  */
+/*
+ * btf_for_function() - the BTF that has function @func: @t->btf when the
+ * kernel's own BTF has it, else, for a function the kernel has only in
+ * module M (its symbols, --modules), M's BTF split on the kernel's (the
+ * .BTF of M.ko under @t->modules, facts/btf.h kbtf_open_module()), read
+ * once and kept in @t->btf_mods.  NULL with why in @why (a module with
+ * no file, no .BTF, another release's; no --modules), or "" when @func
+ * is neither the kernel's nor a module's.
+ */
+const struct kbtf *btf_for_function(const struct target *t, const char *func,
+				    char *why, size_t n);
+/* btf_modules_new() - an empty set of modules' BTF for struct target (never freed: the compiler's life). */
+struct btf_modules *btf_modules_new(void);
+
 int btf_resolve_probe(const struct kbtf *b, struct probe *p,
 		      const struct target *t, struct strbuf *explain,
 		      struct diags *d);
@@ -587,6 +601,8 @@ struct target {
 	const struct kernel *k;	/* what is known of the kernel's symbols; never NULL in main.c */
 	/* the kernel's BTF (--btf, a capture's btf): C names without DWARF; NULL: none */
 	const struct kbtf *btf;
+	const char *modules;	/* --modules DIR: the modules' files (their BTF); NULL: none */
+	struct btf_modules *btf_mods;	/* modules' BTF read so far (btfname.c); NULL: none read */
 };
 
 /* Where the overlay puts the agent (initrd.c, initramfs/agent.c). */

@@ -11,12 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "btf.h"
+#include "elffile.h"
 
 /* typedef/qualifier links followed before the BTF is called damaged */
 #define PEEL_MAX	32
@@ -95,6 +97,108 @@ struct kbtf *kbtf_from_raw(const void *data, size_t n, const char *what,
 		return NULL;
 	}
 	return wrap(btf, what);
+}
+
+/* The section @name of @f: its bytes, NULL when it has none or it is empty. */
+static Elf_Data *section_data(struct elf_file *f, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	size_t strndx;
+	GElf_Shdr sh;
+	const char *n;
+
+	if (elf_getshdrstrndx(f->elf, &strndx))
+		return NULL;
+	while ((scn = elf_nextscn(f->elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS &&
+		    (n = elf_strptr(f->elf, strndx, sh.sh_name)) && !strcmp(n, name))
+			return elf_getdata(scn, NULL);
+	return NULL;
+}
+
+/*
+ * The release a module was built for: the first word of "vermagic=" in
+ * its .modinfo (include/linux/vermagic.h, VERMAGIC_STRING), in @buf.
+ */
+static bool vermagic(struct elf_file *f, char *buf, size_t n)
+{
+	Elf_Data *d = section_data(f, ".modinfo");
+	const char *p, *end;
+
+	if (!d || !d->d_buf)
+		return false;
+	for (p = d->d_buf, end = p + d->d_size; p < end; p += strnlen(p, end - p) + 1) {
+		size_t len = strnlen(p, end - p);
+
+		if (len > 9 && !strncmp(p, "vermagic=", 9)) {
+			snprintf(buf, n, "%.*s", (int)strcspn(p + 9, " "), p + 9);
+			return buf[0] != '\0';
+		}
+	}
+	return false;
+}
+
+/*
+ * Split BTF from bytes in memory: libbpf 1.1 (Debian 12) has no
+ * btf__new_split() (1.3), only btf__parse_raw_split() of a path, so the
+ * bytes go through a memfd (an xz module is unpacked in memory).  NULL
+ * with errno set.
+ */
+static struct btf *split_raw(const void *data, size_t n, struct btf *base)
+{
+	char path[40];
+	struct btf *btf;
+	int fd = memfd_create("probecc-btf", MFD_CLOEXEC), err;
+
+	if (fd < 0)
+		return NULL;
+	if (write(fd, data, n) != (ssize_t)n) {
+		err = errno ? errno : EIO;
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	libbpf_set_print(quiet);
+	btf = btf__parse_raw_split(path, base);
+	err = errno;
+	close(fd);
+	errno = err;
+	return btf;
+}
+
+struct kbtf *kbtf_open_module(const char *path, const struct kbtf *base,
+			      const char *release, struct errmsg *e)
+{
+	struct elf_file f;
+	struct btf *btf;
+	Elf_Data *d;
+	char built[128];
+
+	if (elf_file_open(&f, path, e))
+		return NULL;
+	if (release && vermagic(&f, built, sizeof(built)) && strcmp(built, release)) {
+		errmsg_set(e, -EINVAL, "%s is a module of Linux %s, and the kernel is %s: its BTF would name another kernel's types",
+			   path, built, release);
+		elf_file_close(&f);
+		return NULL;
+	}
+	d = section_data(&f, ".BTF");
+	if (!d || !d->d_buf || !d->d_size || d->d_size > 0xffffffffu) {
+		errmsg_set(e, -ENOENT, "%s has no .BTF section (the kernel needs CONFIG_DEBUG_INFO_BTF_MODULES)",
+			   path);
+		elf_file_close(&f);
+		return NULL;
+	}
+	btf = split_raw(d->d_buf, d->d_size, base->btf);
+	if (!btf) {
+		errmsg_set(e, -EINVAL, "%s: its .BTF is not BTF split on %s (%s): not a module of that kernel, or damaged",
+			   path, base->what, strerror(errno));
+		elf_file_close(&f);
+		return NULL;
+	}
+	elf_file_close(&f);
+	return wrap(btf, path);
 }
 
 void kbtf_free(struct kbtf *b)

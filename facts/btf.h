@@ -6,7 +6,8 @@
  * C name (dev->name) becomes an offset and a type on any kernel built
  * with CONFIG_DEBUG_INFO_BTF, with no DWARF.  Sources: a copy of
  * /sys/kernel/btf/vmlinux (raw BTF, the capture's "btf" section) or an
- * ELF kernel with a .BTF section.
+ * ELF kernel with a .BTF section; a module's, split on the kernel's, from
+ * its .ko.
  *
  * Type ids are libbpf's (0 is void); every id a function returns is one
  * of the loaded BTF's.  Strings returned are owned by the struct kbtf
@@ -35,6 +36,18 @@ struct kbtf *kbtf_open(const char *path, struct errmsg *e);
  */
 struct kbtf *kbtf_from_raw(const void *data, size_t n, const char *what,
 			   struct errmsg *e);
+/*
+ * kbtf_open_module() - the BTF of the module file @path (NAME.ko or
+ * NAME.ko.xz, common/elffile.c): its .BTF section, split BTF whose type
+ * ids and strings go on from @base's (the kernel's, which must outlive
+ * the result; scripts/Makefile.modfinal runs pahole --btf_base vmlinux;
+ * libbpf btf__parse_raw_split()).  With @release (NULL: unknown) a module whose
+ * .modinfo vermagic names another release is refused.  NULL with @e set:
+ * no such file or not ELF (elf_file_open()'s codes), -ENOENT no .BTF,
+ * -EINVAL another release's or not split on @base.
+ */
+struct kbtf *kbtf_open_module(const char *path, const struct kbtf *base,
+			      const char *release, struct errmsg *e);
 void kbtf_free(struct kbtf *b);
 const char *kbtf_what(const struct kbtf *b);
 /* Number of types (for --explain). */

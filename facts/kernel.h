@@ -127,6 +127,12 @@ struct ko_sym {
 	char *section;		/* ".text", ".init.text", ... */
 	unsigned long long off, size;	/* bytes */
 };
+/*
+ * ko_find() - the file of module @name below @dir (NAME.ko or NAME.ko.xz,
+ * '-' in a file name being '_' in the module name, as the kernel has
+ * it): malloc'd, the caller's; NULL when there is none.
+ */
+char *ko_find(const char *dir, const char *name);
 /* FUNC symbols of module @name's code sections, below @dir; see vmlinux.c. */
 struct ko_sym *ko_symbols(const char *dir, const char *name, size_t *n,
 			  char **file, struct errmsg *e);

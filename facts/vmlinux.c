@@ -428,6 +428,15 @@ static int ko_match(const char *path, const struct stat *st, int flag,
 	return 1;
 }
 
+char *ko_find(const char *dir, const char *name)
+{
+	ko_want = name;
+	ko_found = NULL;
+	if (nftw(dir, ko_match, 16, FTW_PHYS) <= 0)
+		return NULL;
+	return ko_found;
+}
+
 /*
  * ko_symbols() - the FUNC symbols of module @name's code sections (every
  * SHF_EXECINSTR section: .text, .text.unlikely, .init.text, ...) from
@@ -453,14 +462,11 @@ struct ko_sym *ko_symbols(const char *dir, const char *name, size_t *n,
 	Elf_Data *d;
 
 	*n = 0;
-	*file = NULL;
 	e->msg[0] = '\0';
-	ko_want = name;
-	ko_found = NULL;
-	if (nftw(dir, ko_match, 16, FTW_PHYS) <= 0 || !ko_found)
+	*file = ko_find(dir, name);
+	if (!*file)
 		return NULL;
-	*file = ko_found;
-	if (elf_open(&f, ko_found, e))
+	if (elf_open(&f, *file, e))
 		return NULL;
 	scn = find_symtab(&f, &sh);
 	if (!elf_getshdrstrndx(f.elf, &strndx) && scn &&

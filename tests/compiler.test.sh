@@ -144,6 +144,19 @@ else
 	t_fail "compiler/btf-input-from-clang" "tests/compiler/btf/kernel.btf differs from clang's BTF of kernel.c (clang -target bpf -g -O2, llvm-objcopy --dump-section .BTF)" "$d/err"
 fi
 
+# The modules of the module-BTF cases (--modules tests/compiler/btf/modules,
+# modules-nobtf) are what tests/compiler/btf/mkmodule.py makes of
+# bonding.c: its .BTF split on kernel.btf by libbpf's dedup, as pahole
+# --btf_base vmlinux makes a real module's.
+d=$T_OUT/compiler/btf-module && rm -rf "$d" && mkdir -p "$d"
+if python3 tests/compiler/btf/mkmodule.py "$d" 2> "$d/err" &&
+   cmp -s "$d/modules/bonding.ko" tests/compiler/btf/modules/bonding.ko &&
+   cmp -s "$d/modules-nobtf/bonding.ko" tests/compiler/btf/modules-nobtf/bonding.ko; then
+	t_pass "compiler/btf-module-from-libbpf"
+else
+	t_fail "compiler/btf-module-from-libbpf" "tests/compiler/btf/modules*/bonding.ko differ from tests/compiler/btf/mkmodule.py's" "$d/err"
+fi
+
 # Every input has a limit: /dev/zero as the probe file stops at 16 MiB
 # (--target, --system-map and --base-initrd: the bad-*-zero cases).
 d=$T_OUT/compiler/limits && rm -rf "$d" && mkdir -p "$d"
