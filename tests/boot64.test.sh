@@ -27,7 +27,9 @@
 #            every item "ok"; the exec of /init has its stack
 #   btf      (6.12 targets) tests/boot64/btf612.probes with --report: C
 #            names without --vmlinux: dev->name of register_netdevice
-#            ("bond%d") by probecc from the capture's BTF (+304), a
+#            ("bond%d") by probecc from the capture's BTF (+304),
+#            bond->dev->name of bonding's bond_work_init_all ("bond0")
+#            from bonding.ko's own BTF (--modules), a
 #            kretprobe's $arg1 and BTF name type_page (6.10+, resolved by
 #            the kernel) beside $retval -16; and examples/ci-bond0.probes
 #            with 6.1's +0(arg1):string warned against the capture's BTF
@@ -262,13 +264,19 @@ for t in ${B64_TARGETS:-$b64_all}; do
 	if b64_want btf && b64_run $t btf tests/boot64/btf612.probes --report; then
 		d=$b64_dir/$t-btf
 		t_grep "boot64/$t-btf/expectations-hold" "$d/junit.xml" \
-			'<testsuite name="probecc" tests="7" failures="0">'
+			'<testsuite name="probecc" tests="8" failures="0">'
 		# dev->name: the offset probecc read from the capture's BTF;
+		# bond->dev->name: from bonding.ko's BTF (--modules), the
+		# module not loaded when the capture was taken;
 		# the kretprobe's type_page: the C text, which the kernel resolves
 		t_grep "boot64/$t-btf/btf-fetchargs" "$d/cmdline" \
-			'kprobe_event=p:netdev,register_netdevice,name=\+304\(%(di|x0)\):string;r:mount_ret,path_mount,ret=\$retval:s32,dev=\+0\(\$arg1\):string,type=type_page:string( |$)'
+			'kprobe_event=p:netdev,register_netdevice,name=\+304\(%(di|x0)\):string;p:bondwork,bonding:bond_work_init_all,name=\+304\(\+0\(%(di|x0)\)\):string;r:mount_ret,path_mount,ret=\$retval:s32,dev=\+0\(\$arg1\):string,type=type_page:string( |$)'
 		t_grep "boot64/$t-btf/explain" "$d/explain" \
 			'^  netdev\.name = dev->name: dev: parameter 1 of register_netdevice \(struct net_device \*\) -> arg1; ->name at \+304 \(char\[16\]\) -> \+304\(%(di|x0)\):string$'
+		t_grep "boot64/$t-btf/explain-module-btf" "$d/explain" \
+			'^  bondwork\.name = bond->dev->name: bond: parameter 1 of bond_work_init_all \(struct bonding \*\) -> arg1; ->dev at \+0 \(struct net_device \*\); ->name at \+304 \(char\[16\]\) -> \+304\(\+0\(%(di|x0)\)\):string$'
+		t_grep "boot64/$t-btf/module-value" "$d/dump2" \
+			' bondwork: \(.*bond_work_init_all.*\) name="bond0"$'
 		t_grep "boot64/$t-btf/explain-kernel-btf" "$d/explain" \
 			'^  mount_ret\.type = type_page: BTF \(at the return: the entry.s value, kept by the kernel\) -> type_page:string$'
 		# +0(arg1):string, 6.1's layout of net_device: the capture's
