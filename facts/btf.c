@@ -8,12 +8,15 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <archive.h>
+#include <archive_entry.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
@@ -57,6 +60,152 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
+/* A boot image or its unpacked kernel: at most this many bytes. */
+#define IMAGE_MAX	((size_t)512 << 20)
+
+static unsigned get32(const unsigned char *p, bool be)
+{
+	return be ? (unsigned)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3] :
+		    (unsigned)p[3] << 24 | p[2] << 16 | p[1] << 8 | p[0];
+}
+
+/*
+ * The kernel's BTF inside a boot image's bytes: the blob the linker put
+ * between __start_BTF and __stop_BTF (include/asm-generic/vmlinux.lds.h),
+ * with no section header left to name it.  Found by its header
+ * (include/uapi/linux/btf.h: magic 0xeB9F in the kernel's byte order,
+ * version 1, flags 0, the types and strings inside the bytes that follow)
+ * and kept only when libbpf's btf__new() accepts it.  NULL: none.
+ */
+static struct btf *btf_in_image(const unsigned char *img, size_t n)
+{
+	static const unsigned char magic[2][4] = {
+		{ 0x9f, 0xeb, 1, 0 }, { 0xeb, 0x9f, 1, 0 },
+	};
+	const unsigned char *p = img, *end = img + n, *q;
+
+	while ((size_t)(end - p) >= 24) {
+		bool be;
+		unsigned long long hdr, toff, tlen, soff, slen, size;
+		struct btf *btf;
+
+		const unsigned char *le = memmem(p, end - p, magic[0], 4);
+		const unsigned char *bem = memmem(p, end - p, magic[1], 4);
+
+		q = !le ? bem : !bem ? le : le < bem ? le : bem;	/* the first */
+		if (!q || (size_t)(end - q) < 24)
+			return NULL;
+		be = q[0] == 0xeb;
+		hdr = get32(q + 4, be);
+		toff = get32(q + 8, be);
+		tlen = get32(q + 12, be);
+		soff = get32(q + 16, be);
+		slen = get32(q + 20, be);
+		size = hdr + (toff + tlen > soff + slen ? toff + tlen : soff + slen);
+		p = q + 1;
+		if (hdr < 24 || hdr > 4096 || toff % 4 || !tlen || !slen ||
+		    (toff + tlen > soff && soff + slen > toff) ||
+		    size > (unsigned long long)(end - q))
+			continue;
+		libbpf_set_print(quiet);
+		btf = btf__new(q, (__u32)size);
+		if (btf && btf__type_cnt(btf) > 1)
+			return btf;
+		btf__free(btf);
+	}
+	return NULL;
+}
+
+/*
+ * The kernel inside an x86 bzImage (Documentation/arch/x86/boot.rst):
+ * "HdrS" at 0x202, protocol 2.08+ for payload_offset (0x248) and
+ * payload_length (0x24c), from the protected-mode code at (setup_sects
+ * (0x1f1; 0 is 4) + 1) * 512; compressed by CONFIG_KERNEL_XZ (Debian's
+ * 6.1) or CONFIG_KERNEL_ZSTD (6.12), unpacked with libarchive's raw
+ * format.  NULL when @img is no bzImage or its payload cannot be
+ * unpacked (then @e says why).
+ */
+static unsigned char *bzimage_kernel(const unsigned char *img, size_t n,
+				     const char *path, size_t *len, struct errmsg *e)
+{
+	size_t pm, off, plen, cap = 64 << 20;
+	struct archive_entry *ent;
+	struct archive *a;
+	unsigned char *out;
+	la_ssize_t got;
+
+	*len = 0;
+	if (n < 0x250 || memcmp(img + 0x202, "HdrS", 4) ||
+	    (img[0x206] | img[0x207] << 8) < 0x208)
+		return NULL;
+	pm = ((img[0x1f1] ? img[0x1f1] : 4) + 1) * (size_t)512;
+	off = get32(img + 0x248, false);
+	plen = get32(img + 0x24c, false);
+	if (pm > n || off > n - pm || plen > n - pm - off || plen < 8) {
+		errmsg_set(e, -EINVAL, "%s: a bzImage whose payload is past its end", path);
+		return NULL;
+	}
+	a = archive_read_new();
+	if (!a)
+		return NULL;
+	archive_read_support_filter_all(a);
+	archive_read_support_format_raw(a);
+	/* the stream, less the unpacked size appended to it (arch/x86/boot/compressed/Makefile, *_with_size) */
+	if (archive_read_open_memory(a, img + pm + off, plen - 4) != ARCHIVE_OK ||
+	    archive_read_next_header(a, &ent) != ARCHIVE_OK) {
+		errmsg_set(e, -EINVAL, "%s: cannot unpack its bzImage payload: %s", path,
+			   archive_error_string(a));
+		archive_read_free(a);
+		return NULL;
+	}
+	out = xmalloc(cap);
+	for (;;) {
+		if (*len == cap) {
+			if (cap >= IMAGE_MAX) {
+				errmsg_set(e, -EFBIG, "%s: its kernel is more than %zu bytes unpacked",
+					   path, IMAGE_MAX);
+				break;
+			}
+			cap *= 2;
+			out = xrealloc(out, cap);
+		}
+		got = archive_read_data(a, out + *len, cap - *len);
+		if (got == 0) {
+			archive_read_free(a);
+			return out;
+		}
+		if (got < 0) {
+			errmsg_set(e, -EINVAL, "%s: cannot unpack its bzImage payload: %s", path,
+				   archive_error_string(a));
+			break;
+		}
+		*len += (size_t)got;
+	}
+	archive_read_free(a);
+	free(out);
+	return NULL;
+}
+
+/* The BTF of a boot image @path (bzImage or arm64 Image), or NULL with @e. */
+static struct btf *image_btf(const char *path, struct errmsg *e)
+{
+	unsigned char *img, *kern;
+	struct btf *btf = NULL;
+	size_t n, kn;
+
+	e->msg[0] = '\0';
+	if (file_read_max(path, IMAGE_MAX, (char **)&img, &n, e))
+		return NULL;
+	kern = bzimage_kernel(img, n, path, &kn, e);
+	if (kern)
+		btf = btf_in_image(kern, kn);
+	else if (!e->msg[0])
+		btf = btf_in_image(img, n);
+	free(kern);
+	free(img);
+	return btf;
+}
+
 struct kbtf *kbtf_open(const char *path, struct errmsg *e)
 {
 	struct btf *btf;
@@ -66,6 +215,12 @@ struct kbtf *kbtf_open(const char *path, struct errmsg *e)
 	libbpf_set_print(quiet);
 	btf = btf__parse(path, NULL);
 	err = btf ? 0 : -errno;
+	if (!btf && (btf = image_btf(path, e)))
+		return wrap(btf, path);
+	if (!btf && e->msg[0]) {
+		/* a bzImage whose payload could not be unpacked */
+		return NULL;
+	}
 	if (!btf) {
 		if (err == -ENOENT && access(path, F_OK) == 0)
 			errmsg_set(e, err, "%s: no BTF: an ELF file without a .BTF section (the kernel needs CONFIG_DEBUG_INFO_BTF)",

@@ -6,8 +6,8 @@
  * C name (dev->name) becomes an offset and a type on any kernel built
  * with CONFIG_DEBUG_INFO_BTF, with no DWARF.  Sources: a copy of
  * /sys/kernel/btf/vmlinux (raw BTF, the capture's "btf" section) or an
- * ELF kernel with a .BTF section; a module's, split on the kernel's, from
- * its .ko.
+ * ELF kernel with a .BTF section, a boot image (bzImage, arm64 Image); a
+ * module's, split on the kernel's, from its .ko.
  *
  * Type ids are libbpf's (0 is void); every id a function returns is one
  * of the loaded BTF's.  Strings returned are owned by the struct kbtf
@@ -26,7 +26,11 @@ struct kbtf;
 /*
  * kbtf_open() - the BTF of @path: raw BTF (magic 0xeB9F, as
  * /sys/kernel/btf/vmlinux) or an ELF file's .BTF section (libbpf
- * btf__parse()).  NULL with @e set (-ENOENT, -EINVAL: no BTF there).
+ * btf__parse()), else a boot image's: an x86 bzImage's payload unpacked
+ * (libarchive: xz, zstd, gzip...; at most 512 MiB) or an image as it is
+ * (arm64 Image), the BTF blob found by its header and accepted by
+ * btf__new().  NULL with @e set (-ENOENT, -EINVAL: no BTF there; -EFBIG;
+ * a bzImage that does not unpack).
  */
 struct kbtf *kbtf_open(const char *path, struct errmsg *e);
 

@@ -157,6 +157,34 @@ else
 	t_fail "compiler/btf-module-from-libbpf" "tests/compiler/btf/modules*/bonding.ko differ from tests/compiler/btf/mkmodule.py's" "$d/err"
 fi
 
+# --btf of a boot image: a bzImage header whose payload lies past the
+# file's end is refused with that reason (not read past it), and a file
+# holding BTF's magic with lengths past its end is no BTF.
+d=$T_OUT/compiler/btf-image && rm -rf "$d" && mkdir -p "$d"
+python3 - "$d" <<'PY'
+import struct, sys
+img = bytearray(0x1000)
+img[0x1f1] = 4                                  # setup_sects
+img[0x202:0x206] = b"HdrS"
+struct.pack_into("<H", img, 0x206, 0x020f)      # boot protocol 2.15
+struct.pack_into("<II", img, 0x248, 0x100, 0x10000)  # payload past the end
+open(sys.argv[1] + "/cut.bzimage", "wb").write(img)
+raw = bytearray(0x100)
+struct.pack_into("<HBBIIIII", raw, 0x10, 0xeb9f, 1, 0, 24, 0, 0x1000, 0x1000, 16)
+open(sys.argv[1] + "/long.btf", "wb").write(raw)
+PY
+printf 'kprobe k register_netdevice { name = dev->name }\n' > "$d/k.probes"
+./probecc --arch x86_64 --btf "$d/cut.bzimage" "$d/k.probes" --cmdline > /dev/null 2> "$d/cut.err"
+rc1=$?
+./probecc --arch x86_64 --btf "$d/long.btf" "$d/k.probes" --cmdline > /dev/null 2> "$d/long.err"
+rc2=$?
+if [ $rc1 = 2 ] && grep -qx "probecc: error: $d/cut.bzimage: a bzImage whose payload is past its end" "$d/cut.err" &&
+   [ $rc2 = 2 ] && grep -q "^probecc: error: $d/long.btf: " "$d/long.err"; then
+	t_pass "compiler/btf-image-hostile"
+else
+	t_fail "compiler/btf-image-hostile" "exit $rc1, $rc2" "$d/cut.err" "$d/long.err"
+fi
+
 # Every input has a limit: /dev/zero as the probe file stops at 16 MiB
 # (--target, --system-map and --base-initrd: the bad-*-zero cases).
 d=$T_OUT/compiler/limits && rm -rf "$d" && mkdir -p "$d"

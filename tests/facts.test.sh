@@ -101,6 +101,30 @@ if target_setup mipsel MIPSEL && target_setup x86_64 X86_64; then
 	else
 		t_fail "facts/stripped-vmlinuz" "" "$T_OUT/facts/vmlinuz.out"
 	fi
+
+	# The kernel's BTF from its boot image alone, no capture: Debian's
+	# amd64 bzImage (its xz payload unpacked) and arm64 Image (raw, with
+	# no section headers), the blob between __start_BTF and __stop_BTF
+	# found by its header: as many types as the capture's copy of
+	# /sys/kernel/btf/vmlinux, and 6.1's dev->name at +0.
+	d=$T_OUT/facts/image-btf && rm -rf "$d" && mkdir -p "$d"
+	for a in x86_64 arm64; do
+		eval "$(qemu-images/fetch $a)"
+		if ! t=$(qemu-images/target $a 2> "$d/$a.capture.log"); then
+			t_fail "facts/image-btf-$a" "no capture of $a" "$d/$a.capture.log"
+			continue
+		fi
+		./probecc --arch $a --btf "$VMLINUZ" examples/ci-bond0.probes --explain > "$d/$a.image" 2>&1
+		./probecc --target "$t" --modules "$MODULES" examples/ci-bond0.probes --explain > "$d/$a.capture" 2>&1
+		ni=$(sed -n 's/^BTF .*: \([0-9]*\) types, for C names.*/\1/p' "$d/$a.image")
+		nc=$(sed -n 's/^BTF .*: \([0-9]*\) types, for C names.*/\1/p' "$d/$a.capture")
+		if [ -n "$ni" ] && [ "$ni" = "$nc" ] &&
+		   grep -Eq '^  netdev\.name = dev->name: .*->name at \+0 \(char\[16\]\) -> \+0\(%(di|x0)\):string$' "$d/$a.image"; then
+			t_pass "facts/image-btf-$a"
+		else
+			t_fail "facts/image-btf-$a" "image: '$ni' types, capture: '$nc'" "$d/$a.image"
+		fi
+	done
 else
 	t_skip "facts/*" "no target capture: $(tail -2 "$T_OUT"/facts/*.capture.log)"
 fi
