@@ -125,6 +125,19 @@ if target_setup mipsel MIPSEL && target_setup x86_64 X86_64; then
 			t_fail "facts/image-btf-$a" "image: '$ni' types, capture: '$nc'" "$d/$a.image"
 		fi
 	done
+	# run-probes with no capture (your --kernel) takes the image's BTF:
+	# dev->name compiled from Debian's arm64 Image, no -dbg fetched
+	# (--prepare: no boot)
+	eval "$(qemu-images/fetch arm64)"
+	qemu-images/run-probes --arch arm64 --out "$d/rp" --kernel "$VMLINUZ" --kernel-version 6.1 \
+		--prepare examples/ci-bond0.probes > "$d/rp.out" 2>&1
+	rc=$?
+	if [ $rc = 0 ] && grep -q 'kprobe_event=p:netdev,register_netdevice,name=+0(%x0):string' "$d/rp/cmdline" &&
+	   ! grep -q -- '-dbg' "$d/rp.out"; then
+		t_pass "facts/run-probes-image-btf"
+	else
+		t_fail "facts/run-probes-image-btf" "exit $rc" "$d/rp.out"
+	fi
 else
 	t_skip "facts/*" "no target capture: $(tail -2 "$T_OUT"/facts/*.capture.log)"
 fi
