@@ -522,6 +522,7 @@ int btf_check_raw(const struct kbtf *kb, const struct program *prog,
 			struct kbtf_member nm;
 			long long off, moff;
 			const char *pname, *ft = f->type;
+			const char *whose = b == kb ? "the kernel's BTF" : "its module's BTF";
 			char *path, *tn, *where = NULL;
 			int argn, type, mtype;
 
@@ -560,14 +561,14 @@ int btf_check_raw(const struct kbtf *kb, const struct program *prog,
 
 				if (moff != off)
 					snprintf(at, sizeof(at), " from +%lld", moff);
-				diag_add(warn, &f->pos, "+%lld(arg%d) of %s is %s at offset %lld, '%s' (%s%s), not what ':%s' reads (the kernel's BTF, %s)%s",
+				diag_add(warn, &f->pos, "+%lld(arg%d) of %s is %s at offset %lld, '%s' (%s%s), not what ':%s' reads (%s, %s)%s",
 					 off, argn, p->target, tn, off, path, mts, at,
-					 ft, kbtf_what(b), where ? where : "");
+					 ft, whose, kbtf_what(b), where ? where : "");
 				free(mts);
 			} else {
-				diag_add(warn, &f->pos, "+%lld(arg%d) of %s is %s at offset %lld, which no member holds (a hole, or past its %lld bytes; the kernel's BTF, %s)%s",
+				diag_add(warn, &f->pos, "+%lld(arg%d) of %s is %s at offset %lld, which no member holds (a hole, or past its %lld bytes; %s, %s)%s",
 					 off, argn, p->target, tn, off, agg.size,
-					 kbtf_what(b), where ? where : "");
+					 whose, kbtf_what(b), where ? where : "");
 			}
 			free(tn);
 			free(where);
