@@ -10,6 +10,7 @@
  *   readfile.c  the one whole-file reader (returns an error, never exits)
  *   output.c    atomic outputs: stage every file, then commit or abort
  *   elffile.c   the one ELF opener (its own header, elffile.h: <gelf.h>)
+ *   unpack.c    the one unpacker of a compressed stream (libarchive)
  *   suggest.c   "did you mean": the one edit distance and suggestion rule
  *   strmap.c    a string -> pointer hash map (its own header, strmap.h:
  *               no exits, for bootconfig/ too)
@@ -208,6 +209,22 @@ int file_read_stream_max(FILE *f, size_t max, char **text, size_t *len);
  * *@size (when not NULL) its size in bytes, the most a read may take.
  */
 int regular_open(const char *path, long long *size);
+
+/* ---- compressed streams (unpack.c) ---- */
+
+struct archive;
+
+/*
+ * unpack_whole() - the data of the entry libarchive @a has open (raw
+ * format; the caller chose the filters and opened it) read to its end
+ * into a malloc'd *@out of *@len bytes, owned by the caller.  The buffer
+ * starts at @cap bytes (at least 64 KiB) and doubles; a stream of @max
+ * bytes or more is refused.  Returns 0; -EFBIG past @max, -ENOEXEC when
+ * libarchive cannot read it (archive_error_string(@a) says why).  On an
+ * error *@out is NULL.
+ */
+int unpack_whole(struct archive *a, size_t cap, size_t max,
+		 unsigned char **out, size_t *len);
 
 /* ---- "did you mean" (suggest.c) ---- */
 

@@ -141,7 +141,7 @@ static int read_xz(struct elf_file *f, size_t packed, struct errmsg *e)
 	struct archive *a = archive_read_new();
 	struct archive_entry *ent;
 	size_t cap = packed < ELF_XZ_MAX / 4 ? packed * 4 : ELF_XZ_MAX;
-	la_ssize_t n;
+	unsigned char *mem;
 	int rc = 0;
 
 	if (!a)
@@ -154,29 +154,14 @@ static int read_xz(struct elf_file *f, size_t packed, struct errmsg *e)
 				f->path, archive_error_string(a));
 		goto out;
 	}
-	if (cap < 64 << 10)
-		cap = 64 << 10;
-	f->mem = xmalloc(cap);
-	for (;;) {
-		if (f->mem_len == cap) {
-			if (cap >= ELF_XZ_MAX) {
-				rc = errmsg_set(e, -EFBIG, "%s: more than %u bytes once unpacked",
-						f->path, ELF_XZ_MAX);
-				goto out;
-			}
-			cap = cap < ELF_XZ_MAX / 2 ? cap * 2 : ELF_XZ_MAX;
-			f->mem = xrealloc(f->mem, cap);
-		}
-		n = archive_read_data(a, f->mem + f->mem_len, cap - f->mem_len);
-		if (n < 0) {
-			rc = errmsg_set(e, -ENOEXEC, "%s: cannot unpack its xz: %s",
-					f->path, archive_error_string(a));
-			goto out;
-		}
-		if (!n)
-			break;
-		f->mem_len += (size_t)n;
-	}
+	rc = unpack_whole(a, cap, ELF_XZ_MAX, &mem, &f->mem_len);
+	if (rc == -EFBIG)
+		errmsg_set(e, rc, "%s: more than %u bytes once unpacked", f->path, ELF_XZ_MAX);
+	else if (rc)
+		errmsg_set(e, rc, "%s: cannot unpack its xz: %s", f->path,
+			   archive_error_string(a));
+	else
+		f->mem = (char *)mem;
 out:
 	archive_read_free(a);
 	return rc;

@@ -128,11 +128,11 @@ static struct btf *btf_in_image(const unsigned char *img, size_t n)
 static unsigned char *bzimage_kernel(const unsigned char *img, size_t n,
 				     const char *path, size_t *len, struct errmsg *e)
 {
-	size_t pm, off, plen, cap = 64 << 20;
+	size_t pm, off, plen;
 	struct archive_entry *ent;
 	struct archive *a;
 	unsigned char *out;
-	la_ssize_t got;
+	int rc;
 
 	*len = 0;
 	if (n < 0x250 || memcmp(img + 0x202, "HdrS", 4) ||
@@ -158,32 +158,14 @@ static unsigned char *bzimage_kernel(const unsigned char *img, size_t n,
 		archive_read_free(a);
 		return NULL;
 	}
-	out = xmalloc(cap);
-	for (;;) {
-		if (*len == cap) {
-			if (cap >= IMAGE_MAX) {
-				errmsg_set(e, -EFBIG, "%s: its kernel is more than %zu bytes unpacked",
-					   path, IMAGE_MAX);
-				break;
-			}
-			cap *= 2;
-			out = xrealloc(out, cap);
-		}
-		got = archive_read_data(a, out + *len, cap - *len);
-		if (got == 0) {
-			archive_read_free(a);
-			return out;
-		}
-		if (got < 0) {
-			errmsg_set(e, -EINVAL, "%s: cannot unpack its bzImage payload: %s", path,
-				   archive_error_string(a));
-			break;
-		}
-		*len += (size_t)got;
-	}
+	rc = unpack_whole(a, (size_t)64 << 20, IMAGE_MAX, &out, len);
+	if (rc == -EFBIG)
+		errmsg_set(e, rc, "%s: its kernel is more than %zu bytes unpacked", path, IMAGE_MAX);
+	else if (rc)
+		errmsg_set(e, -EINVAL, "%s: cannot unpack its bzImage payload: %s", path,
+			   archive_error_string(a));
 	archive_read_free(a);
-	free(out);
-	return NULL;
+	return out;
 }
 
 /* The BTF of a boot image @path (bzImage or arm64 Image), or NULL with @e. */
