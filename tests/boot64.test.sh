@@ -12,8 +12,9 @@
 #            of perf_event_alloc (n64 $8-$11, arm64 x4-x7) against the
 #            values sys_perf_event_open passes
 #   retval   tests/boot64/retval64.probes with --report: kretprobe $retval
-#            of path_mount, 0 for the agent's mounts and -EBUSY (-16) for
-#            the real init's second devtmpfs mount on /dev; the filtered
+#            of path_mount, 0 for a tmpfs the real init mounts and -EBUSY
+#            (-16) for its second devtmpfs mount on /dev (tests/boot64/
+#            rc-retval; the agent's own mounts are not traced); the filtered
 #            sched_process_exec event
 #   uprobe   tests/boot64/uprobe10.probes with --report: tests/boot64/args10.c
 #            built static for the target's userland (o32, n64, arm64)
@@ -213,7 +214,8 @@ for t in ${B64_TARGETS:-$b64_all}; do
 	fi
 
 	# --- retval: kretprobe $retval, 0 and -EBUSY ---
-	if b64_want retval && b64_run $t retval tests/boot64/retval64.probes --report; then
+	if b64_want retval && b64_run $t retval tests/boot64/retval64.probes --report \
+		--rc tests/boot64/rc-retval --add qemu-images/rc/bond0:/probecc/bond0; then
 		d=$b64_dir/$t-retval
 		t_grep "boot64/$t-retval/expectations-hold" "$d/junit.xml" \
 			'<testsuite name="probecc" tests="6" failures="0">'
