@@ -6,6 +6,8 @@
 # resolved) and with no BTF at all, on Debian's 6.1 amd64 kernel: its BTF
 # is the .BTF section of the vmlinux inside the fetched bzImage
 # (scripts/extract-vmlinux of the kernel source, bootconfig/kernel-tool).
+# Then the same names from DWARF: --vmlinux of the kernel's -dbg package
+# (qemu-images/fetch --dbg, cached), whose plan must be the same bytes.
 # Prints farm-bench's medians on stdout.
 #   N=100    names per file
 set -eu -o pipefail
@@ -61,3 +63,11 @@ farm-bench -n 5 --vs "./probecc ${args[*]} --btf $OUT/btf $OUT/args.probes" -- \
 echo "A: BTF loaded (arg1 fields); B: no BTF"
 farm-bench -n 5 --vs "./probecc ${args[*]} $OUT/args.probes" -- \
 	./probecc "${args[@]}" --btf "$OUT/btf" "$OUT/args.probes"
+eval "$(qemu-images/fetch --dbg x86_64)"
+./probecc --arch x86_64 --kernel-version 6.1 --btf "$OUT/btf" --plan "$OUT/plan.btf" "$OUT/names.probes" 2> /dev/null
+./probecc --arch x86_64 --kernel-version 6.1 --vmlinux "$DBG_VMLINUX" --plan "$OUT/plan.dwarf" "$OUT/names.probes" 2> /dev/null
+cmp "$OUT/plan.btf" "$OUT/plan.dwarf" ||
+	{ diff "$OUT/plan.btf" "$OUT/plan.dwarf" >&2; echo "BTF and DWARF disagree" >&2; exit 1; }
+echo "A: $N C names from BTF; B: the same from DWARF ($DBG_VMLINUX, $(stat -c %s "$DBG_VMLINUX") bytes); the same plan"
+farm-bench -n 5 --vs "./probecc ${args[*]} --vmlinux $DBG_VMLINUX $OUT/names.probes" -- \
+	./probecc "${args[@]}" --btf "$OUT/btf" "$OUT/names.probes"

@@ -350,8 +350,11 @@ static bool resolve_field(const struct kbtf *b, const struct probe *p,
 		diag_add(d, &v->pos, "'%s': damaged BTF (type %d)", expr.s, type);
 		return false;
 	}
-	/* a char array with no :TYPE is the string it holds */
-	if (!f->type && ty.cls == KBTF_ARRAY) {
+	/*
+	 * a char array or a char pointer with no :TYPE is the string it
+	 * holds, as compiler/resolve.c reads the same name from DWARF
+	 */
+	if (!f->type && (ty.cls == KBTF_ARRAY || ty.cls == KBTF_PTR)) {
 		struct kbtf_type el;
 
 		if (!kbtf_peel(b, ty.ref, &el) && el.is_char)
@@ -383,11 +386,14 @@ static bool resolve_field(const struct kbtf *b, const struct probe *p,
 	}
 	if (!f->type) {
 		if (bitsize) {
-			/* the kernel's b<width>@<bit offset>/<container bits> */
-			long long cbits = ty.size > 0 ? ty.size * 8 : 32;
+			long long at;
 
-			val.add += bitoff / cbits * (cbits / 8);
-			f->type = xasprintf("b%u@%lld/%lld", bitsize, bitoff % cbits, cbits);
+			if (!bitfield_type(bitoff, bitsize, kbtf_big_endian(b), &at, buf, sizeof(buf))) {
+				diag_add(d, &v->pos, "'%s' is a bitfield no 64-bit word holds whole", expr.s);
+				return false;
+			}
+			val.add += at;
+			f->type = xstrdup(buf);
 		} else if (scalar_type(&ty, buf, sizeof(buf))) {
 			f->type = xstrdup(buf);
 		} else {

@@ -357,6 +357,20 @@ int abi_entry_cfa(const struct abi *a);
 
 /* ---- fetchargs (fetcharg.c) ---- */
 
+/*
+ * bitfield_type() - the fetcharg of a bitfield of @width bits that starts
+ * @start bits after a base (bits numbered in memory order, as DWARF's
+ * DW_AT_data_bit_offset and BTF's member offsets are): the smallest
+ * aligned container of 8, 16, 32 or 64 bits holding every bit of it, at
+ * *@byte_off bytes from the base, and @type (@tlen bytes) its kernel type
+ * "b<width>@<shift>/<container bits>", the shift counted from the
+ * container's least significant bit, so from its other end on a
+ * big-endian kernel (Documentation/trace/kprobetrace.rst, "bitfield").
+ * False when no container of 64 bits holds it.
+ */
+bool bitfield_type(long long start, unsigned width, bool big_endian,
+		   long long *byte_off, char *type, size_t tlen);
+
 /* The kernel limit on one argument's text after "NAME=": MAX_ARGSTR_LEN. */
 #define MAX_ARGSTR_LEN	63
 

@@ -6,10 +6,27 @@
  * kernel/trace/trace_probe.c (parse_probe_arg, traceprobe_parse_probe_arg_body)
  * and Documentation/trace/kprobetrace.rst, uprobetracer.rst.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compiler.h"
+
+bool bitfield_type(long long start, unsigned width, bool big_endian,
+		   long long *byte_off, char *type, size_t tlen)
+{
+	long long cs;
+
+	for (cs = 8; cs <= 64; cs *= 2)
+		if (start % cs + (long long)width <= cs)
+			break;
+	if (cs > 64 || start < 0)
+		return false;
+	*byte_off = (start - start % cs) / 8;
+	snprintf(type, tlen, "b%u@%lld/%lld", width,
+		 big_endian ? cs - start % cs - (long long)width : start % cs, cs);
+	return true;
+}
 
 static bool is_uprobe(const struct probe *p)
 {

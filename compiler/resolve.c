@@ -813,7 +813,7 @@ static bool bitfield(struct res *r, Dwarf_Die *m, long long moff,
 {
 	Dwarf_Attribute a;
 	Dwarf_Word w, bo, bs, dbo;
-	long long start, cs;
+	long long start;
 
 	if (!dwarf_attr(m, DW_AT_bit_size, &a) || dwarf_formudata(&a, &w))
 		return false;
@@ -833,16 +833,7 @@ static bool bitfield(struct res *r, Dwarf_Die *m, long long moff,
 	} else {
 		start = moff * 8;
 	}
-	/* the smallest aligned container holding every bit of the field */
-	for (cs = 8; cs <= 64; cs *= 2)
-		if (start % cs + (long long)w <= cs)
-			break;
-	if (cs > 64)
-		return false;
-	*byte_off = (start - start % cs) / 8;
-	snprintf(type, tlen, "b%llu@%lld/%lld", (unsigned long long)w,
-		 r->s->o->big_endian ? cs - start % cs - (long long)w : start % cs, cs);
-	return true;
+	return bitfield_type(start, (unsigned)w, r->s->o->big_endian, byte_off, type, tlen);
 }
 
 /* Resolve field @f's C expression at site @s; false with r->err. */
@@ -993,7 +984,7 @@ static bool resolve_field(struct res *r, struct field *f)
 		     dwarf_tag(&pt) == DW_TAG_pointer_type) &&
 		    dw_type_of(&pt, &el) && dw_is_char(&el)) {
 			string = true;
-			f->type = xstrdup(s->uprobe ? "string" : "string");
+			f->type = xstrdup("string");
 		}
 	}
 	if (string) {

@@ -364,6 +364,11 @@ int kbtf_pointer_size(const struct kbtf *b)
 	return (int)btf__pointer_size(b->btf);
 }
 
+bool kbtf_big_endian(const struct kbtf *b)
+{
+	return btf__endianness(b->btf) == BTF_BIG_ENDIAN;
+}
+
 int kbtf_peel(const struct kbtf *b, int id, struct kbtf_type *out)
 {
 	const struct btf_type *t;

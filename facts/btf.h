@@ -58,6 +58,8 @@ const char *kbtf_what(const struct kbtf *b);
 unsigned kbtf_ntypes(const struct kbtf *b);
 /* sizeof(void *) of the kernel the BTF describes, in bytes (libbpf's guess from its longs and pointers) */
 int kbtf_pointer_size(const struct kbtf *b);
+/* Whether the kernel the BTF describes is big-endian (the BTF's own byte order, libbpf btf__endianness()) */
+bool kbtf_big_endian(const struct kbtf *b);
 
 /* What a type is once typedefs and qualifiers are peeled off. */
 enum kbtf_class {
