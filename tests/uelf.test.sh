@@ -180,7 +180,7 @@ run() {
 
 # ---- build ----
 uelf_ok=1
-UELF_SRCS="facts/uelf.c common/arch.c common/elffile.c common/diag.c common/die.c common/alloc.c common/suggest.c"
+UELF_SRCS="facts/uelf.c common/arch.c common/elffile.c common/unpack.c common/diag.c common/die.c common/alloc.c common/suggest.c"
 gcc -std=gnu11 -Wall -Wextra -Werror -Icommon -Ifacts $UELF_SRCS tests/uelf/uelf-test.c \
 	-lelf -larchive -o "$U/uelf-test" > "$U/build.log" 2>&1 ||
 	{ t_fail uelf/build "uelf-test does not build (libelf-dev missing?)" "$U/build.log"; uelf_ok=; }
