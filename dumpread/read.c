@@ -618,8 +618,13 @@ void dumpread_agent_own(struct dump *d)
 	for (i = 0; i < d->nhits; i++) {
 		const struct hit *h = &d->hits[i];
 
+		/*
+		 * the exec that started the agent is the kernel's, not the
+		 * agent's: its stamp can fall after init_time, which is read
+		 * on another clock (CLOCK_BOOTTIME through the timebase)
+		 */
 		if (task_pid(h->task) == f->notrace_pid && h->ts >= d->init_time &&
-		    h->ts <= until) {
+		    h->ts <= until && strcmp(h->probe, "sched_process_exec")) {
 			d->agent_own++;
 			continue;
 		}
