@@ -294,8 +294,12 @@ bool dumpread_oops_header(const char *t);
 
 /*
  * dumpread_death_line() - @t (as above) is where the kernel starts to
- * die: an oops header, a panic line, or MIPS' and arm64's "Unable to
- * handle kernel" before die() (arch/mips/mm/fault.c, arch/arm64/mm/fault.c).
+ * die: an oops header or a panic line, the deaths report/boot.c gives a
+ * verdict of their own, so that a console ftrace dump is never read in a
+ * clean boot.  MIPS' and arm64's "Unable to handle kernel" is not one:
+ * die() prints the oops header after it (arch/mips/mm/fault.c,
+ * arch/arm64/mm/fault.c), before the dump (its die notifier), and the
+ * line alone is any program's to print.
  */
 bool dumpread_death_line(const char *t);
 

@@ -205,8 +205,8 @@ def console_trace(path):
     panic, in the trace text's form (time in seconds), and the events its
     "CPU:N [LOST N EVENTS]" lines say were lost.  Only printk's lines
     (a "[ SECONDS] " stamp) after the kernel began to die (an oops
-    header "[#N]", a panic, "Unable to handle kernel") count: anything
-    else on a console any program could have printed."""
+    header "[#N]" or a panic, the deaths the boot verdict names) count:
+    anything else on a console any program could have printed."""
     out = []
     lost = 0
     dead = on = False
@@ -217,7 +217,7 @@ def console_trace(path):
             continue
         text = p.group(1)
         if (OOPS.search(text) and not text.startswith('Kernel panic')) or \
-           'Kernel panic - not syncing: ' in text or 'Unable to handle kernel ' in text:
+           'Kernel panic - not syncing: ' in text:
             dead = True
         if dead and text.startswith('Dumping ftrace buffer:'):
             on = True
