@@ -707,17 +707,29 @@ void perf_loss_why(const struct dump *d, const char *probe, char *why, size_t si
  * The trace's own count ("# entries-in-buffer/entries-written: N/M",
  * kernel/trace/trace.c print_event_info()) against the event lines read
  * (@shaped) and not read (@unread): entries missing from both are counted
- * as not read, so that no upper bound passes on them.
+ * as not read, so that no upper bound passes on them.  More event lines
+ * than entries are lines a traced string printed (trace_marker text or a
+ * file name holding a newline, written by any program: the kernel prints
+ * it as it is): which lines are events is unknown, so they count as not
+ * read too, and no verdict passes on them.
  */
 static void entries_check(struct dump *d, long entries, long shaped, int unread)
 {
 	long missing = entries - shaped - unread;
 
-	if (entries < 0 || missing <= 0)
+	if (entries < 0 || missing == 0)
 		return;
-	if (!d->unread)
+	if (missing < 0 && shaped <= entries)
+		return;	/* lines not read stand for entries the shaped ones do not */
+	if (missing < 0) {
+		missing = shaped - entries;
+		if (!d->unread)
+			dr_why(&d->unread_why, "%ld event line(s) more than the buffer's %ld entries: a traced string holding a newline (trace_marker text, a file name) printed lines that look like events",
+			       missing, entries);
+	} else if (!d->unread) {
 		dr_why(&d->unread_why, "%ld of the buffer's %ld entries are in no event line",
 		       missing, entries);
+	}
 	d->unread = missing > INT_MAX - d->unread ? INT_MAX : d->unread + (int)missing;
 }
 
@@ -826,7 +838,8 @@ static void parse_dump(struct dump *d, const struct dumpread_opts *o, char *dump
 			}
 			continue;
 		}
-		if (!strncmp(line, "# entries-in-buffer/entries-written: ", 37))
+		/* the header's, before any event: a traced string can print one too */
+		if (!strncmp(line, "# entries-in-buffer/entries-written: ", 37) && entries < 0 && !shaped)
 			entries = strtol(line + 37, NULL, 10);
 		else if (event_shaped(line))
 			shaped++;
