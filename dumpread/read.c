@@ -104,7 +104,14 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 		dr_why(&d->why, "%s", f.d[i].why ? f.d[i].why : "");
 	}
 	if (!f.any && !strncmp(text, "probecc-manifest\t", 17)) {
+		long nul = text_nul(text, len);
+
 		d->unframed = true;
+		if (nul >= 0) {
+			d->ncut++;
+			dr_why(&d->why, "a NUL byte at byte %ld of %zu: no trace text holds one, and what follows it could not be read",
+			       nul, len);
+		}
 		timebase_of(text, strstr(text, "\nstage\twindow\n") ? 2 : 1,
 			    &d->tb_last);
 		return text;

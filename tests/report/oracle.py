@@ -109,7 +109,11 @@ def read_dumps(raw):
                 continue
             chunks, nbytes = int(rest[0]), int(rest[1])
             ok = chunks == cur[2] - 1 and nbytes == cur[3]
-            dumps[n] = (ok, cur[1], '' if ok else 'end line disagrees')
+            why = '' if ok else 'end line disagrees'
+            # a text dump holds no NUL (a raw one's records after "--- raw ---" may)
+            if ok and b'\0' in cur[1].partition(b'\n--- raw ---\n')[0]:
+                ok, why = False, 'a NUL byte in its text'
+            dumps[n] = (ok, cur[1], why)
             cur = None
     return dumps
 
