@@ -172,6 +172,7 @@ struct dump {
 	int console_events;	/* the events they held */
 	int console_new;	/* of them, not in the agent's dump: joined */
 	long console_lost;	/* their "CPU:N [LOST N EVENTS]" */
+	long trace_lost;	/* the agent's trace's own "CPU:N [LOST N EVENTS]" */
 	char *unread_why;	/* the first of them */
 	bool unframed;		/* no frames: the file is one dump's body */
 	double init_time;	/* uptime of userspace start; -1: unknown */

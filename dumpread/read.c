@@ -189,11 +189,31 @@ static char *last_dump(char *text, size_t len, struct dump *d)
  * would pass "hits == 0").  Blank lines, "#" comments and the kernel's
  * "CPU:N [LOST N EVENTS]" are not hits.
  */
+/*
+ * The count of a "CPU:N [LOST N EVENTS]" line @t (kernel/trace/trace.c
+ * print_trace_line(); "[LOST EVENTS]" when the count is not known: 1)
+ * added to *@sum, saturating: a forged count neither wraps nor cancels
+ * one.  False when @t is no such line.
+ */
+static bool lost_line(const char *t, long *sum)
+{
+	const char *l = strstr(t, " [LOST ");
+	long n;
+
+	if (strncmp(t, "CPU:", 4) || !l)
+		return false;
+	n = strtol(l + 7, NULL, 10);
+	n = n > 0 ? n : 1;
+	*sum = n > LONG_MAX - *sum ? LONG_MAX : *sum + n;
+	return true;
+}
+
 static void unread_line(struct dump *d, const char *line)
 {
 	const char *p = line + strspn(line, " \t");
 
-	if (!*p || *p == '#' || (!strncmp(p, "CPU:", 4) && strstr(p, " [LOST ")))
+	/* the ring buffer's own word that events are missing: "no lost" fails */
+	if (!*p || *p == '#' || lost_line(p, &d->trace_lost))
 		return;
 	if (!d->unread++)
 		dr_why(&d->unread_why, "%.150s", p);
@@ -1000,12 +1020,8 @@ void dumpread_console(struct dump *d, const struct dumpread_opts *o,
 			continue;
 		if (!strncmp(t, " => ", 4)) {
 			trace_line(&tmp, o, t);
-		} else if (!strncmp(t, "CPU:", 4) && strstr(t, "[LOST ")) {
-			long n = strtol(strstr(t, "[LOST ") + 6, NULL, 10);
-
-			/* saturating: a forged count neither wraps nor cancels one */
-			n = n > 0 ? n : 1;
-			d->console_lost = n > LONG_MAX - d->console_lost ? LONG_MAX : d->console_lost + n;
+		} else if (lost_line(t, &d->console_lost)) {
+			;
 		} else if ((ev = console_event(t))) {
 			trace_line(&tmp, o, ev);
 			free(ev);

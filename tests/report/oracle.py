@@ -289,6 +289,9 @@ def check(cases_dir, case):
         if not any(l == want or l.startswith(want + ' (') for l in stdout.split('\n')):
             bad.append('ring buffer: no line "%s" in stdout' % want.strip())
     lost = sum(int(f[5]) + int(f[7]) for f in cpus)
+    # the trace's own "CPU:N [LOST N EVENTS]" lines (print_trace_line())
+    lost += sum(max(int(m.group(1) or 1), 1) for m in
+                (re.match(r'^CPU:[0-9]+ \[LOST (-?[0-9]+ )?EVENTS\]', l.strip()) for l in trace.split('\n')) if m)
     console = None
     if '--console' in words:
         console = console_trace(words[words.index('--console') + 1])
@@ -297,7 +300,7 @@ def check(cases_dir, case):
         if e['expect'].split('#')[0].split() == ['expect', 'no', 'lost']:
             said = re.match(r'([0-9]+) event\(s\) overrun or dropped', e['why'])
             if not said or int(said.group(1)) != lost or (e['pass'] and lost):
-                bad.append('expect no lost: report.json "%s" (%s), the cpu lines and the console %d' % (e['why'], e['pass'], lost))
+                bad.append('expect no lost: report.json "%s" (%s), the cpu lines, the trace and the console %d' % (e['why'], e['pass'], lost))
     done.append('ring buffer')
 
     # hits per probe, and before userspace (dump 1's uptime less the
