@@ -24,6 +24,9 @@
 
 #include "dumpread-local.h"
 
+/* The latest time a trace line can print: 2^64 - 1 ns, in seconds. */
+#define TRACE_TS_MAX	18446744073.709551615
+
 /* @frame named by the caller's name_frame, or as printed. */
 static char *name_frame(const struct dumpread_opts *o, char *frame)
 {
@@ -302,7 +305,11 @@ static void trace_line(struct dump *d, const struct dumpread_opts *o, char *line
 	/* TIME: the last word before ": ", as the kernel prints it */
 	body = colon + 2;
 	*colon = '\0';
-	if (!decimal(strrchr(cpu, ' ') + 1, false, "", &h.ts)) {
+	/*
+	 * the kernel prints a u64 of nanoseconds (trace_output.c
+	 * trace_print_time(): "%5llu.%06lu"): a time past 2^64 ns no kernel wrote
+	 */
+	if (!decimal(strrchr(cpu, ' ') + 1, false, "", &h.ts) || h.ts > TRACE_TS_MAX) {
 		/* an event the report cannot place: no verdict passes */
 		if (!d->bad_time++)
 			dr_why(&d->bad_time_why, "%s: %.80s",

@@ -627,6 +627,14 @@ static int compare_all(struct report *r, int *failed, int *incomplete)
 				i < r->ndumps ? "" : " (baseline)");
 			return 2;
 		}
+		/* what a baseline boot could not say would widen the spread a regression passes */
+		if (i >= r->ndumps && !dump_complete(&x->d)) {
+			char buf[512];
+
+			fprintf(stderr, "probecc report: %s: no complete evidence (baseline): %s\n",
+				x->dumppath, dump_incomplete_why(&x->d, buf, sizeof(buf)));
+			return 2;
+		}
 		if (i < r->ndumps) {
 			*incomplete += !dump_complete(&x->d);
 			if (x->failed)
