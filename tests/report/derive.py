@@ -135,6 +135,12 @@ edited(CI, sub(b'--- trace ---\n', b'--- trace ---\n\0', only=2), 'nul-in-text.r
 # (print_trace_line()), before insmod's hits: "expect no lost" fails.
 edited(CI, sub(b'(          insmod-94      \[000\] \.\.\.\.\.    35\.422593)',
                b'CPU:0 [LOST 100 EVENTS]\n\\1', only=2), 'trace-lost.raw')
+# The dump's own uprobe_events items naming their files with "..": the
+# report reads a guest's path inside --sysroot only.
+edited('tests/report/derived/uprobe-vaddr.raw', sub(b' /bin/busybox:0x4005e0', b' /../outside/busybox:0x4005e0'),
+       'uprobe-vaddr-dotdot.raw')
+edited('tests/report/x86_64-ustack/ttyS1.raw', sub(b' /bin/usym-nopie:', b' /../outside/usym-nopie:'),
+       'ustack-dotdot.raw')
 # A stack deeper than a kernel writes (2,000 frames after the function
 # tracer's first one, 2,000 more addresses in the perf callchain): the
 # frames past the kernel's bound are cut, and the cut is said.
