@@ -167,6 +167,7 @@ struct dump {
 	int bad_time;		/* trace lines whose time is not the kernel's form */
 	char *bad_time_why;	/* the first of them */
 	int unread;		/* trace lines of no form the report reads */
+	bool unread_by_count;	/* the first reason: the trace's entries count disagrees */
 	bool in_string;		/* parsing: a traced string goes on over lines */
 	int console_dumps;	/* the kernel's ftrace dumps on the console (--console) */
 	int console_events;	/* the events they held */

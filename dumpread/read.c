@@ -755,6 +755,8 @@ static void entries_check(struct dump *d, long entries, long shaped, int unread)
 		return;
 	if (missing < 0 && shaped <= entries)
 		return;	/* lines not read stand for entries the shaped ones do not */
+	if (!d->unread)
+		d->unread_by_count = true;
 	if (missing < 0) {
 		missing = shaped - entries;
 		if (!d->unread)

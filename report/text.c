@@ -331,6 +331,9 @@ void text_write(FILE *out, const struct report *r)
 	if (d->unread && !strncmp(dr_text(d->unread_why), "perf-mmap: ", 11))
 		fprintf(out, "not read: %d line(s) of no form the report reads (the first a malformed agent's mapping line), so no verdict can pass; the first: %s\n",
 			d->unread, dr_text(d->unread_why));
+	else if (d->unread && d->unread_by_count)
+		fprintf(out, "not read: %d trace line(s): the trace's own count of entries disagrees with its event lines, so no verdict can pass: %s\n",
+			d->unread, dr_text(d->unread_why));
 	else if (d->unread)
 		fprintf(out, "not read: %d trace line(s) of no form the report reads (a function_graph trace, or an option that changes the text: latency-format, nocontext-info, raw, hex, bin; \"dump SINK raw\" is read whatever the form), so no verdict can pass; the first: %s\n",
 			d->unread, dr_text(d->unread_why));
