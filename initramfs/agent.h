@@ -52,6 +52,9 @@ struct perf_ring {
 /* A "perf PROBE GROUP/EVENT [USTACK [callchain]]" plan line: its rings and counts. */
 struct perf_probe {
 	char *probe;
+	char *event;		/* the plan's GROUP/EVENT or kprobe:SYM[+OFF] */
+	/* 1 + the index of the probe whose rings it shares (same event), or 0 */
+	size_t same;
 	unsigned long ustack;	/* bytes of user stack per sample; 0: kernel callchain */
 	int callchain;		/* with ustack: the kernel callchain too (a kprobe's "stack user") */
 	struct perf_ring *rings;
@@ -136,6 +139,14 @@ struct agent {
 	 */
 	long notrace_pid;
 	long long notrace_ns;
+	/*
+	 * The trace opener (dump.c trace_opener_start()): a child sharing
+	 * the agent's memory and fds that opens tracefs/trace for a dump
+	 * while the agent writes the manifest; its PID (0: none), the
+	 * request pipe's write end and the answer pipe's read end.
+	 */
+	long opener_pid;
+	int opener_req, opener_ack;
 	/*
 	 * Where the agent's time before the real init goes, in microseconds
 	 * (the manifest's *_us lines; -1: not yet, or not done): mounts_us
@@ -269,6 +280,8 @@ void kprobe_profile_lines(const struct agent *a, struct out *o);
 
 /* dump.c */
 void sink_open(struct agent *a);
+void trace_opener_start(struct agent *a);
+void trace_opener_stop(struct agent *a);
 int dump(struct agent *a, const char *stage);
 void persist_dump(struct agent *a, const char *name);
 int instance_use(struct agent *a, const char *name);
