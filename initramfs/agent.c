@@ -214,23 +214,21 @@ static void mounts(struct agent *a)
  * A kernel without the files (before 5.8) is left as it is, silently:
  * its trace has the agent's own hits, as before.  Only the open of the
  * first file is traced (the kprobe fires before the write): the report
- * leaves out the agent's hits up to the "notrace" time.  @also (0:
- * none): a second PID in the same write, the trace opener's
- * (dump.c trace_opener_start()).  Returns 0 when the events' list took it.
+ * leaves out the agent's hits up to the "notrace" time.  Returns 0 when
+ * the events' list took it.
  */
-static int notrace_self(struct agent *a, long pid, long also)
+static int notrace_self(struct agent *a, long pid)
 {
 	static const char *const files[] = {
 		"set_event_notrace_pid", "set_ftrace_notrace_pid",
 	};
-	char path[AGENT_PATH_MAX], buf[48];
+	char path[AGENT_PATH_MAX], buf[24];
 	size_t i;
 	int fd, n, rc = -1;
 
 	if (!a->tracefs[0])
 		return -1;
-	n = !pid ? 0 : also ? snprintf(buf, sizeof(buf), "%ld %ld\n", pid, also) :
-	    snprintf(buf, sizeof(buf), "%ld\n", pid);
+	n = pid ? snprintf(buf, sizeof(buf), "%ld\n", pid) : 0;
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		if (path_join(path, sizeof(path), a->tracefs, files[i]))
 			continue;
@@ -460,7 +458,7 @@ static void __attribute__((noreturn)) window_child(struct agent *a)
 	dump(a, "window");
 	disarm_kprobes(a);
 	if (a->notrace_pid)	/* nothing left to keep out: its PID may be reused */
-		notrace_self(a, 0, 0);
+		notrace_self(a, 0);
 	mark_done(a);
 	unmount_overlay(a);
 	_exit(0);
@@ -632,10 +630,8 @@ int main(int argc, char **argv)
 	else if (!a.tracefs[0])
 		find_tracefs(&a);
 	a.mounts_us = agent_us(&a);
-	if (a.tracefs[0])
-		trace_opener_start(&a);
 	/* as PID 1 (the boot's agent), out of its own trace until its exec */
-	if (a.pid1 && !notrace_self(&a, getpid(), a.opener_pid)) {
+	if (a.pid1 && !notrace_self(&a, getpid())) {
 		a.notrace_pid = getpid();
 		a.notrace_ns = boot_ns();
 	}
@@ -655,7 +651,6 @@ int main(int argc, char **argv)
 	rc = dump(&a, "init");
 	if (rc)
 		fprintf(stderr, "probecc-agent: dump: %s\n", strerror(-rc));
-	trace_opener_stop(&a);	/* its last dump before the exec is done */
 
 	if (a.window) {
 		a.fork_us = agent_us(&a);
@@ -677,7 +672,7 @@ int main(int argc, char **argv)
 	 * it empties the list when it has dumped.
 	 */
 	if (a.notrace_pid)
-		notrace_self(&a, child > 0 ? child : 0, 0);
+		notrace_self(&a, child > 0 ? child : 0);
 	rc = exec_init(&a, argv + first, argc - first);
 	/*
 	 * Not exec'd.  With --no-exec the child goes on now, while this

@@ -140,14 +140,6 @@ struct agent {
 	long notrace_pid;
 	long long notrace_ns;
 	/*
-	 * The trace opener (dump.c trace_opener_start()): a child sharing
-	 * the agent's memory and fds that opens tracefs/trace for a dump
-	 * while the agent writes the manifest; its PID (0: none), the
-	 * request pipe's write end and the answer pipe's read end.
-	 */
-	long opener_pid;
-	int opener_req, opener_ack;
-	/*
 	 * Where the agent's time before the real init goes, in microseconds
 	 * (the manifest's *_us lines; -1: not yet, or not done): mounts_us
 	 * from t0 to the end of the mounts, plan_us the plan's run
@@ -280,8 +272,6 @@ void kprobe_profile_lines(const struct agent *a, struct out *o);
 
 /* dump.c */
 void sink_open(struct agent *a);
-void trace_opener_start(struct agent *a);
-void trace_opener_stop(struct agent *a);
 int dump(struct agent *a, const char *stage);
 void persist_dump(struct agent *a, const char *name);
 int instance_use(struct agent *a, const char *name);

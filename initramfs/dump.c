@@ -9,11 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -388,124 +385,6 @@ static int clock_mark(struct agent *a, long long tb[2])
 	return 0;
 }
 
-/*
- * What the trace opener shares with the agent (its memory is the
- * agent's): the path to open, then the fd or the errno.
- */
-static struct {
-	char path[AGENT_PATH_MAX];
-	int fd, err;
-} topen;
-
-static char opener_stack[16384] __attribute__((aligned(16)));
-
-/* The opener's loop: one open per request byte, until end of file. */
-static int opener_fn(void *p)
-{
-	int *fds = p, rd = fds[0], ack = fds[1];
-	char c;
-
-	for (;;) {
-		ssize_t n = read(rd, &c, 1);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n != 1)
-			return 0;
-		topen.fd = open(topen.path, O_RDONLY | O_CLOEXEC);
-		topen.err = topen.fd < 0 ? errno : 0;
-		if (write(ack, "", 1) != 1)
-			return 0;
-	}
-}
-
-/*
- * trace_opener_start() - the trace opener: a child started now, as the
- * agent's first act after its mounts, sharing its memory and fd table
- * (clone(CLONE_VM | CLONE_FILES)) and waiting on a pipe.  A text dump's
- * open of tracefs/trace waits for an RCU grace period
- * (kernel/trace/trace.c __tracing_open() ->
- * ring_buffer_read_prepare_sync(), a synchronize_rcu(): 8-12 ms at /init
- * on Malta and arm64 under TCG, where the kernel no longer expedites
- * them); the opener does it while the agent writes the manifest, and
- * the agent keeps its PID out of the trace with its own
- * (notrace_self(): started before it, so nothing of the opener's open is
- * traced).  The child calls read(), open() and write() alone; it has no
- * thread-local storage of its own, so its errno is the agent's (its
- * open's comes back through topen.err).  Without it (clone failed) each
- * dump opens trace itself.  trace_opener_stop() ends it.
- */
-void trace_opener_start(struct agent *a)
-{
-	static int fds[2];
-	int req[2], ack[2];
-	pid_t pid;
-
-	a->opener_pid = 0;
-	if (pipe2(req, O_CLOEXEC) < 0)
-		return;
-	if (pipe2(ack, O_CLOEXEC) < 0) {
-		close(req[0]);
-		close(req[1]);
-		return;
-	}
-	fds[0] = req[0];
-	fds[1] = ack[1];
-	pid = clone(opener_fn, opener_stack + sizeof(opener_stack),
-		    CLONE_VM | CLONE_FILES | SIGCHLD, fds);
-	if (pid < 0) {
-		close(req[0]);
-		close(req[1]);
-		close(ack[0]);
-		close(ack[1]);
-		return;
-	}
-	a->opener_pid = pid;
-	a->opener_req = req[1];
-	a->opener_ack = ack[0];
-}
-
-/*
- * trace_opener_stop() - end the trace opener (the request pipe's end of
- * file, in the fd table it shares) and reap it, before the window child
- * starts and before the exec.  Its two pipe ends (req[0], ack[1]) are
- * closed by the agent too: the table is one.
- */
-void trace_opener_stop(struct agent *a)
-{
-	if (!a->opener_pid)
-		return;
-	close(a->opener_req);
-	while (waitpid(a->opener_pid, NULL, 0) < 0 && errno == EINTR)
-		;
-	close(a->opener_ack);
-	a->opener_pid = 0;
-}
-
-/* Start opening topen.path: through the opener, else here.  0 when asked. */
-static int trace_open_start(struct agent *a)
-{
-	topen.fd = -1;
-	topen.err = 0;
-	if (a->opener_pid && write(a->opener_req, "", 1) == 1)
-		return 0;
-	topen.fd = open(topen.path, O_RDONLY | O_CLOEXEC);
-	topen.err = topen.fd < 0 ? errno : 0;
-	return 1;
-}
-
-/* The fd of trace_open_start()'s open, or -1 with errno set. */
-static int trace_open_wait(struct agent *a, int asked)
-{
-	char c;
-
-	if (!asked)
-		while (read(a->opener_ack, &c, 1) < 0 && errno == EINTR)
-			;
-	errno = topen.err;
-	return topen.fd;
-}
-
 /* "KEY\tUS" when @us was measured (>= 0). */
 static void us_line(struct out *o, const char *key, long long us)
 {
@@ -532,10 +411,10 @@ int dump(struct agent *a, const char *stage)
 {
 	static struct out o;
 	static char cmdline[4096];	/* COMMAND_LINE_SIZE of MIPS, the largest */
-	char up[64];
+	char up[64], path[AGENT_PATH_MAX];
 	struct utsname u;
-	long long us = agent_us(a), tb[2] = { 0, 0 }, stop_ns;
-	int tfd = -1, pfd = -1, paused, was_on, raw, marked, opening;
+	long long us = agent_us(a), tb[2], stop_ns;
+	int tfd = -1, pfd = -1, paused, was_on, raw, marked;
 	size_t i;
 
 	/*
@@ -550,20 +429,22 @@ int dump(struct agent *a, const char *stage)
 	was_on = a->dump_raw && a->tracefs[0] ? tracing_on(a, 0) : -1;
 	stop_ns = boot_ns();
 	paused = a->dump_raw ? 0 : pause_on_trace(a, &pfd);
-	/* trace's open (which pauses the ring buffer) beside the manifest */
-	opening = -1;
+	frame_begin(a, &o, &u, cmdline, sizeof(cmdline));
+	kmsg_scan(a, u.machine);
+	uptime(a, up, sizeof(up));
+
 	if (a->tracefs[0] && !a->dump_raw) {
 		char rel[sizeof(a->dump_dir) + 8];
 
 		snprintf(rel, sizeof(rel), "%strace", a->dump_dir);
-		if (path_join(topen.path, sizeof(topen.path), a->tracefs, rel))
-			agent_note(a, "trace", "%s: %s", rel, strerror(ENAMETOOLONG));
+		if (path_join(path, sizeof(path), a->tracefs, rel))
+			errno = ENAMETOOLONG;
 		else
-			opening = trace_open_start(a);
+			tfd = open(path, O_RDONLY | O_CLOEXEC);
+		if (tfd < 0)
+			agent_note(a, "trace", "%s: %s", path, strerror(errno));
+		stop_ns = boot_ns();	/* the open paused the ring buffer */
 	}
-	frame_begin(a, &o, &u, cmdline, sizeof(cmdline));
-	kmsg_scan(a, u.machine);
-	uptime(a, up, sizeof(up));
 
 	/* through LAVA's log (lava-job's probecc_signals=lava): 7-bit chunks */
 	o.seven_bit = a->lava_signals;
@@ -580,6 +461,9 @@ int dump(struct agent *a, const char *stage)
 	out_printf(&o, "tracefs\t%s\n", a->tracefs[0] ? a->tracefs : "-");
 	/* which ring buffer the dump holds: the top one or an instance */
 	out_printf(&o, "buffer\t%s\n", a->dump_dir[0] ? a->dump_dir : "top");
+	if (marked)
+		out_printf(&o, "timebase\t%lld\t%lld\t%lld\t%lld\n", a->t0_boot_ns,
+			   tb[0], tb[1], stop_ns);
 	if (a->notrace_pid)
 		out_printf(&o, "notrace\t%ld\t%lld\n", a->notrace_pid, a->notrace_ns);
 	/* the ring buffer stops when trace is opened: nothing is recorded until the end frame */
@@ -605,20 +489,6 @@ int dump(struct agent *a, const char *stage)
 	for (i = 0; i < a->n_oops; i++)
 		out_printf(&o, "kprobe-oops\t%s\n", a->oops[i]);
 	kprobe_profile_lines(a, &o);
-	/*
-	 * trace is open, the ring buffer paused: the per-CPU counts are
-	 * those of what the dump holds.  The timebase line (read anywhere
-	 * in the manifest: dumpread/timebase.c) goes after the open.
-	 */
-	if (opening >= 0) {
-		tfd = trace_open_wait(a, opening);
-		if (tfd < 0)
-			agent_note(a, "trace", "%s: %s", topen.path, strerror(errno));
-		stop_ns = boot_ns();	/* the open paused the ring buffer */
-	}
-	if (marked)
-		out_printf(&o, "timebase\t%lld\t%lld\t%lld\t%lld\n", a->t0_boot_ns,
-			   tb[0], tb[1], stop_ns);
 	if (a->tracefs[0])
 		cpu_lines(a, &o);
 	if (a->previous) {

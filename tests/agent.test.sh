@@ -306,20 +306,6 @@ if command -v strace > /dev/null && [ -w /dev/full ]; then
 	grep '^item' "$d/dump" > "$d/items" 2>&1
 	t_check agent/expect-read-once-items "$d/want" "$d/items"
 
-	# a text dump's open of trace (in a kernel, an RCU grace period) is
-	# the trace opener's, a child beside the agent, once per dump; the
-	# trace is dumped all the same (fails on an agent that opens it itself)
-	d=$A/opener
-	traced opener 'expect|a|set_ftrace_filter|register_netdevice'
-	main=$(head -1 "$d/strace" | cut -d' ' -f1)
-	by=$(grep 'openat(.*/tfs/trace",' "$d/strace" | cut -d' ' -f1)
-	if [ -n "$by" ] && [ "$(echo "$by" | wc -l)" = 1 ] && [ "$by" != "$main" ] &&
-	   sed -n '/^--- trace ---$/,$p' "$d/dump" | grep -qF "$(tail -1 "$d/tfs/trace")"; then
-		t_pass agent/trace-opener
-	else
-		t_fail agent/trace-opener "trace opened by ${by:-nobody} (the agent is $main), or not dumped" "$d/strace"
-	fi
-
 	# set_event lines of one group: one write to the group's enable file
 	# when that enables exactly them, else line by line
 	d=$A/group
