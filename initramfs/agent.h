@@ -52,6 +52,9 @@ struct perf_ring {
 /* A "perf PROBE GROUP/EVENT [USTACK [callchain]]" plan line: its rings and counts. */
 struct perf_probe {
 	char *probe;
+	char *event;		/* the plan's GROUP/EVENT or kprobe:SYM[+OFF] */
+	/* 1 + the index of the probe whose rings it shares (same event), or 0 */
+	size_t same;
 	unsigned long ustack;	/* bytes of user stack per sample; 0: kernel callchain */
 	int callchain;		/* with ustack: the kernel callchain too (a kprobe's "stack user") */
 	struct perf_ring *rings;
