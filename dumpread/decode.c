@@ -367,8 +367,8 @@ print:
 		 */
 		const char *m = strstr(info, ": ");
 
-		if (m)
-			clock_mark(d, m + 2, h.ts);
+		if (m && !clock_mark(d, m + 2, h.ts))
+			notrace_mark(d, m + 2, h.ts, h.task);
 		free(info);
 		free(h.task);
 		return 0;

@@ -291,7 +291,15 @@ void json_write(FILE *f, const struct report *r)
 	else {
 		fprintf(f, "\"timebase\": {\"measured\": false, \"clock\": \"CLOCK_BOOTTIME\", \"why\": ");
 		json_string(f, dr_text(d->timebase_why));
+		if (d->agent_own)
+			fprintf(f, ", \"agent_own_left_out\": %d", d->agent_own);
 		fprintf(f, "}, ");
+	}
+	/* the agent was PID 1 and its own hits are in: why */
+	if (d->agent_own_kept) {
+		fprintf(f, "\"agent_own_kept\": ");
+		json_string(f, d->agent_own_kept);
+		fprintf(f, ", ");
 	}
 	if (d->noops) {	/* the MIPS kprobe single-step oops: the trace stops there */
 		fprintf(f, "\"kprobe_oops\": {\"time\": %.6f, \"epc\": ", d->oops_time);
