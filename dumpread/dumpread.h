@@ -204,6 +204,7 @@ struct dump {
 	 * kernel without set_event_notrace_pid.
 	 */
 	int agent_own;
+	bool agent_own_window;	/* the window was taken (from, until set) */
 	double agent_own_from, agent_own_until;
 	bool agent_own_exec;
 	char *agent_own_kept;

@@ -666,6 +666,7 @@ void dumpread_agent_own(struct dump *d)
 		d->hits[k++] = d->hits[i];
 	}
 	d->nhits = k;
+	d->agent_own_window = true;
 	d->agent_own_from = from;
 	d->agent_own_until = until;
 }

@@ -295,6 +295,11 @@ void json_write(FILE *f, const struct report *r)
 			fprintf(f, ", \"agent_own_left_out\": %d", d->agent_own);
 		fprintf(f, "}, ");
 	}
+	/* the agent's own hits left out: from when until when */
+	if (d->agent_own_window)
+		fprintf(f, "\"agent_own\": {\"left_out\": %d, \"from\": %.6f, \"after_exec\": %s, \"until\": %.6f}, ",
+			d->agent_own, d->agent_own_from,
+			d->agent_own_exec ? "true" : "false", d->agent_own_until);
 	/* the agent was PID 1 and its own hits are in: why */
 	if (d->agent_own_kept) {
 		fprintf(f, "\"agent_own_kept\": ");

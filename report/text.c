@@ -356,7 +356,7 @@ void text_write(FILE *out, const struct report *r)
 			d->timebase ? "" : " (CLOCK_BOOTTIME)");
 	else if (d->init_why)
 		fprintf(out, "%s\n", d->init_why);
-	if (d->agent_own)
+	if (d->agent_own_window)
 		fprintf(out, "the agent's own: %d hit(s) of its PID from %.6f s (%s) until the kernel took it out of the trace (set_event_notrace_pid, its mark at %.6f s), left out\n",
 			d->agent_own, d->agent_own_from,
 			d->agent_own_exec ? "after the kernel's exec event" : "its start",

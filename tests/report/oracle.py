@@ -331,8 +331,13 @@ def check(cases_dir, case):
         n = rep.get('timebase', {}).get('agent_own_left_out', 0)
         if n != len(drop):
             bad.append('the agent\'s own: report.json %s left out, the trace %d' % (n, len(drop)))
+        w = rep.get('agent_own', {})
+        if (w.get('left_out') != len(drop) or abs(w.get('from', -1) - own[1]) > 1e-6 or abs(w.get('until', -1) - own[2]) > 1e-6 or
+                w.get('after_exec') != own[3]):
+            bad.append('the agent\'s own: report.json\'s window %s, the trace (%.6f, %.6f, after exec %s)' %
+                       (w, own[1], own[2], own[3]))
         done.append('agent\'s own')
-    elif rep.get('timebase', {}).get('agent_own_left_out', 0):
+    elif rep.get('timebase', {}).get('agent_own_left_out', 0) or 'agent_own' in rep:
         bad.append('the agent\'s own: report.json left %s out, with no mark of the agent\'s to end them' %
                    rep['timebase']['agent_own_left_out'])
     init = None
