@@ -318,7 +318,7 @@ static void trace_line(struct dump *d, const struct dumpread_opts *o, char *line
 	} else if ((sp = strstr(body, ": ")) &&
 		   (name = xstrndup(body, sp - body), !strchr(name, ' '))) {
 		if (!strcmp(name, "tracing_mark_write") &&
-		    (clock_mark(d, sp + 2, h.ts) || notrace_mark(d, sp + 2, h.ts, h.task))) {
+		    (clock_mark(d, sp + 2, h.ts) || notrace_mark(d, sp + 2, h.ts, task_pid(h.task)))) {
 			free(name);
 			free(h.task);
 			return;

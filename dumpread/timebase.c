@@ -110,12 +110,12 @@ bool clock_mark(struct dump *d, const char *msg, double ts)
  * notrace_mark() - take the agent's trace_marker text @msg
  * ("probecc-notrace PID NS", written once the kernel took its PID out of
  * the trace: initramfs/agent.c), stamped @ts on the trace clock by
- * @task ("COMM-PID"), as the end of the first dump's "notrace" window
+ * the task of PID @by, as the end of the first dump's "notrace" window
  * when PID and NS are the line's.  The same mark twice, or written by
  * another task, is no end (-2): dumpread_agent_own() then leaves nothing
  * out.  True when @msg is a notrace mark: it is the report's, never a hit.
  */
-bool notrace_mark(struct dump *d, const char *msg, double ts, const char *task)
+bool notrace_mark(struct dump *d, const char *msg, double ts, long by)
 {
 	struct timebase *f = &d->tb_first;
 	long pid;
@@ -127,7 +127,7 @@ bool notrace_mark(struct dump *d, const char *msg, double ts, const char *task)
 		return false;
 	if (!f->notrace_pid || pid != f->notrace_pid || ns != f->notrace_ns)
 		return true;	/* another boot's, or a line not taken */
-	if (task_pid(task) != pid)
+	if (by != pid)
 		f->notrace_ts = -2;
 	else
 		f->notrace_ts = f->notrace_ts == -1 ? ts : -2;

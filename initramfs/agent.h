@@ -241,7 +241,7 @@ int word_ull(const char *w, int base, unsigned long long *v);
 struct utsname;
 void frame_begin(struct agent *a, struct out *o, struct utsname *u,
 		 char *cmdline, size_t size);
-/* agent.c: @pid out of the trace of tracefs directory @dir ("" or "instances/NAME/") */
+/* @pid out of the trace of tracefs directory @dir ("" or "instances/NAME/") */
 int notrace_buffer(struct agent *a, const char *dir, long pid);
 /* the tracefs path of @rel in the buffer dump() reads (a->dump_dir): 0, or -1 when it does not fit */
 int buf_path(const struct agent *a, char *out, size_t size, const char *rel);
