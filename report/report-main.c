@@ -386,6 +386,35 @@ static void drop_nuls(char *text, size_t len)
 }
 
 /*
+ * The --append file @text (from @path) made the one command line it
+ * holds, in place: blank space around it dropped (QEMU's -append and the
+ * kernel's boot_command_line never end in a newline; a stray one or a
+ * trailing blank must neither hide the line nor make it look cut).  A
+ * second non-blank line is no command line: an error, 1 (said on
+ * stderr), so that nothing is judged against half of it.
+ */
+static int append_line(const char *path, char *text)
+{
+	size_t b = strspn(text, " \t\r\n"), e = strlen(text), i;
+	unsigned long line = 1;
+
+	while (e > b && strchr(" \t\r\n", text[e - 1]))
+		e--;
+	for (i = 0; i < e; i++) {
+		if (text[i] == '\n')
+			line++;
+		if (i >= b && (text[i] == '\n' || text[i] == '\r')) {
+			fprintf(stderr, "%s:%lu: a second line: --append is the one command line the boot was given\n",
+				path, line + (text[i] == '\r'));
+			return 1;
+		}
+	}
+	memmove(text, text + b, e - b);
+	text[e - b] = '\0';
+	return 0;
+}
+
+/*
  * A capture (a dump channel, a console log) from @path as read_input()
  * reads it; a LAVA job log (report/lavalog.h) becomes the console it
  * recorded, its job's end in *@job when @job is not NULL (job->records
@@ -627,6 +656,14 @@ static int compare_all(struct report *r, int *failed, int *incomplete)
 				i < r->ndumps ? "" : " (baseline)");
 			return 2;
 		}
+		/* what a baseline boot could not say would widen the spread a regression passes */
+		if (i >= r->ndumps && !dump_complete(&x->d)) {
+			char buf[512];
+
+			fprintf(stderr, "probecc report: %s: no complete evidence (baseline): %s\n",
+				x->dumppath, dump_incomplete_why(&x->d, buf, sizeof(buf)));
+			return 2;
+		}
 		if (i < r->ndumps) {
 			*incomplete += !dump_complete(&x->d);
 			if (x->failed)
@@ -640,15 +677,6 @@ static int compare_all(struct report *r, int *failed, int *incomplete)
 	if (!compare_comparable(r->cmp, &why) && !r->force)
 		fprintf(stderr, "probecc report: not comparable: %s (--force compares them)\n", why);
 	return 0;
-}
-
-/* @a and @b name one file (same device and inode); false when either is not there. */
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return a && b && strcmp(a, "-") && strcmp(b, "-") && !stat(a, &sa) && !stat(b, &sb) &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /*
@@ -673,13 +701,13 @@ static int outputs_not_inputs(const struct report *r)
 		const char *hit = NULL;
 
 		for (j = 0; !hit && j < n; j++)
-			if (same_file(out, in[j]))
+			if (out_is_input(out, in[j]))
 				hit = what[j];
 		for (j = 0; !hit && j < (size_t)r->ndumps; j++)
-			if (same_file(out, r->dumps[j]))
+			if (out_is_input(out, r->dumps[j]))
 				hit = "a DUMP";
 		for (j = 0; !hit && j < (size_t)r->nbases; j++)
-			if (same_file(out, r->bases[j]))
+			if (out_is_input(out, r->bases[j]))
 				hit = "--baseline";
 		if (hit) {
 			fprintf(stderr, "probecc report: --%s %s is the input of %s (the same file): refused, it would be overwritten\n",
@@ -737,7 +765,8 @@ int report_main(int argc, char **argv)
 	if (r.append) {
 		if (!(r.append_text = read_input(r.append, NULL)))
 			return 2;
-		r.append_text[strcspn(r.append_text, "\n")] = '\0';
+		if (append_line(r.append, r.append_text))
+			return 2;
 	}
 	text = read_capture(r.dumppath, &len, &lava);
 	if (!text)
