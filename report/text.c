@@ -363,9 +363,13 @@ void text_write(FILE *out, const struct report *r)
 			d->timebase ? "" : " (CLOCK_BOOTTIME)");
 	else if (d->init_why)
 		fprintf(out, "%s\n", d->init_why);
-	if (d->agent_own)
-		fprintf(out, "the agent's own: %d hit(s) of its PID before the kernel took it out of the trace (set_event_notrace_pid, by %.6f s), left out\n",
-			d->agent_own, d->agent_own_until);
+	if (d->agent_own_window)
+		fprintf(out, "the agent's own: %d hit(s) of its PID from %.6f s (%s) until the kernel took it out of the trace (set_event_notrace_pid, its mark at %.6f s), left out\n",
+			d->agent_own, d->agent_own_from,
+			d->agent_own_exec ? "after the kernel's exec event" : "its start",
+			d->agent_own_until);
+	else if (d->agent_own_kept)
+		fprintf(out, "the agent's own: hits of its PID kept: %s\n", d->agent_own_kept);
 	if (d->timebase && d->last_time >= 0)
 		fprintf(out, "last dump stopped recording at %.6f s\n", d->last_time);
 	if (d->after_dump)
