@@ -262,7 +262,7 @@ if qemu-images/build-kernel mips64 --unpatched > "$b/unpatched.env" 2> "$b/unpat
 			t_fail kernel-mips64be/unpatched/perf-callchain-named \
 				"no bond_create <- bonding_store_bonds <- kernfs_fop_write_iter" "$b/unp.report"
 		fi
-		t_grep kernel-mips64be/unpatched/stack-is-perf "$b/unp.plan" $'^perf\tnetdev\tkprobes/netdev$'
+		t_grep kernel-mips64be/unpatched/stack-is-perf "$b/unp.plan" $'^perf\tnetdev\tkprobe:register_netdevice$'
 	else
 		t_fail kernel-mips64be/unpatched/boot "boot failed" "$b/unp.err" "$b/unp.cerr" "$b/unp.log"
 	fi
