@@ -60,6 +60,89 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
+/*
+ * Whether every type of @btf past its base's (a module's split BTF
+ * checks its own) names types that exist and strings that do, as the
+ * kernel's btf_check_all_types() does before it takes BTF
+ * (kernel/bpf/btf.c) and libbpf checks from 1.3 (btf_sanity_check()).
+ * Debian's libbpf 1.1 accepts any id: its btf_dump__new() then writes
+ * past its own array on a member of type 0x2e0000 (a damaged capture's
+ * or image's BTF; found by tests/fuzz/fuzz-btf).  false with @why set.
+ */
+static bool btf_refs_ok(const struct btf *btf, char *why, size_t size)
+{
+	const struct btf *base = btf__base_btf(btf);
+	__u32 n = btf__type_cnt(btf), id, i;
+
+#define REF_OK(ref, what) \
+	do { \
+		if ((ref) >= n) { \
+			snprintf(why, size, "type %u: %s is type %u, past the last, %u", \
+				 id, (what), (unsigned)(ref), n - 1); \
+			return false; \
+		} \
+	} while (0)
+#define NAME_OK(off, what) \
+	do { \
+		if (!btf__str_by_offset(btf, (off))) { \
+			snprintf(why, size, "type %u: %s at string offset %u, past the strings", \
+				 id, (what), (unsigned)(off)); \
+			return false; \
+		} \
+	} while (0)
+
+	for (id = base ? btf__type_cnt(base) : 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (!t) {
+			snprintf(why, size, "type %u cannot be read", id);
+			return false;
+		}
+		NAME_OK(t->name_off, "its name");
+		switch (btf_kind(t)) {
+		case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE:
+		case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG:
+		case BTF_KIND_FUNC: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
+			REF_OK(t->type, "what it refers to");
+			break;
+		case BTF_KIND_ARRAY:
+			REF_OK(btf_array(t)->type, "its element");
+			REF_OK(btf_array(t)->index_type, "its index");
+			break;
+		case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+			for (i = 0; i < btf_vlen(t); i++) {
+				REF_OK(btf_members(t)[i].type, "a member");
+				NAME_OK(btf_members(t)[i].name_off, "a member's name");
+			}
+			break;
+		case BTF_KIND_ENUM:
+			for (i = 0; i < btf_vlen(t); i++)
+				NAME_OK(btf_enum(t)[i].name_off, "an enumerator's name");
+			break;
+		case BTF_KIND_ENUM64:
+			for (i = 0; i < btf_vlen(t); i++)
+				NAME_OK(btf_enum64(t)[i].name_off, "an enumerator's name");
+			break;
+		case BTF_KIND_FUNC_PROTO:
+			REF_OK(t->type, "its return type");
+			for (i = 0; i < btf_vlen(t); i++) {
+				REF_OK(btf_params(t)[i].type, "a parameter");
+				NAME_OK(btf_params(t)[i].name_off, "a parameter's name");
+			}
+			break;
+		case BTF_KIND_DATASEC:
+			for (i = 0; i < btf_vlen(t); i++)
+				REF_OK(btf_var_secinfos(t)[i].type, "a variable");
+			break;
+		default:
+			break;
+		}
+	}
+	return true;
+#undef REF_OK
+#undef NAME_OK
+}
+
 /* A boot image or its unpacked kernel: at most this many bytes. */
 #define IMAGE_MAX	((size_t)512 << 20)
 
@@ -83,6 +166,7 @@ static struct btf *btf_in_image(const unsigned char *img, size_t n)
 		{ 0x9f, 0xeb, 1, 0 }, { 0xeb, 0x9f, 1, 0 },
 	};
 	const unsigned char *p = img, *end = img + n, *q;
+	char why[160];
 
 	while ((size_t)(end - p) >= 24) {
 		bool be;
@@ -109,7 +193,7 @@ static struct btf *btf_in_image(const unsigned char *img, size_t n)
 			continue;
 		libbpf_set_print(quiet);
 		btf = btf__new(q, (__u32)size);
-		if (btf && btf__type_cnt(btf) > 1)
+		if (btf && btf__type_cnt(btf) > 1 && btf_refs_ok(btf, why, sizeof(why)))
 			return btf;
 		btf__free(btf);
 	}
@@ -158,7 +242,12 @@ static unsigned char *bzimage_kernel(const unsigned char *img, size_t n,
 		archive_read_free(a);
 		return NULL;
 	}
-	rc = unpack_whole(a, (size_t)64 << 20, IMAGE_MAX, &out, len);
+	/*
+	 * 4 times the payload to start with, as a .ko.xz (common/elffile.c):
+	 * a kernel packs 4-5 to 1, and a first block of 64 MiB whatever the
+	 * payload was most of a fuzzed small image's time under ASan
+	 */
+	rc = unpack_whole(a, plen * 4, IMAGE_MAX, &out, len);
 	if (rc == -EFBIG)
 		errmsg_set(e, rc, "%s: its kernel is more than %zu bytes unpacked", path, IMAGE_MAX);
 	else if (rc)
@@ -191,12 +280,17 @@ static struct btf *image_btf(const char *path, struct errmsg *e)
 struct kbtf *kbtf_open(const char *path, struct errmsg *e)
 {
 	struct btf *btf;
-	char why[128];
+	char why[160];
 	int err;
 
 	libbpf_set_print(quiet);
 	btf = btf__parse(path, NULL);
 	err = btf ? 0 : -errno;
+	if (btf && !btf_refs_ok(btf, why, sizeof(why))) {
+		errmsg_set(e, -EINVAL, "%s: damaged BTF: %s", path, why);
+		btf__free(btf);
+		return NULL;
+	}
 	if (!btf && (btf = image_btf(path, e)))
 		return wrap(btf, path);
 	if (!btf && e->msg[0]) {
@@ -221,6 +315,7 @@ struct kbtf *kbtf_from_raw(const void *data, size_t n, const char *what,
 			   struct errmsg *e)
 {
 	struct btf *btf;
+	char why[160];
 
 	if (n > 0xffffffffu) {
 		errmsg_set(e, -EINVAL, "%s: %zu bytes of BTF, more than its 32-bit lengths can describe",
@@ -231,6 +326,11 @@ struct kbtf *kbtf_from_raw(const void *data, size_t n, const char *what,
 	btf = btf__new(data, (__u32)n);
 	if (!btf) {
 		errmsg_set(e, -EINVAL, "%s: not raw BTF (%s)", what, strerror(errno));
+		return NULL;
+	}
+	if (!btf_refs_ok(btf, why, sizeof(why))) {
+		errmsg_set(e, -EINVAL, "%s: damaged BTF: %s", what, why);
+		btf__free(btf);
 		return NULL;
 	}
 	return wrap(btf, what);
@@ -331,6 +431,12 @@ struct kbtf *kbtf_open_module(const char *path, const struct kbtf *base,
 	if (!btf) {
 		errmsg_set(e, -EINVAL, "%s: its .BTF is not BTF split on %s (%s): not a module of that kernel, or damaged",
 			   path, base->what, strerror(errno));
+		elf_file_close(&f);
+		return NULL;
+	}
+	if (!btf_refs_ok(btf, built, sizeof(built))) {
+		errmsg_set(e, -EINVAL, "%s: its .BTF is damaged: %s", path, built);
+		btf__free(btf);
 		elf_file_close(&f);
 		return NULL;
 	}

@@ -185,6 +185,25 @@ else
 	t_fail "compiler/btf-image-hostile" "exit $rc1, $rc2" "$d/cut.err" "$d/long.err"
 fi
 
+# --btf of damaged BTF (a struct member of type 2490397 of 33: one byte
+# of tests/compiler/btf/kernel.btf changed) is refused with the type
+# named; libbpf 1.1 takes it, and its btf_dump__new() then crashed
+# probecc (fuzz-btf; tests/fuzz/regress/btf-member-type-past-last).
+d=$T_OUT/compiler/btf-damaged && rm -rf "$d" && mkdir -p "$d"
+python3 -c '
+import sys
+b = bytearray(open("tests/compiler/btf/kernel.btf", "rb").read())
+b[706] = 0x26
+open(sys.argv[1], "wb").write(b)' "$d/damaged.btf"
+printf 'kprobe k register_netdevice { name = dev->name }\n' > "$d/k.probes"
+./probecc --arch x86_64 --btf "$d/damaged.btf" "$d/k.probes" --cmdline > /dev/null 2> "$d/err"
+rc=$?
+if [ $rc = 2 ] && grep -qx "probecc: error: $d/damaged.btf: damaged BTF: type 28: a member is type 2490397, past the last, 32" "$d/err"; then
+	t_pass "compiler/btf-damaged"
+else
+	t_fail "compiler/btf-damaged" "exit $rc" "$d/err"
+fi
+
 # Every input has a limit: /dev/zero as the probe file stops at 16 MiB
 # (--target, --system-map and --base-initrd: the bad-*-zero cases).
 d=$T_OUT/compiler/limits && rm -rf "$d" && mkdir -p "$d"
