@@ -7,8 +7,8 @@
 #define _GNU_SOURCE	/* fopencookie, memmem */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,17 +89,40 @@ static const char *top(void)
 
 static char tmpdir[PATH_MAX];
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/*
+ * The directory's remover: a child that waits for the end of a pipe
+ * whose only writer is the harness (O_CLOEXEC: no program it runs holds
+ * it) and removes the directory when that end closes, however the
+ * harness ended: exit, abort() after a sanitizer's report (no atexit
+ * handler runs then, nor after libFuzzer's _Exit() on a timeout or
+ * out-of-memory), SIGKILL.  It ignores the signals a terminal or a
+ * "kill -- -PGID" sends the harness's process group, so that it
+ * outlives the harness it cleans after.
+ */
+static void tmpdir_remover(void)
 {
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
+	int fds[2];
+	char c;
+	pid_t pid;
 
-static void tmpdir_remove(void)
-{
-	nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	if (pipe2(fds, O_CLOEXEC))
+		fuzz_fail("pipe2: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		fuzz_fail("fork: %s", strerror(errno));
+	if (pid == 0) {
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGQUIT, SIG_IGN);
+		close(fds[1]);
+		while (read(fds[0], &c, 1) < 0 && errno == EINTR)
+			;
+		/* rm(1): a fork of a threaded process had better not malloc */
+		execl("/bin/rm", "rm", "-rf", "--", tmpdir, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[0]);	/* fds[1] stays open until the harness ends */
 }
 
 const char *fuzz_tmpdir(void)
@@ -108,14 +131,15 @@ const char *fuzz_tmpdir(void)
 
 	if (tmpdir[0])
 		return tmpdir;
-	snprintf(tmpdir, sizeof(tmpdir), "/dev/shm/probecc-fuzz.XXXXXX");
+	/* the harness's PID in the name: a test finds the one it started */
+	snprintf(tmpdir, sizeof(tmpdir), "/dev/shm/probecc-fuzz.%d.XXXXXX", (int)getpid());
 	if (!mkdtemp(tmpdir)) {
-		snprintf(tmpdir, sizeof(tmpdir), "%s/probecc-fuzz.XXXXXX",
-			 tmp && *tmp ? tmp : "/tmp");
+		snprintf(tmpdir, sizeof(tmpdir), "%s/probecc-fuzz.%d.XXXXXX",
+			 tmp && *tmp ? tmp : "/tmp", (int)getpid());
 		if (!mkdtemp(tmpdir))
 			fuzz_fail("mkdtemp %s: %s", tmpdir, strerror(errno));
 	}
-	atexit(tmpdir_remove);
+	tmpdir_remover();
 	return tmpdir;
 }
 
