@@ -620,6 +620,27 @@ static int list_vars(struct job *j)
 	return rc;
 }
 
+/*
+ * An output that is one of the inputs (the probe file, a kernel's file)
+ * would overwrite what is read: refused before anything is, 2.
+ */
+static void outputs_not_inputs(const struct job *j)
+{
+	const char *out[] = { j->bcpath, j->planpath, j->initrd };
+	const char *oname[] = { "-o", "--plan", "--initrd" };
+	const char *in[] = { j->file, j->tpath, j->vmlinux, j->sysmap, j->kconfig, j->btf, j->base_initrd };
+	const char *iname[] = { "the probe file", "--target", "--vmlinux", "--system-map", "--kconfig",
+				"--btf", "--base-initrd" };
+	size_t o, i;
+
+	for (o = 0; o < ARRAY_SIZE(out); o++)
+		for (i = 0; i < ARRAY_SIZE(in); i++)
+			/* --initrd over --base-initrd: write_initrd() says why */
+			if ((o != 2 || i != 6) && out_is_input(out[o], in[i]))
+				input_error("%s %s is %s (the same file): refused, it would be overwritten",
+					    oname[o], out[o], iname[i]);
+}
+
 int compile_main(int argc, char **argv, void (*usage)(FILE *f))
 {
 	struct job j = { .arch = "mipsel", .k = kernel_new(), .usage = usage,
@@ -631,6 +652,7 @@ int compile_main(int argc, char **argv, void (*usage)(FILE *f))
 
 	if (rc >= 0)
 		return rc;
+	outputs_not_inputs(&j);
 	setup(&j);
 	if (j.vars)
 		return list_vars(&j);

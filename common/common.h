@@ -286,6 +286,14 @@ int out_commit(struct errmsg *e);
 /* Remove every staged temporary file; destinations stay untouched. */
 void out_abort(void);
 /*
+ * out_is_input() - output @out and input @in are one file (same device
+ * and inode, through any link: /dev/stdout, a hard or symbolic link), so
+ * writing @out would overwrite what is read.  False when either is NULL,
+ * "-" or not there, or @out is no regular file (/dev/null is not
+ * overwritten).
+ */
+bool out_is_input(const char *out, const char *in);
+/*
  * Unlink every staged temporary file, the list kept: async-signal-safe,
  * for a signal handler that ends the process (dumpread/tracedat.c's).
  */

@@ -310,3 +310,14 @@ fail:
 	errno = err;
 	return -err;
 }
+
+/* out_is_input() - see common.h. */
+bool out_is_input(const char *out, const char *in)
+{
+	struct stat so, si;
+
+	/* a device (/dev/null both ways) is not overwritten by a write */
+	return out && in && strcmp(out, "-") && strcmp(in, "-") && !stat(out, &so) &&
+	       S_ISREG(so.st_mode) && !stat(in, &si) && so.st_dev == si.st_dev &&
+	       so.st_ino == si.st_ino;
+}

@@ -52,6 +52,5 @@ bool dumpread_oops_header(const char *t)
 /* dumpread_death_line() - see dumpread.h. */
 bool dumpread_death_line(const char *t)
 {
-	return dumpread_oops_header(t) || strstr(t, "Kernel panic - not syncing: ") ||
-	       strstr(t, "Unable to handle kernel ");
+	return dumpread_oops_header(t) || strstr(t, "Kernel panic - not syncing: ");
 }

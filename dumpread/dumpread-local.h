@@ -29,6 +29,15 @@ struct framed {
 	char *why;		/* not complete: what went wrong (dr_why()) */
 };
 
+/*
+ * text_nul() - where the dump body @body (@len bytes, NUL-terminated
+ * after them) holds a NUL byte, or -1 when it holds none: the agent
+ * copies tracefs text, which never holds one (the kernel's %s stops
+ * there), and every reader's string would end at it, the rest of the dump
+ * unread.  A raw dump's records after its "--- raw ---" line are binary.
+ */
+long text_nul(const char *body, size_t len);
+
 /* Every dump of a capture (frames_read()). */
 struct frames {
 	struct framed *d;

@@ -172,6 +172,7 @@ struct dump {
 	int console_events;	/* the events they held */
 	int console_new;	/* of them, not in the agent's dump: joined */
 	long console_lost;	/* their "CPU:N [LOST N EVENTS]" */
+	long trace_lost;	/* the agent's trace's own "CPU:N [LOST N EVENTS]" */
 	char *unread_why;	/* the first of them */
 	bool unframed;		/* no frames: the file is one dump's body */
 	double init_time;	/* uptime of userspace start; -1: unknown */
@@ -294,8 +295,12 @@ bool dumpread_oops_header(const char *t);
 
 /*
  * dumpread_death_line() - @t (as above) is where the kernel starts to
- * die: an oops header, a panic line, or MIPS' and arm64's "Unable to
- * handle kernel" before die() (arch/mips/mm/fault.c, arch/arm64/mm/fault.c).
+ * die: an oops header or a panic line, the deaths report/boot.c gives a
+ * verdict of their own, so that a console ftrace dump is never read in a
+ * clean boot.  MIPS' and arm64's "Unable to handle kernel" is not one:
+ * die() prints the oops header after it (arch/mips/mm/fault.c,
+ * arch/arm64/mm/fault.c), before the dump (its die notifier), and the
+ * line alone is any program's to print.
  */
 bool dumpread_death_line(const char *t);
 

@@ -194,6 +194,16 @@ static const char *skip_data(const char *p, const char *end, size_t len,
 	return p;
 }
 
+/* text_nul() - see dumpread-local.h. */
+long text_nul(const char *body, size_t len)
+{
+	size_t n = strlen(body);
+
+	if (n == len || strstr(body, "\n--- raw ---\n"))
+		return -1;
+	return (long)n;
+}
+
 /*
  * frames_read() - every dump of the boot framed in @text (@len bytes)
  * into @f (zeroed by the caller), in the order they begin.  Each gets its body (owned,
@@ -202,7 +212,8 @@ static const char *skip_data(const char *p, const char *end, size_t len,
  * CRC-32s right) and its end line (C chunks, the bytes counted) all came
  * with one nonce; FRAME_CUT when the capture ends (or the dump begins
  * again) before that; FRAME_DAMAGED when a chunk is missing, out of
- * order or fails its checksum, or the end line disagrees.  A cut or
+ * order or fails its checksum, or the end line disagrees, or a text
+ * dump holds a NUL byte (text_nul()).  A cut or
  * damaged dump keeps the chunks before the trouble; @why says what.
  */
 void frames_read(const char *text, size_t len, struct frames *f)
@@ -309,9 +320,14 @@ void frames_read(const char *text, size_t len, struct frames *f)
 			cur->body[cur->body_len] = '\0';
 			cur->chunks++;
 		} else {
+			long nul;
+
 			if (fl.count != cur->chunks || fl.bytes != cur->body_len)
 				verdict(cur, FRAME_DAMAGED, "dump %u ends after %u chunk(s) of %llu bytes, read %u of %zu: chunks lost on the way",
 					cur->n, fl.count, fl.bytes, cur->chunks, cur->body_len);
+			else if ((nul = text_nul(cur->body, cur->body_len)) >= 0)
+				verdict(cur, FRAME_DAMAGED, "dump %u holds a NUL byte at byte %ld of its %zu: no trace text holds one, and what follows it could not be read",
+					cur->n, nul, cur->body_len);
 			else
 				cur->state = FRAME_COMPLETE;
 			cur = NULL;

@@ -24,6 +24,9 @@
 
 #include "dumpread-local.h"
 
+/* The latest time a trace line can print: 2^64 - 1 ns, in seconds. */
+#define TRACE_TS_MAX	18446744073.709551615
+
 /* @frame named by the caller's name_frame, or as printed. */
 static char *name_frame(const struct dumpread_opts *o, char *frame)
 {
@@ -104,7 +107,14 @@ static char *last_dump(char *text, size_t len, struct dump *d)
 		dr_why(&d->why, "%s", f.d[i].why ? f.d[i].why : "");
 	}
 	if (!f.any && !strncmp(text, "probecc-manifest\t", 17)) {
+		long nul = text_nul(text, len);
+
 		d->unframed = true;
+		if (nul >= 0) {
+			d->ncut++;
+			dr_why(&d->why, "a NUL byte at byte %ld of %zu: no trace text holds one, and what follows it could not be read",
+			       nul, len);
+		}
 		timebase_of(text, strstr(text, "\nstage\twindow\n") ? 2 : 1,
 			    &d->tb_last);
 		return text;
@@ -182,11 +192,31 @@ static char *last_dump(char *text, size_t len, struct dump *d)
  * would pass "hits == 0").  Blank lines, "#" comments and the kernel's
  * "CPU:N [LOST N EVENTS]" are not hits.
  */
+/*
+ * The count of a "CPU:N [LOST N EVENTS]" line @t (kernel/trace/trace.c
+ * print_trace_line(); "[LOST EVENTS]" when the count is not known: 1)
+ * added to *@sum, saturating: a forged count neither wraps nor cancels
+ * one.  False when @t is no such line.
+ */
+static bool lost_line(const char *t, long *sum)
+{
+	const char *l = strstr(t, " [LOST ");
+	long n;
+
+	if (strncmp(t, "CPU:", 4) || !l)
+		return false;
+	n = strtol(l + 7, NULL, 10);
+	n = n > 0 ? n : 1;
+	*sum = n > LONG_MAX - *sum ? LONG_MAX : *sum + n;
+	return true;
+}
+
 static void unread_line(struct dump *d, const char *line)
 {
 	const char *p = line + strspn(line, " \t");
 
-	if (!*p || *p == '#' || (!strncmp(p, "CPU:", 4) && strstr(p, " [LOST ")))
+	/* the ring buffer's own word that events are missing: "no lost" fails */
+	if (!*p || *p == '#' || lost_line(p, &d->trace_lost))
 		return;
 	if (!d->unread++)
 		dr_why(&d->unread_why, "%.150s", p);
@@ -275,7 +305,11 @@ static void trace_line(struct dump *d, const struct dumpread_opts *o, char *line
 	/* TIME: the last word before ": ", as the kernel prints it */
 	body = colon + 2;
 	*colon = '\0';
-	if (!decimal(strrchr(cpu, ' ') + 1, false, "", &h.ts)) {
+	/*
+	 * the kernel prints a u64 of nanoseconds (trace_output.c
+	 * trace_print_time(): "%5llu.%06lu"): a time past 2^64 ns no kernel wrote
+	 */
+	if (!decimal(strrchr(cpu, ' ') + 1, false, "", &h.ts) || h.ts > TRACE_TS_MAX) {
 		/* an event the report cannot place: no verdict passes */
 		if (!d->bad_time++)
 			dr_why(&d->bad_time_why, "%s: %.80s",
@@ -707,17 +741,29 @@ void perf_loss_why(const struct dump *d, const char *probe, char *why, size_t si
  * The trace's own count ("# entries-in-buffer/entries-written: N/M",
  * kernel/trace/trace.c print_event_info()) against the event lines read
  * (@shaped) and not read (@unread): entries missing from both are counted
- * as not read, so that no upper bound passes on them.
+ * as not read, so that no upper bound passes on them.  More event lines
+ * than entries are lines a traced string printed (trace_marker text or a
+ * file name holding a newline, written by any program: the kernel prints
+ * it as it is): which lines are events is unknown, so they count as not
+ * read too, and no verdict passes on them.
  */
 static void entries_check(struct dump *d, long entries, long shaped, int unread)
 {
 	long missing = entries - shaped - unread;
 
-	if (entries < 0 || missing <= 0)
+	if (entries < 0 || missing == 0)
 		return;
-	if (!d->unread)
+	if (missing < 0 && shaped <= entries)
+		return;	/* lines not read stand for entries the shaped ones do not */
+	if (missing < 0) {
+		missing = shaped - entries;
+		if (!d->unread)
+			dr_why(&d->unread_why, "%ld event line(s) more than the buffer's %ld entries: a traced string holding a newline (trace_marker text, a file name) printed lines that look like events",
+			       missing, entries);
+	} else if (!d->unread) {
 		dr_why(&d->unread_why, "%ld of the buffer's %ld entries are in no event line",
 		       missing, entries);
+	}
 	d->unread = missing > INT_MAX - d->unread ? INT_MAX : d->unread + (int)missing;
 }
 
@@ -826,7 +872,8 @@ static void parse_dump(struct dump *d, const struct dumpread_opts *o, char *dump
 			}
 			continue;
 		}
-		if (!strncmp(line, "# entries-in-buffer/entries-written: ", 37))
+		/* the header's, before any event: a traced string can print one too */
+		if (!strncmp(line, "# entries-in-buffer/entries-written: ", 37) && entries < 0 && !shaped)
 			entries = strtol(line + 37, NULL, 10);
 		else if (event_shaped(line))
 			shaped++;
@@ -980,12 +1027,8 @@ void dumpread_console(struct dump *d, const struct dumpread_opts *o,
 			continue;
 		if (!strncmp(t, " => ", 4)) {
 			trace_line(&tmp, o, t);
-		} else if (!strncmp(t, "CPU:", 4) && strstr(t, "[LOST ")) {
-			long n = strtol(strstr(t, "[LOST ") + 6, NULL, 10);
-
-			/* saturating: a forged count neither wraps nor cancels one */
-			n = n > 0 ? n : 1;
-			d->console_lost = n > LONG_MAX - d->console_lost ? LONG_MAX : d->console_lost + n;
+		} else if (lost_line(t, &d->console_lost)) {
+			;
 		} else if ((ev = console_event(t))) {
 			trace_line(&tmp, o, ev);
 			free(ev);

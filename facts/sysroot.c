@@ -48,11 +48,16 @@ static char *fd_path(int fd)
 	return xstrdup(buf);
 }
 
-/* Open @path in the root @dirfd: openat2 RESOLVE_IN_ROOT; -errno. */
+/*
+ * Open @path in the root @dirfd: openat2 RESOLVE_IN_ROOT; -errno.  O_PATH:
+ * nothing is opened for reading, so a device or a socket at a target's
+ * path is found by its type, never opened (a tty's open raises its
+ * lines, a watchdog's arms it).
+ */
 static int open_in_root(int dirfd, const char *path)
 {
 	struct open_how how = {
-		.flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC,
+		.flags = O_PATH | O_CLOEXEC,
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
 	long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
@@ -83,7 +88,7 @@ char *sysroot_path(const char *sysroot, const char *path, struct errmsg *e)
 		char *joined = xasprintf("%s%s", root, path);
 
 		real = realpath(joined, NULL);
-		fd = !real ? -errno : open(real, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		fd = !real ? -errno : open(real, O_PATH | O_CLOEXEC);
 		if (fd < 0)
 			fd = -errno;
 		free(joined);

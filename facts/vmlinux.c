@@ -332,6 +332,15 @@ static size_t ko_name_len(const char *base)
 	return 0;
 }
 
+/* NAME.ko.zst or NAME.ko.gz (MODULE_COMPRESS_ZSTD, _GZIP): not read. */
+static bool ko_packed(const char *base)
+{
+	size_t n = strlen(base);
+
+	return (n > 7 && !strcmp(base + n - 7, ".ko.zst")) ||
+	       (n > 6 && !strcmp(base + n - 6, ".ko.gz"));
+}
+
 static int load_ko(const char *path, const struct stat *st, int flag,
 		   struct FTW *ftw)
 {
@@ -342,13 +351,19 @@ static int load_ko(const char *path, const struct stat *st, int flag,
 	Elf_Scn *scn;
 	GElf_Shdr sh;
 	Elf_Data *d;
-
 	struct errmsg e;
+	int bad;
 
 	(void)st;
-	if (flag != FTW_F || !len)
+	if ((flag == FTW_SL || flag == FTW_SLN) && len)
+		bad = errmsg_set(&e, -ELOOP, "%s is a symbolic link, not followed under --modules", path);
+	else if (flag == FTW_F && ko_packed(base))
+		bad = errmsg_set(&e, -ENOEXEC, "%s is packed by zstd or gzip: NAME.ko and NAME.ko.xz are read", path);
+	else if (flag != FTW_F || !len)
 		return 0;
-	if (elf_open(&f, path, &e)) {
+	else
+		bad = elf_open(&f, path, &e);
+	if (bad) {
 		/* said where a name is then missing: not skipped in silence */
 		if (!modules_k->modules_unread++)
 			snprintf(modules_k->modules_unread_why,
@@ -386,7 +401,8 @@ static int load_ko(const char *path, const struct stat *st, int flag,
 /*
  * kernel_load_modules() - the FUNC symbols of every *.ko below @dir
  * (/lib/modules/RELEASE of the image package), and of every *.ko.xz
- * (unpacked in memory: Debian's 6.12); .ko.zst and .ko.gz are not read.  A function found only here is probed
+ * (unpacked in memory: Debian's 6.12); .ko.zst and .ko.gz are not read,
+ * nor symbolic links: each is counted in k->modules_unread.  A function found only here is probed
  * by module name once the module loads (Documentation/trace/
  * kprobetrace.rst, "MOD:SYM").
  */

@@ -22,6 +22,7 @@
 #include "arch.h"
 #include "report-int.h"
 #include "strmap.h"
+#include "sysroot.h"
 #include "uelf.h"
 
 
@@ -379,6 +380,7 @@ static bool hit_ip(const struct hit *h, unsigned long long *ip)
 static void name_user_frames(struct report *r)
 {
 	struct dump *d = &r->d;
+	struct errmsg e;
 	char buf[320];
 	int i, j;
 
@@ -387,9 +389,17 @@ static void name_user_frames(struct report *r)
 		unsigned long long off, ip;
 		char *path, *file;
 
-		if (!h->nuframes || !hit_ip(h, &ip) || !uprobe_def(r, h->probe, &path, &off))
+		for (j = 0; j < h->nuframes && h->uframes[j][0] != '<'; j++)
+			;
+		if (j == h->nuframes || !hit_ip(h, &ip) || !uprobe_def(r, h->probe, &path, &off))
+			continue;	/* no frame the kernel printed as an address */
+		/* the dump's uprobe_events item is the guest's word: inside --sysroot only */
+		if (!(file = sysroot_path(r->sysroot, path, &e))) {
+			push_str(&h->uframes, &h->nuframes, &h->capuframes,
+				 xasprintf(USTACK_MARK "not named: %s]", e.msg));
+			free(path);
 			continue;
-		file = xasprintf("%s%s", r->sysroot, path);
+		}
 		for (j = 0; j < h->nuframes; j++) {
 			const char *f = h->uframes[j];
 

@@ -172,9 +172,11 @@ static bool expect_no_lost(const struct dump *d, char *why, size_t size)
 		if (dr)
 			lost = add_sat(lost, strtoull(dr + 8, NULL, 10));
 	}
-	/* the kernel's own dump on the console says what it lost too */
+	/* the kernel's own dump on the console says what it lost too, and the trace */
 	if (d->console_lost > 0)
 		lost = add_sat(lost, d->console_lost);
+	if (d->trace_lost > 0)
+		lost = add_sat(lost, d->trace_lost);
 	if (lost == ULLONG_MAX)
 		snprintf(why, size, "%llu or more event(s) overrun or dropped", lost);
 	else

@@ -627,6 +627,14 @@ static int compare_all(struct report *r, int *failed, int *incomplete)
 				i < r->ndumps ? "" : " (baseline)");
 			return 2;
 		}
+		/* what a baseline boot could not say would widen the spread a regression passes */
+		if (i >= r->ndumps && !dump_complete(&x->d)) {
+			char buf[512];
+
+			fprintf(stderr, "probecc report: %s: no complete evidence (baseline): %s\n",
+				x->dumppath, dump_incomplete_why(&x->d, buf, sizeof(buf)));
+			return 2;
+		}
 		if (i < r->ndumps) {
 			*incomplete += !dump_complete(&x->d);
 			if (x->failed)
@@ -640,15 +648,6 @@ static int compare_all(struct report *r, int *failed, int *incomplete)
 	if (!compare_comparable(r->cmp, &why) && !r->force)
 		fprintf(stderr, "probecc report: not comparable: %s (--force compares them)\n", why);
 	return 0;
-}
-
-/* @a and @b name one file (same device and inode); false when either is not there. */
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return a && b && strcmp(a, "-") && strcmp(b, "-") && !stat(a, &sa) && !stat(b, &sb) &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /*
@@ -673,13 +672,13 @@ static int outputs_not_inputs(const struct report *r)
 		const char *hit = NULL;
 
 		for (j = 0; !hit && j < n; j++)
-			if (same_file(out, in[j]))
+			if (out_is_input(out, in[j]))
 				hit = what[j];
 		for (j = 0; !hit && j < (size_t)r->ndumps; j++)
-			if (same_file(out, r->dumps[j]))
+			if (out_is_input(out, r->dumps[j]))
 				hit = "a DUMP";
 		for (j = 0; !hit && j < (size_t)r->nbases; j++)
-			if (same_file(out, r->bases[j]))
+			if (out_is_input(out, r->bases[j]))
 				hit = "--baseline";
 		if (hit) {
 			fprintf(stderr, "probecc report: --%s %s is the input of %s (the same file): refused, it would be overwritten\n",

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report-int.h"
+#include "sysroot.h"
 #include "uelf.h"
 
 /* ---- the caller tree: stacks merged, innermost frame first ---- */
@@ -84,9 +85,12 @@ static void uprobe_refused(FILE *out, const struct report *r, const char *item,
 		return;
 	}
 	if (r->sysroot) {
-		char *file = xasprintf("%s%s", r->sysroot, path);
+		/* the dump's uprobe_events item is the guest's word: inside --sysroot only */
+		char *file = sysroot_path(r->sysroot, path, &e);
 
-		if (uelf_check_offset(file, off, &e))
+		if (!file)
+			fprintf(out, "    %s: its file not read: %s\n", name, e.msg);
+		else if (uelf_check_offset(file, off, &e))
 			fprintf(out, "    %s: the kernel enables a uprobe only inside its file: %s\n",
 				name, e.msg);
 		free(file);

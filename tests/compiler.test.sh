@@ -321,6 +321,26 @@ else
 		"$d/err.same" "$d/err.full" "$d/err.stdout"
 fi
 
+# An output that is one of the inputs is refused before anything is
+# read, and the input stays as it was: -o the probe file, --plan the
+# --system-map (through a symbolic link to it).
+rm -rf "$d" && mkdir -p "$d"
+cp examples/bond0.probes "$d/in.probes"
+cp tests/report/mipsel-6.1/System.map "$d/System.map" && ln -s System.map "$d/map.link"
+./probecc "$d/in.probes" --system-map tests/report/mipsel-6.1/System.map --modules tests/report/mipsel-6.1/modules \
+	-o "$d/in.probes" 2> "$d/err.o"
+rc_o=$?
+./probecc examples/bond0.probes --system-map "$d/System.map" --modules tests/report/mipsel-6.1/modules \
+	--plan "$d/map.link" 2> "$d/err.plan"
+rc_plan=$?
+if [ $rc_o = 2 ] && grep -q "^probecc: error: -o $d/in.probes is the probe file (the same file): refused" "$d/err.o" &&
+   [ $rc_plan = 2 ] && grep -q "^probecc: error: --plan $d/map.link is --system-map (the same file): refused" "$d/err.plan" &&
+   cmp -s examples/bond0.probes "$d/in.probes" && cmp -s tests/report/mipsel-6.1/System.map "$d/System.map"; then
+	t_pass "compiler/output-is-input-refused"
+else
+	t_fail "compiler/output-is-input-refused" "exit $rc_o/$rc_plan, or an input overwritten" "$d/err.o" "$d/err.plan"
+fi
+
 # A signal while outputs are staged (common/output.c): SIGTERM removes
 # the staged temporary files and ends probecc as SIGTERM does; SIGHUP
 # ignored (nohup) stays ignored and the run completes.  A FIFO as -o

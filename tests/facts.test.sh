@@ -216,6 +216,33 @@ if [ -f "$libc" ]; then
 	else
 		t_fail facts/modules-unreadable-named "exit $(cat "$d/b.status") (124: hung on the FIFO), or the files not named" "$d/b.err"
 	fi
+	# a module packed by zstd (not read) or a symbolic link named .ko
+	# (not followed) is said too, not skipped in silence
+	for m in zst link; do
+		mkdir -p "$d/mods-$m"
+		case $m in
+		zst) printf 'not read' > "$d/mods-$m/bonding.ko.zst" ;;
+		link) ln -s /dev/zero "$d/mods-$m/bonding.ko" ;;
+		esac
+		timeout 60 ./probecc "$d/b.probes" --modules "$d/mods-$m" \
+			--system-map tests/report/mipsel-6.1/System.map -o "$d/b.out" > /dev/null 2> "$d/b-$m.err"
+	done
+	if grep -q "no function 'bond_create' (1 module file(s) under --modules could not be read, the first: $d/mods-zst/bonding.ko.zst is packed by zstd or gzip" "$d/b-zst.err" &&
+	   grep -q "the first: $d/mods-link/bonding.ko is a symbolic link, not followed under --modules" "$d/b-link.err"; then
+		t_pass facts/modules-not-read-named
+	else
+		t_fail facts/modules-not-read-named "a .ko.zst or a symbolic link skipped in silence" "$d/b-zst.err" "$d/b-link.err"
+	fi
+	# a socket at a uprobe's PATH is found by its type, never opened (an
+	# open of a socket fails ENXIO; of a tty raises its lines)
+	python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$d/root/lib/sock.so"
+	printf 'uprobe u /lib/sock.so:malloc\ndump /dev/ttyS1\n' > "$d/sock.probes"
+	timeout 60 ./probecc "$d/sock.probes" --sysroot "$d/root" --arch x86_64 -o "$d/sock.out" > /dev/null 2> "$d/sock.err"
+	if grep -q 'root/lib/sock.so: refused: not a regular file' "$d/sock.err"; then
+		t_pass facts/sysroot-socket-refused
+	else
+		t_fail facts/sysroot-socket-refused "opened, or not said" "$d/sock.err"
+	fi
 else
 	t_host_skip facts/sysroot "no libc.so.6 from gcc -print-file-name"
 fi

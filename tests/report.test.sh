@@ -227,10 +227,38 @@ if eval "$(qemu-images/fetch mipsel 2> "$d/fetch.err")" && [ -f "$BUSYBOX" ]; th
 	else
 		t_fail report/uprobe-vaddr-sysroot "exit $rc (file offset $off)" "$d/vaddr.out"
 	fi
+	# the dump's own uprobe_events item is the guest's word: its
+	# "/../outside/busybox" is refused, never read beside --sysroot
+	mkdir -p "$d/outside" && cp "$BUSYBOX" "$d/outside/busybox"
+	./probecc report tests/report/derived/uprobe-vaddr-dotdot.raw \
+		--probes tests/report/derived/uprobe-vaddr.probes --sysroot "$d/root" \
+		> "$d/dotdot.out" 2>&1
+	rc=$?
+	if [ $rc = 1 ] && grep -q 'bbstart: its file not read: .*root/../outside/busybox: refused: a ".." in a target.s path would leave --sysroot' "$d/dotdot.out" &&
+	   ! grep -q 'is a virtual address' "$d/dotdot.out"; then
+		t_pass report/uprobe-item-dotdot-refused
+	else
+		t_fail report/uprobe-item-dotdot-refused "exit $rc: the file outside --sysroot was read, or the refusal not said" "$d/dotdot.out"
+	fi
 elif [ "$T_HOST" = 1 ]; then
 	t_host_skip report/uprobe-vaddr-sysroot	# busybox not in the cache yet
 else
 	t_fail report/uprobe-vaddr-sysroot "qemu-images/fetch mipsel failed" "$d/fetch.err"
+fi
+
+# The kernel's <user stack trace> frames of a uprobe are named from its
+# file under --sysroot, as the dump's uprobe_events item names it: an
+# item's "/../outside/usym-nopie" is refused and said in its stacks
+# (a file is there to be read), the frames stay addresses.
+d=$T_OUT/report/ustack-dotdot && rm -rf "$d" && mkdir -p "$d/root/bin" "$d/outside"
+cp /bin/true "$d/outside/usym-nopie"
+./probecc report tests/report/derived/ustack-dotdot.raw --probes tests/report/x86_64-ustack/ustack.probes \
+	--sysroot "$d/root" > "$d/out" 2>&1
+rc=$?
+if [ $rc = 1 ] && grep -q '\[user stack not named: .*root/../outside/usym-nopie: refused: a ".." in a target.s path would leave --sysroot\]' "$d/out"; then
+	t_pass report/ustack-item-dotdot-refused
+else
+	t_fail report/ustack-item-dotdot-refused "exit $rc: not said, or read outside --sysroot" "$d/out"
 fi
 
 # One timebase: in the real boots whose agent stamped its clock marks,

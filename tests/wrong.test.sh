@@ -166,7 +166,10 @@ fi
 # exist stays so (a fetch would make it), each option is named.
 d=$wrong_dir/usage && rm -rf "$d" && mkdir -p "$d"
 ok=true
-for a in "--runs 00" "--runs x" "--hang 0" "--timeout abc" "--oops-wait -1" "--runs 2" "--vmlinux $d/none" "--bogus"; do
+for a in "--runs 00" "--runs x" "--hang 0" "--timeout abc" "--oops-wait -1" "--runs 2" "--vmlinux $d/none" "--bogus" \
+	"--arch bogus" "--kernel $d/none --kernel-version 6.1" "--kernel-version x.y" "--dbg --kernel examples/ci-bond0.probes --kernel-version 6.1" \
+	"--base-initrd $d/none" "--sysroot $d/none" "--rc $d/none" "--disk $d/none" "--target $d/none" \
+	"--add $d/none:/bin/x" "--stack-method bogus" "--until-console (" "--threshold bogus --report"; do
 	PROBECC_CACHE=$d/cache timeout 60 qemu-images/run-probes --out "$d/out" $a examples/ci-bond0.probes \
 		> "$d/out.txt" 2> "$d/err.txt"
 	rc=$?

@@ -109,7 +109,11 @@ def read_dumps(raw):
                 continue
             chunks, nbytes = int(rest[0]), int(rest[1])
             ok = chunks == cur[2] - 1 and nbytes == cur[3]
-            dumps[n] = (ok, cur[1], '' if ok else 'end line disagrees')
+            why = '' if ok else 'end line disagrees'
+            # a text dump holds no NUL (a raw one's records after "--- raw ---" may)
+            if ok and b'\0' in cur[1].partition(b'\n--- raw ---\n')[0]:
+                ok, why = False, 'a NUL byte in its text'
+            dumps[n] = (ok, cur[1], why)
             cur = None
     return dumps
 
@@ -205,8 +209,8 @@ def console_trace(path):
     panic, in the trace text's form (time in seconds), and the events its
     "CPU:N [LOST N EVENTS]" lines say were lost.  Only printk's lines
     (a "[ SECONDS] " stamp) after the kernel began to die (an oops
-    header "[#N]", a panic, "Unable to handle kernel") count: anything
-    else on a console any program could have printed."""
+    header "[#N]" or a panic, the deaths the boot verdict names) count:
+    anything else on a console any program could have printed."""
     out = []
     lost = 0
     dead = on = False
@@ -217,7 +221,7 @@ def console_trace(path):
             continue
         text = p.group(1)
         if (OOPS.search(text) and not text.startswith('Kernel panic')) or \
-           'Kernel panic - not syncing: ' in text or 'Unable to handle kernel ' in text:
+           'Kernel panic - not syncing: ' in text:
             dead = True
         if dead and text.startswith('Dumping ftrace buffer:'):
             on = True
@@ -285,6 +289,9 @@ def check(cases_dir, case):
         if not any(l == want or l.startswith(want + ' (') for l in stdout.split('\n')):
             bad.append('ring buffer: no line "%s" in stdout' % want.strip())
     lost = sum(int(f[5]) + int(f[7]) for f in cpus)
+    # the trace's own "CPU:N [LOST N EVENTS]" lines (print_trace_line())
+    lost += sum(max(int(m.group(1) or 1), 1) for m in
+                (re.match(r'^CPU:[0-9]+ \[LOST (-?[0-9]+ )?EVENTS\]', l.strip()) for l in trace.split('\n')) if m)
     console = None
     if '--console' in words:
         console = console_trace(words[words.index('--console') + 1])
@@ -293,7 +300,7 @@ def check(cases_dir, case):
         if e['expect'].split('#')[0].split() == ['expect', 'no', 'lost']:
             said = re.match(r'([0-9]+) event\(s\) overrun or dropped', e['why'])
             if not said or int(said.group(1)) != lost or (e['pass'] and lost):
-                bad.append('expect no lost: report.json "%s" (%s), the cpu lines and the console %d' % (e['why'], e['pass'], lost))
+                bad.append('expect no lost: report.json "%s" (%s), the cpu lines, the trace and the console %d' % (e['why'], e['pass'], lost))
     done.append('ring buffer')
 
     # hits per probe, and before userspace (dump 1's uptime less the
