@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -40,6 +41,8 @@ struct kbtf {
 	/* the last function looked up: a probe's fields ask for it in turn */
 	char *last_func;
 	const struct btf_type *last_proto;
+	/* per type id, what its declaration costs to print (decl_cost()); 0: not known yet */
+	unsigned *cost;
 };
 
 static struct kbtf *wrap(struct btf *btf, const char *what)
@@ -449,6 +452,7 @@ void kbtf_free(struct kbtf *b)
 	if (!b)
 		return;
 	btf_dump__free(b->dump);
+	free(b->cost);
 	btf__free(b->btf);
 	free(b->what);
 	free(b->last_func);
@@ -564,14 +568,93 @@ static void dump_printf(void *ctx, const char *fmt, va_list ap)
 	free(s);
 }
 
+/*
+ * A declaration that names more types than this is not printed.
+ * btf_dump__emit_type_decl() writes a function prototype's parameters
+ * and an anonymous struct's members in full wherever they occur: BTF
+ * of 40 prototypes, each taking two pointers to the one before, is a
+ * declaration of 2^40 types (80 types of BTF: a capture's or an image's,
+ * written by the target), and an anonymous struct's holes are a line
+ * per 8 bytes (members at bit offsets up to 2^32: 67 million lines;
+ * fuzz-btf spent 130 s on BTF of 33 types).  The kernel's own are a
+ * few dozen.
+ */
+#define DECL_MAX	4096
+#define DECL_DEPTH	256
+#define DECL_BUSY	UINT_MAX
+
+/* The types declaration @id names, counted as btf_dump prints it; DECL_MAX + 1: too many, a loop or too deep. */
+static unsigned decl_cost(struct kbtf *b, __u32 id, int depth)
+{
+	const struct btf_type *t;
+	unsigned long long c = 1;
+	__u32 i;
+
+	if (!id)
+		return 1;
+	if (b->cost[id] == DECL_BUSY || depth > DECL_DEPTH)
+		return DECL_MAX + 1;
+	if (b->cost[id])
+		return b->cost[id];
+	t = btf__type_by_id(b->btf, id);
+	b->cost[id] = DECL_BUSY;
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR: case BTF_KIND_CONST: case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG: case BTF_KIND_FUNC:
+	case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
+		c += decl_cost(b, t->type, depth + 1);
+		break;
+	case BTF_KIND_ARRAY:
+		c += decl_cost(b, btf_array(t)->type, depth + 1);
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		c += decl_cost(b, t->type, depth + 1);
+		for (i = 0; i < btf_vlen(t) && c <= DECL_MAX; i++)
+			c += decl_cost(b, btf_params(t)[i].type, depth + 1);
+		break;
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION: {
+		/*
+		 * a named one is printed by its name; an anonymous one in
+		 * full, its holes as "long: 64;" lines, one per 8 bytes
+		 * up to its size or its farthest member
+		 */
+		unsigned long long bits = (unsigned long long)t->size * 8;
+
+		if (t->name_off)
+			break;
+		for (i = 0; i < btf_vlen(t) && c <= DECL_MAX; i++) {
+			if (btf_member_bit_offset(t, i) > bits)
+				bits = btf_member_bit_offset(t, i);
+			c += decl_cost(b, btf_members(t)[i].type, depth + 1);
+		}
+		c += bits / 64;
+		break;
+	}
+	case BTF_KIND_ENUM: case BTF_KIND_ENUM64:
+		if (!t->name_off)
+			c += btf_vlen(t);
+		break;
+	default:
+		break;
+	}
+	b->cost[id] = c > DECL_MAX ? DECL_MAX + 1 : (unsigned)c;
+	return b->cost[id];
+}
+
 char *kbtf_type_str(const struct kbtf *cb, int id)
 {
 	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, o, .field_name = "");
-	struct kbtf *b = (struct kbtf *)cb;	/* the cache only */
+	struct kbtf *b = (struct kbtf *)cb;	/* the caches only */
 	struct strbuf sb = { 0 };
 
 	if (id == 0)
 		return xstrdup("void");
+	if (id < 0 || (unsigned)id >= btf__type_cnt(b->btf))
+		return xasprintf("BTF type %d", id);
+	if (!b->cost)
+		b->cost = xcalloc(btf__type_cnt(b->btf), sizeof(*b->cost));
+	if (decl_cost(b, (__u32)id, 0) > DECL_MAX)
+		return xasprintf("BTF type %d", id);
 	if (!b->dump)
 		b->dump = btf_dump__new(b->btf, dump_printf, b, NULL);
 	b->out = &sb;
