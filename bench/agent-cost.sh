@@ -39,11 +39,12 @@
 #
 # usage: bench/agent-cost.sh [cost] [arm]   (default both)
 # Environment: ROUNDS=12, ARM_ROUNDS=3, ARM_SIZES="98 500",
-#   PROBES=examples/bond0.probes, OUT=dir (default a new one under /tmp),
+#   PROBES=examples/bond0.probes (C names on a kernel without BTF: its
+#   DWARF from Debian's -dbg, fetched as run-probes --dbg does), OUT=dir (default a new one under /tmp),
 #   MACHINE=mipsel, AGENT=initramfs/agent-<its arch> and PROBECC=./probecc (the build under
 #   test); AGENT_B and PROBECC_B: another build (say the one before a
 #   change), booted in the same rounds as "with-b" (cost: the image with
-#   its agent and its plan; arm: its plan and agent, agent_us compared,
+#   its agent and its plan, on its own command line; arm: its plan and agent, agent_us compared,
 #   as an agent without plan_us has only that).  Boots run one at a time.
 set -eu -o pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -117,14 +118,29 @@ echo "kernel $KERNEL_PKG $KERNEL_VERSION, target $target"
 
 if [[ " $parts " == *" cost "* ]]; then
 	max=$((M_ROOM - ${#M_PREFIX} - ${#user} - 1))
-	"$probecc" "$probes" --arch "$M_ARCH" --kernel-version "$kver" --cmdline-max "$max" \
-		--target "$target" --modules "$MODULES" --plan "$out/cost.plan" --cmdline > "$out/cost.cmdline"
+	# compile PROBECC NAME: the plan and command line; C names (dev->name)
+	# on a kernel without BTF take its DWARF from Debian's -dbg package,
+	# as qemu-images/run-probes does (fetched once, cached)
+	compile() {
+		"$1" "$probes" --arch "$M_ARCH" --kernel-version "$kver" --cmdline-max "$max" \
+			--target "$target" --modules "$MODULES" ${vmlinux:+--vmlinux "$vmlinux"} \
+			--plan "$out/$2.plan" --cmdline > "$out/$2.cmdline" 2> "$out/$2.err" && return
+		grep -q "need the kernel's types" "$out/$2.err" && [ -z "$vmlinux" ] ||
+			{ cat "$out/$2.err" >&2; exit 1; }
+		vmlinux=$(eval "$(qemu-images/fetch --dbg "$machine")" && echo "$DBG_VMLINUX")
+		compile "$@"
+	}
+	vmlinux=
+	compile "$probecc" cost
 	append="$user $(cat "$out/cost.cmdline")"
 	if [ -n "$agent_b" ]; then
-		"$probecc_b" "$probes" --arch "$M_ARCH" --kernel-version "$kver" --cmdline-max "$max" \
-			--target "$target" --modules "$MODULES" --plan "$out/cost-b.plan" --cmdline > "$out/cost-b.cmdline"
+		compile "$probecc_b" cost-b
+		# B boots with its own command line (its plan may leave to its
+		# agent what A's puts on the command line, or the other way):
+		# the gap starts at "Run /init", after the kernel's own part
+		append_b="$user $(cat "$out/cost-b.cmdline")"
 		cmp -s "$out/cost.cmdline" "$out/cost-b.cmdline" ||
-			echo "bench/agent-cost.sh: warning: PROBECC_B compiles another command line; $append is used for all" >&2
+			echo "bench/agent-cost.sh: PROBECC_B compiles another command line, which its boots use: $append_b" >&2
 		qemu-images/mkimage "$machine" -o "$out/with-b.gz" --agent "$agent_b" --rc "$out/rc" \
 			--plan "$out/cost-b.plan" --module none --add "$agent:/probecc/agent"
 	fi
@@ -145,7 +161,8 @@ if [[ " $parts " == *" cost "* ]]; then
 		order="$*"
 		for w in $order; do
 			echo "bench/agent-cost.sh: cost round $i of $rounds: $w" >&2
-			boot "cost-$w-$i" "$out/$w.gz" "$append"
+			if [ $w = with-b ]; then a_w=$append_b; else a_w=$append; fi
+			boot "cost-$w-$i" "$out/$w.gz" "$a_w"
 			r=$(stamp "cost-$w-$i" 'Run \/init as init process')
 			t=$(stamp "cost-$w-$i" 'bench: real init')
 			g=$(awk -v r="$r" -v t="$t" 'BEGIN { if (r == "" || t == "") print ""; else printf "%.6f", t - r }')

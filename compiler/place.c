@@ -526,12 +526,40 @@ static bool is_return(const struct probe *p)
 static bool stack_in_bootconfig(const struct ctx *c, const struct probe *p,
 				bool global_stack);
 
+static bool pmu_kstack(const struct ctx *c, const struct probe *p,
+		       bool global_stack);
+
 static bool needs_event_dir(const struct ctx *c, const struct probe *p,
 			    bool global_stack)
 {
 	return (p->stack && !global_stack &&
-		!stack_in_bootconfig(c, p, global_stack)) ||
+		!stack_in_bootconfig(c, p, global_stack) &&
+		!pmu_kstack(c, p, global_stack)) ||
 	       p->stack_user || (p->filter && !c->bootconfig);
+}
+
+/*
+ * Whether kprobe @p's perf callchains come from a kprobe of perf's own at
+ * its symbol (plan "perf PROBE kprobe:SYM[+OFF]": the kprobe PMU,
+ * kernel/trace/trace_event_perf.c perf_kprobe_init(), 4.17+) rather than
+ * from its event's id: the probe then needs no events/ directory, so the
+ * kernel can define it from its command line (kprobe_event=), and the
+ * agent neither defines nor enables it nor reads an id.  A module's
+ * function (MOD:SYM) is not loaded when the agent runs.
+ */
+static bool pmu_kstack(const struct ctx *c, const struct probe *p,
+		       bool global_stack)
+{
+	return p->kind == P_KPROBE && p->stack && !global_stack &&
+	       !p->stack_user && c->perf_stacks && p->target &&
+	       !strchr(p->target, ':') && kernel_at_least(c->t, 4, 17);
+}
+
+/* "kprobe:SYM[+OFF]" of @p for a plan "perf" line (malloc'd). */
+static char *pmu_event(const struct probe *p)
+{
+	return p->offset ? xasprintf("kprobe:%s+%lld", p->target, p->offset) :
+			   xasprintf("kprobe:%s", p->target);
 }
 
 /*
@@ -627,7 +655,8 @@ static void kprobe(struct ctx *c, const struct probe *p, int *order,
 	if (dir && !c->inst[0]) {
 		arm(c, p->name, "kprobe_events", def);
 		enable(c, p->name, event);
-		if (p->stack_user || (p->stack && !global_stack && c->perf_stacks))
+		if (p->stack_user || (p->stack && !global_stack && c->perf_stacks &&
+				      !pmu_kstack(c, p, global_stack)))
 			explain(c, "%s %s: agent (its perf event opens events/kprobes/%s/id, which 6.1 often fails to create for boot-time probes)",
 				what, p->name, p->name);
 		else
@@ -676,7 +705,8 @@ static void kprobe(struct ctx *c, const struct probe *p, int *order,
 		if (dir)
 			explain(c, "%s %s: agent, enabled in %s (its %s is written into %sevents/kprobes/%s/ by the agent)",
 				what, p->name, c->inst,
-				p->stack_user || (p->stack && !global_stack && c->perf_stacks) ? "perf event" :
+				p->stack_user || (p->stack && !global_stack && c->perf_stacks &&
+						  !pmu_kstack(c, p, global_stack)) ? "perf event" :
 				p->stack && !global_stack ? "stacktrace trigger" : "filter",
 				c->inst, p->name);
 		else if (c->inst[0])
@@ -865,6 +895,13 @@ static void filter_and_stack(struct ctx *c, const struct probe *p,
 		explain(c, "%s stack user: the agent samples %s with perf: its kernel callchain, the user registers and %s bytes of user stack of the task the hit is in (PERF_SAMPLE_CALLCHAIN, PERF_SAMPLE_REGS_USER, PERF_SAMPLE_STACK_USER: a hit in a system call has its task's registers from its entry, one in a kernel thread none); the report unwinds the user stack with the task's programs' CFI under --sysroot and prints it below the kernel frames; hits before the agent ran have neither stack",
 			who, ev, size);
 		free(ev);
+	} else if (pmu_kstack(c, p, global_stack)) {
+		char *ev = pmu_event(p);
+
+		plan_line(&c->arms_tail, "perf", 2, who, ev);
+		explain(c, "%s stack: the agent records perf callchains of a kprobe of perf's own at %s (the kprobe PMU, 4.17+: from the probe's pt_regs, with no events/ directory or id to wait for); hits before the agent ran have no stack",
+			who, ev + strlen("kprobe:"));
+		free(ev);
 	} else if (p->stack && p->kind != P_UPROBE && p->kind != P_URETPROBE &&
 		   c->perf_stacks) {
 		char *ev = xasprintf("%s/%s", p->group, p->name);
@@ -915,15 +952,17 @@ static void filter_and_stack(struct ctx *c, const struct probe *p,
 
 /*
  * The twin kprobe's GROUP/EVENT of function @n (malloc'd), or NULL when
- * it has none (said in --explain when @say).  An event name is a C
+ * it has none (said in --explain when @say).  With @pmu (the kprobe PMU's
+ * kprobe, which has no event name) only the name's kind counts.  An event name is a C
  * identifier (trace_probe.c is_good_name()) of fewer than
  * MAX_EVENT_NAME_LEN (64) bytes: a ".isra.0" clone's dots become '_'.
  */
-static char *fstack_event(struct ctx *c, const struct name *n, bool say)
+static char *fstack_event(struct ctx *c, const struct name *n, bool say,
+			  bool pmu)
 {
 	char *ev, *q;
 
-	if (has_glob(n->s) || strchr(n->s, ':') || strlen(n->s) >= 64) {
+	if (has_glob(n->s) || strchr(n->s, ':') || (!pmu && strlen(n->s) >= 64)) {
 		if (say)
 			explain(c, "function %s: %s, so its hits have no stack (the function tracer's parent field names their callers)",
 				n->s, has_glob(n->s) ? "a glob names no one symbol for a kprobe" :
@@ -944,30 +983,39 @@ static char *fstack_event(struct ctx *c, const struct name *n, bool say)
  * "stack" on a function line where the kernel's own stacks are cut
  * (KSTACK_PERF: Debian's stock Malta 6.1 func_stack_trace records
  * ftrace_graph_call alone, docs/kernel-features.md) or --stack-method
- * perf: the agent samples a twin kprobe at each function's entry with
- * perf, never enabled in the trace (the function tracer's entry is the
- * hit), and the report gives each sample's callchain, which starts at
- * the function's own pt_regs (perf_callchain_kernel()), to the function
- * tracer's hit of the same task.  The twin is the agent's, so hits
- * before it armed have no stack.  A glob names no one symbol to kprobe;
+ * perf: the agent samples a kprobe at each function's entry with perf,
+ * never enabled in the trace (the function tracer's entry is the hit):
+ * from 4.17 one of perf's own (the kprobe PMU: plan "perf FUNC
+ * kprobe:FUNC", nothing to define in kprobe_events; the agent opens one
+ * event for a kprobe with "stack" at the same symbol and this), before
+ * a twin kprobe probecc_fstack/FUNC it defines; the report gives each
+ * sample's callchain, which starts at the function's own pt_regs
+ * (perf_callchain_kernel()), to the function tracer's hit of the same
+ * task.  The kprobe is the agent's, so hits before it armed have no stack.  A glob names no one symbol to kprobe;
  * a module's function is left out of the filter already (tracer()).
  */
 static void function_stacks(struct ctx *c)
 {
 	const struct program *prog = c->prog;
 	const struct name *n;
-	int pass;
+	int pass, pmu;
 
 	if (!prog->func_stack || !c->perf_stacks)
 		return;
-	explain(c, "stack on the function line: the agent's perf callchains of a twin kprobe %s/FUNC at each function, in place of func_stack_trace (%s); hits before the agent armed them (the kernel's own boot, before /init) have no stack, and the report says which",
-		FSTACK_GROUP,
-		c->t->stack_method == STACK_PERF ? "--stack-method perf" :
-		"on this arch a stock kernel's func_stack_trace records its own trampoline alone, ftrace_graph_call; --stack-method kernel keeps the option for a kernel patched by kernel-patches/mipsel");
+	pmu = kernel_at_least(c->t, 4, 17);
+	if (pmu)
+		explain(c, "stack on the function line: the agent's perf callchains of a kprobe of perf's own at each function (the kprobe PMU, 4.17+: no tracefs event), in place of func_stack_trace (%s); hits before the agent armed them (the kernel's own boot, before /init) have no stack, and the report says which",
+			c->t->stack_method == STACK_PERF ? "--stack-method perf" :
+			"on this arch a stock kernel's func_stack_trace records its own trampoline alone, ftrace_graph_call; --stack-method kernel keeps the option for a kernel patched by kernel-patches/mipsel");
+	else
+		explain(c, "stack on the function line: the agent's perf callchains of a twin kprobe %s/FUNC at each function, in place of func_stack_trace (%s); hits before the agent armed them (the kernel's own boot, before /init) have no stack, and the report says which",
+			FSTACK_GROUP,
+			c->t->stack_method == STACK_PERF ? "--stack-method perf" :
+			"on this arch a stock kernel's func_stack_trace records its own trampoline alone, ftrace_graph_call; --stack-method kernel keeps the option for a kernel patched by kernel-patches/mipsel");
 	/* the definitions first, one write (docs/plan.md "arm"), then perf's */
-	for (pass = 0; pass < 2; pass++)
+	for (pass = pmu; pass < 2; pass++)
 		for (n = prog->functions; n; n = n->next) {
-			char *ev = fstack_event(c, n, pass == 0);
+			char *ev = fstack_event(c, n, pass == pmu, pmu);
 			char *def;
 
 			if (!ev)
@@ -975,6 +1023,10 @@ static void function_stacks(struct ctx *c)
 			if (pass == 0) {
 				def = xasprintf("p:%s %s", ev, n->s);
 				arm(c, n->s, "kprobe_events", def);
+				free(def);
+			} else if (pmu) {
+				def = xasprintf("kprobe:%s", n->s);
+				plan_line(&c->arms_tail, "perf", 2, n->s, def);
 				free(def);
 			} else {
 				plan_line(&c->arms_tail, "perf", 2, n->s, ev);

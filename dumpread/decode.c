@@ -305,7 +305,7 @@ static int one_record(struct walk *w, struct tep_record *rec,
 	unsigned long long ip, parent;
 	const char *comm;
 	char *info;
-	int pid;
+	int pid = -1;	/* set when @d is given */
 
 	w->events++;
 	if (!ev) {
@@ -367,8 +367,8 @@ print:
 		 */
 		const char *m = strstr(info, ": ");
 
-		if (m)
-			clock_mark(d, m + 2, h.ts);
+		if (m && !clock_mark(d, m + 2, h.ts))
+			notrace_mark(d, m + 2, h.ts, pid);
 		free(info);
 		free(h.task);
 		return 0;

@@ -135,6 +135,7 @@ int child_call(int (*fn)(void *arg), void *arg, unsigned int seconds,
 /* ---- timebase.c ---- */
 void timebase_of(const char *body, unsigned int n, struct timebase *tb);
 bool clock_mark(struct dump *d, const char *msg, double ts);
+bool notrace_mark(struct dump *d, const char *msg, double ts, long by);
 void timebase_apply(struct dump *d);
 
 /* Append a copy of @h to @d's hits. */

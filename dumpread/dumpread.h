@@ -147,10 +147,16 @@ struct timebase {
 	/*
 	 * The "notrace" line: the PID the agent kept out of the top
 	 * buffer's events and function tracer, and the CLOCK_BOOTTIME when
-	 * the kernel took it (0: none, or not between start and mark)
+	 * the kernel took it (0: none, or not between start and mark);
+	 * notrace_line: the manifest has such a line, taken or not.  And
+	 * its mark "probecc-notrace PID NS", written by that PID once the
+	 * kernel took it: its time in the trace (-1: not seen, -2: twice,
+	 * or another task's).
 	 */
 	long notrace_pid;
 	long long notrace_ns;
+	bool notrace_line;
+	double notrace_ts;
 };
 
 struct dump {
@@ -167,6 +173,7 @@ struct dump {
 	int bad_time;		/* trace lines whose time is not the kernel's form */
 	char *bad_time_why;	/* the first of them */
 	int unread;		/* trace lines of no form the report reads */
+	bool unread_by_count;	/* the first reason: the trace's entries count disagrees */
 	bool in_string;		/* parsing: a traced string goes on over lines */
 	int console_dumps;	/* the kernel's ftrace dumps on the console (--console) */
 	int console_events;	/* the events they held */
@@ -189,12 +196,21 @@ struct dump {
 	double offset_first, offset_last;	/* trace clock minus CLOCK_BOOTTIME, s */
 	char *timebase_why;
 	/*
-	 * The agent's own hits (its PID, from its start until the kernel
+	 * The agent's own hits (its PID, from its exec until the kernel
 	 * took its notrace PID: the open of that file, its mounts' work),
-	 * left out by dumpread_agent_own(): how many, and until when.
+	 * left out by dumpread_agent_own(): how many, from when (after
+	 * the kernel's exec event of its PID when agent_own_exec) until
+	 * when, on the trace clock.  agent_own_kept: why none were left
+	 * out though the agent was PID 1 (malloc'd; NULL: not so), such as
+	 * the manifest's "note notrace" (notrace_note: its first one) of a
+	 * kernel without set_event_notrace_pid.
 	 */
 	int agent_own;
-	double agent_own_until;
+	bool agent_own_window;	/* the window was taken (from, until set) */
+	double agent_own_from, agent_own_until;
+	bool agent_own_exec;
+	char *agent_own_kept;
+	char *notrace_note;
 	int after_dump;		/* hits later than the last dump's stop */
 	double after_dump_ts;	/* the latest of them */
 	struct strbuf items;	/* "item" lines of the last dump */
@@ -334,10 +350,19 @@ const char *dump_incomplete_why(const struct dump *d, char *buf, size_t size);
 /* The "perf-stat" line of @probe, or NULL. */
 const struct perf_stat *perf_stat_of(const struct dump *d, const char *probe);
 /*
- * dumpread_agent_own() - leave out of @d's hits the agent's own from its
- * start until its PID was out of the trace (the dumps' "notrace" line,
- * on the trace clock by the first dump's mark); counted in
- * d->agent_own.  Call after the console's hits are joined.
+ * dumpread_agent_own() - leave out of @d's hits the agent's own: those
+ * of the PID of dump 1's "notrace PID NS" line after its exec and up to
+ * the agent's mark "probecc-notrace PID NS" (docs/plan.md), which that
+ * PID wrote once the kernel took it (set_event_notrace_pid), on the
+ * trace clock itself.  The window starts at the agent's start put on
+ * the trace clock by that mark (NS less the timebase line's start), and
+ * never before the kernel's sched_process_exec event of the PID when
+ * the trace has one: the exec is the kernel's, and the two clocks drift
+ * apart under QEMU.  A mark missing, twice, another task's or not of
+ * the line's PID and NS leaves everything in (d->agent_own_kept says
+ * why), as does a kernel without the notrace files (the manifest's
+ * "note notrace").  Counted in d->agent_own.  Call after the console's
+ * hits are joined.
  */
 void dumpread_agent_own(struct dump *d);
 /* When the agent had armed its perf events, trace clock (s); -1: unknown. */

@@ -351,7 +351,8 @@ static void trace_line(struct dump *d, const struct dumpread_opts *o, char *line
 		h.args = xstrdup("");
 	} else if ((sp = strstr(body, ": ")) &&
 		   (name = xstrndup(body, sp - body), !strchr(name, ' '))) {
-		if (!strcmp(name, "tracing_mark_write") && clock_mark(d, sp + 2, h.ts)) {
+		if (!strcmp(name, "tracing_mark_write") &&
+		    (clock_mark(d, sp + 2, h.ts) || notrace_mark(d, sp + 2, h.ts, task_pid(h.task)))) {
 			free(name);
 			free(h.task);
 			return;
@@ -639,32 +640,68 @@ const struct perf_stat *perf_stat_of(const struct dump *d, const char *probe)
 	return p;
 }
 
+/*
+ * Why the agent's own hits stay in @d, when it was PID 1 and tried to
+ * keep them out (NULL when it did not: an agent that is not PID 1).
+ */
+static void agent_own_kept(struct dump *d)
+{
+	const struct timebase *f = &d->tb_first;
+
+	if (!f->notrace_line) {
+		if (d->notrace_note)
+			dr_why(&d->agent_own_kept, "%s", d->notrace_note);
+		return;
+	}
+	if (f->n != 1)
+		dr_why(&d->agent_own_kept, "dump 1 is not among the dumps");
+	else if (!f->notrace_pid)
+		dr_why(&d->agent_own_kept, "dump 1's notrace line is not the agent's (not a PID and a time between its start and its clock mark)");
+	else if (f->notrace_ts == -1)
+		dr_why(&d->agent_own_kept, "no notrace mark of PID %ld in the trace (an agent before the marks, or not the buffer it marked)",
+		       f->notrace_pid);
+	else
+		dr_why(&d->agent_own_kept, "the notrace mark of PID %ld is twice in the trace, or another task's",
+		       f->notrace_pid);
+}
+
 /* dumpread_agent_own() - see dumpread.h. */
 void dumpread_agent_own(struct dump *d)
 {
 	const struct timebase *f = &d->tb_first;
-	double until;
+	double from, until;
 	int i, k = 0;
 
-	if (!d->timebase || f->n != 1 || f->trace_ts < 0 || !f->notrace_pid)
+	if (f->n != 1 || !f->notrace_pid || f->notrace_ts < 0) {
+		agent_own_kept(d);
 		return;
-	until = f->notrace_ns / 1e9 + d->offset_first;
+	}
+	until = f->notrace_ts;
+	/* NS was read just before the mark's write: no later than its stamp */
+	from = until - (f->notrace_ns - f->start) / 1e9;
+	d->agent_own_exec = false;
 	for (i = 0; i < d->nhits; i++) {
 		const struct hit *h = &d->hits[i];
 
-		/*
-		 * the exec that started the agent is the kernel's, not the
-		 * agent's: its stamp can fall after init_time, which is read
-		 * on another clock (CLOCK_BOOTTIME through the timebase)
-		 */
-		if (task_pid(h->task) == f->notrace_pid && h->ts >= d->init_time &&
-		    h->ts <= until && strcmp(h->probe, "sched_process_exec")) {
+		if (task_pid(h->task) == f->notrace_pid && h->ts <= until &&
+		    h->ts >= from && !strcmp(h->probe, "sched_process_exec")) {
+			from = h->ts;
+			d->agent_own_exec = true;
+		}
+	}
+	for (i = 0; i < d->nhits; i++) {
+		const struct hit *h = &d->hits[i];
+
+		if (task_pid(h->task) == f->notrace_pid && h->ts <= until &&
+		    (d->agent_own_exec ? h->ts > from : h->ts >= from)) {
 			d->agent_own++;
 			continue;
 		}
 		d->hits[k++] = d->hits[i];
 	}
 	d->nhits = k;
+	d->agent_own_window = true;
+	d->agent_own_from = from;
 	d->agent_own_until = until;
 }
 
@@ -755,6 +792,8 @@ static void entries_check(struct dump *d, long entries, long shaped, int unread)
 		return;
 	if (missing < 0 && shaped <= entries)
 		return;	/* lines not read stand for entries the shaped ones do not */
+	if (!d->unread)
+		d->unread_by_count = true;
 	if (missing < 0) {
 		missing = shaped - entries;
 		if (!d->unread)
@@ -785,6 +824,13 @@ static void perf_notkept_line(struct dump *d, char *v)
 static void maps_notkept_line(struct dump *d, char *v)
 {
 	d->perf_maps_notkept = strtoull(v, NULL, 10);
+}
+
+/* the first "note notrace TEXT": the agent could not take its PID out */
+static void notrace_note_line(struct dump *d, char *v)
+{
+	if (!d->notrace_note)
+		d->notrace_note = xstrdup(v);
 }
 
 static void stext_line(struct dump *d, char *v)
@@ -821,6 +867,7 @@ static const struct {
 	{ "perf-stat", pstat_line, 0 },
 	{ "note\tperf", perf_notkept_line, 0 },
 	{ "note\tperf-mmap", maps_notkept_line, 0 },
+	{ "note\tnotrace", notrace_note_line, 0 },
 	{ "module", module_line, 0 },
 	{ "stext", stext_line, 0 },
 	{ "last_boot", last_boot_line, 0 },

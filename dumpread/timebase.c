@@ -3,8 +3,11 @@
  * The dumps' timebase (docs/plan.md "timebase"): each dump's manifest
  * line of CLOCK_BOOTTIME readings around the agent's trace_marker write
  * "probecc-clock N MARK", the marker's own time in the trace (read.c and
- * decode.c hand every trace_marker text to clock_mark()), and the dump
- * and userspace times put on the trace clock from them.
+ * decode.c hand every trace_marker text to clock_mark(), then to
+ * notrace_mark()), and the dump and userspace times put on the trace
+ * clock from them; and the agent's "notrace" line with its mark
+ * "probecc-notrace PID NS", the end of its own hits (docs/plan.md "The
+ * agent's own").
  */
 #include <errno.h>
 #include <stdio.h>
@@ -30,6 +33,7 @@ static void notrace_of(const char *body, struct timebase *tb)
 
 	if (!p || (end && p > end))
 		return;
+	tb->notrace_line = true;
 	errno = 0;
 	pid = strtol(p + 9, &e, 10);
 	if (errno || *e != '\t' || pid < 1 || e == p + 9)
@@ -58,6 +62,7 @@ void timebase_of(const char *body, unsigned int n, struct timebase *tb)
 
 	memset(tb, 0, sizeof(*tb));
 	tb->trace_ts = -1;
+	tb->notrace_ts = -1;
 	if (!p)
 		return;
 	p += 10;
@@ -98,6 +103,34 @@ bool clock_mark(struct dump *d, const char *msg, double ts)
 		d->tb_first.trace_ts = d->tb_first.trace_ts == -1 ? ts : -2;
 	if (d->tb_last.n && d->tb_last.mark == ns)
 		d->tb_last.trace_ts = d->tb_last.trace_ts == -1 ? ts : -2;
+	return true;
+}
+
+/*
+ * notrace_mark() - take the agent's trace_marker text @msg
+ * ("probecc-notrace PID NS", written once the kernel took its PID out of
+ * the trace: initramfs/agent.c), stamped @ts on the trace clock by
+ * the task of PID @by, as the end of the first dump's "notrace" window
+ * when PID and NS are the line's.  The same mark twice, or written by
+ * another task, is no end (-2): dumpread_agent_own() then leaves nothing
+ * out.  True when @msg is a notrace mark: it is the report's, never a hit.
+ */
+bool notrace_mark(struct dump *d, const char *msg, double ts, long by)
+{
+	struct timebase *f = &d->tb_first;
+	long pid;
+	long long ns;
+	int end = 0;
+
+	if (sscanf(msg, "probecc-notrace %ld %lld%n", &pid, &ns, &end) != 2 ||
+	    (msg[end] && msg[end] != '\n'))
+		return false;
+	if (!f->notrace_pid || pid != f->notrace_pid || ns != f->notrace_ns)
+		return true;	/* another boot's, or a line not taken */
+	if (by != pid)
+		f->notrace_ts = -2;
+	else
+		f->notrace_ts = f->notrace_ts == -1 ? ts : -2;
 	return true;
 }
 

@@ -203,50 +203,48 @@ static void mounts(struct agent *a)
 }
 
 /*
- * notrace_self() - keep @pid's own work out of what the top buffer
- * records: the probes the kernel armed from its command line
- * (kprobe_event=, trace_event=) fire on the agent's own opens and
- * writes otherwise, and the function tracer traces its system calls.
- * set_event_notrace_pid and set_ftrace_notrace_pid (5.8+,
- * kernel/trace/trace_events.c event_pid_write(), kernel/trace/ftrace.c
- * pid_write()) take effect at once on every CPU (ignore_task_cpu() by
- * on_each_cpu()); O_TRUNC empties a list first, so @pid 0 empties both.
- * A kernel without the files (before 5.8) is left as it is, silently:
- * its trace has the agent's own hits, as before.  Only the open of the
- * first file is traced (the kprobe fires before the write): the report
- * leaves out the agent's hits up to the "notrace" time.  Returns 0 when
- * the events' list took it.
+ * notrace_buffer() on the top buffer, then the plan's instance, if any:
+ * handing over, the agent's last system calls are then traced in the top
+ * buffer alone, which an instance's plan does not dump.
  */
-static int notrace_self(struct agent *a, long pid)
+static void notrace_self(struct agent *a, long pid)
 {
-	static const char *const files[] = {
-		"set_event_notrace_pid", "set_ftrace_notrace_pid",
-	};
-	char path[AGENT_PATH_MAX], buf[24];
-	size_t i;
-	int fd, n, rc = -1;
+	notrace_buffer(a, "", pid);
+	if (a->buf_dir[0])
+		notrace_buffer(a, a->buf_dir, pid);
+}
 
-	if (!a->tracefs[0])
-		return -1;
-	n = pid ? snprintf(buf, sizeof(buf), "%ld\n", pid) : 0;
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		if (path_join(path, sizeof(path), a->tracefs, files[i]))
-			continue;
-		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-		if (fd < 0) {
-			if (errno != ENOENT)
-				agent_note(a, "notrace", "%s: %s", files[i],
-					   strerror(errno));
-			continue;
-		}
-		if (n && write_all(fd, buf, n))
-			agent_note(a, "notrace", "%s: %s", files[i],
-				   strerror(errno));
-		else if (i == 0)
-			rc = 0;
-		close(fd);
+/*
+ * notrace_mark() - once the kernel took @a's PID out of the top buffer,
+ * write "probecc-notrace PID NS" to its trace_marker, NS the
+ * CLOCK_BOOTTIME read just before (the manifest's "notrace" line): the
+ * kernel stamps it on the trace clock (a marker is no event the PID
+ * lists filter: kernel/trace/trace.c tracing_mark_write()), after every
+ * hit of the agent's own, the end the report takes for them (dumpread
+ * notrace_mark()).  Its open and write are out of the trace.  Returns NS.
+ */
+static long long notrace_mark(struct agent *a)
+{
+	char path[AGENT_PATH_MAX], msg[64];
+	long long ns;
+	int fd = -1, n;
+
+	errno = ENAMETOOLONG;
+	if (!path_join(path, sizeof(path), a->tracefs, "trace_marker"))
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	ns = boot_ns();
+	if (fd < 0) {
+		agent_note(a, "notrace", "trace_marker: %s: no mark",
+			   strerror(errno));
+		return ns;
 	}
-	return rc;
+	n = snprintf(msg, sizeof(msg), "probecc-notrace %ld %lld\n",
+		     a->notrace_pid, ns);
+	if (write_all(fd, msg, n))
+		agent_note(a, "notrace", "trace_marker: %s: no mark",
+			   strerror(errno));
+	close(fd);
+	return ns;
 }
 
 /* Test mode: find the directory standing in for tracefs under the root. */
@@ -631,9 +629,9 @@ int main(int argc, char **argv)
 		find_tracefs(&a);
 	a.mounts_us = agent_us(&a);
 	/* as PID 1 (the boot's agent), out of its own trace until its exec */
-	if (a.pid1 && !notrace_self(&a, getpid())) {
+	if (a.pid1 && !notrace_buffer(&a, "", getpid())) {
 		a.notrace_pid = getpid();
-		a.notrace_ns = boot_ns();
+		a.notrace_ns = notrace_mark(&a);
 	}
 
 	boot_nonce(&a);	/* before the window child starts: one per boot */

@@ -52,6 +52,9 @@ struct perf_ring {
 /* A "perf PROBE GROUP/EVENT [USTACK [callchain]]" plan line: its rings and counts. */
 struct perf_probe {
 	char *probe;
+	char *event;		/* the plan's GROUP/EVENT or kprobe:SYM[+OFF] */
+	/* 1 + the index of the probe whose rings it shares (same event), or 0 */
+	size_t same;
 	unsigned long ustack;	/* bytes of user stack per sample; 0: kernel callchain */
 	int callchain;		/* with ustack: the kernel callchain too (a kprobe's "stack user") */
 	struct perf_ring *rings;
@@ -130,9 +133,10 @@ struct agent {
 	struct timespec t0;	/* CLOCK_MONOTONIC at start of main() */
 	long long t0_boot_ns;	/* CLOCK_BOOTTIME at the same moment */
 	/*
-	 * The PID notrace_self() kept out of the top buffer's events and
-	 * function tracer (0: none), and the CLOCK_BOOTTIME when the
-	 * kernel took it: the manifest's "notrace" line.
+	 * The PID notrace_buffer() kept out of the top buffer's events and
+	 * function tracer, and the plan's instance's (0: none), and the
+	 * CLOCK_BOOTTIME of its mark once the kernel took it: the
+	 * manifest's "notrace" line.
 	 */
 	long notrace_pid;
 	long long notrace_ns;
@@ -240,6 +244,8 @@ int word_ull(const char *w, int base, unsigned long long *v);
 struct utsname;
 void frame_begin(struct agent *a, struct out *o, struct utsname *u,
 		 char *cmdline, size_t size);
+/* @pid out of the trace of tracefs directory @dir ("" or "instances/NAME/") */
+int notrace_buffer(struct agent *a, const char *dir, long pid);
 /* the tracefs path of @rel in the buffer dump() reads (a->dump_dir): 0, or -1 when it does not fit */
 int buf_path(const struct agent *a, char *out, size_t size, const char *rel);
 

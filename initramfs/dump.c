@@ -635,6 +635,9 @@ int instance_use(struct agent *a, const char *name)
 	}
 	agent_item(a, "instance", made ? "armed" : "ok", rel, "-");
 	snprintf(a->buf_dir, sizeof(a->buf_dir), "instances/%s/", name);
+	/* the agent out of the instance's trace too, before its events */
+	if (a->notrace_pid)
+		notrace_buffer(a, a->buf_dir, a->notrace_pid);
 	if (!a->previous)
 		snprintf(a->dump_dir, sizeof(a->dump_dir), "%s", a->buf_dir);
 	return 0;

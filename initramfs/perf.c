@@ -226,8 +226,9 @@ static void sample(struct agent *a, struct perf_probe *p, const char *rec,
 		   size_t len)
 {
 	struct sample_head h;
-	char line[64 + CALLCHAIN_TEXT_MAX];
-	size_t n, used, room = sizeof(line) - 2;
+	char line[64 + CALLCHAIN_TEXT_MAX], alias[AGENT_PATH_MAX];
+	size_t n, used, room = sizeof(line) - 2, i;
+	int m;
 
 	if (len < 32)
 		return;
@@ -244,6 +245,19 @@ static void sample(struct agent *a, struct perf_probe *p, const char *rec,
 		n--;
 	line[n++] = '\n';
 	text_add(a, line, n);
+	/* the probes sharing this event: the same sample, each its own line */
+	for (i = 0; i < a->n_perf; i++) {
+		const struct perf_probe *q = &a->perf[i];
+		size_t skip = strlen("perf\t") + strlen(p->probe);
+
+		if (q->same != (size_t)(p - a->perf) + 1)
+			continue;
+		m = snprintf(alias, sizeof(alias), "perf\t%s", q->probe);
+		if (m < 0 || (size_t)m >= sizeof(alias))
+			continue;
+		text_add(a, alias, m);
+		text_add(a, line + skip, n - skip);
+	}
 }
 
 /*
@@ -666,7 +680,70 @@ static long long event_id(const struct agent *a, const char *event,
 }
 
 /*
- * perf_open() - plan line "perf PROBE GROUP/EVENT [USTACK [callchain]]":
+ * The kprobe PMU's type (/sys/bus/event_source/devices/kprobe/type,
+ * kernel/events/core.c: perf_kprobe, 4.17+), or -errno (ENOENT without
+ * it or without sysfs).
+ */
+static long long kprobe_pmu_type(const struct agent *a)
+{
+	char path[AGENT_PATH_MAX], buf[32], *end;
+	long long type;
+	ssize_t n;
+
+	if (rooted(a, path, sizeof(path),
+		   "/sys/bus/event_source/devices/kprobe/type"))
+		return -ENAMETOOLONG;
+	n = read_small(path, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	type = strtoll(buf, &end, 10);
+	if (end == buf || type < 0 || type > UINT32_MAX)
+		return -EINVAL;
+	return type;
+}
+
+/*
+ * pmu_kprobe() - @event "kprobe:SYM[+OFF]" into @attr as a kprobe of the
+ * kprobe PMU (attr.config1 = the symbol's name, which @sym holds until
+ * the event is open; attr.config2 = OFF, kernel/trace/trace_event_perf.c:
+ * perf_kprobe_init()): the kernel registers a kprobe of perf's own, with
+ * no tracefs event, no kprobe_events line and no id to read, so a kprobe
+ * the kernel defined from its command line (kprobe_event=, which 6.1
+ * often leaves without an events/ directory) gets its callchains here.
+ * Returns 0, or -errno (no PMU, a bad offset).
+ */
+static int pmu_kprobe(const struct agent *a, const char *event,
+		      struct perf_event_attr *attr, char *sym, size_t size)
+{
+	const char *s = event + strlen("kprobe:");
+	size_t n = strcspn(s, "+");
+	unsigned long long off = 0;
+	long long type;
+	char *end;
+
+	if (!n || n >= size)
+		return -EINVAL;
+	if (s[n]) {
+		errno = 0;
+		off = strtoull(s + n + 1, &end, 0);
+		if (errno || end == s + n + 1 || *end || off > UINT32_MAX)
+			return -EINVAL;
+	}
+	memcpy(sym, s, n);
+	sym[n] = '\0';
+	type = kprobe_pmu_type(a);
+	if (type < 0)
+		return (int)type;
+	attr->type = type;
+	attr->config = 0;	/* format/retprobe: bit 0, a kprobe here */
+	attr->config1 = (uintptr_t)sym;
+	attr->config2 = off;
+	return 0;
+}
+
+/*
+ * perf_open() - plan line "perf PROBE GROUP/EVENT [USTACK [callchain]]"
+ * or "perf PROBE kprobe:SYM[+OFF]" (a kprobe of perf's own: pmu_kprobe()):
  * sample the trace event on every CPU with its kernel callchain, or,
  * when @ustack (bytes, a multiple of 8 up to PERF_USTACK_MAX) is not 0,
  * with the user registers and @ustack bytes of user stack, and the
@@ -681,28 +758,63 @@ void perf_open(struct agent *a, const char *probe, const char *event,
 	       unsigned long ustack, int callchain)
 {
 	struct perf_event_attr attr;
-	char path[AGENT_PATH_MAX], detail[128];
+	char path[AGENT_PATH_MAX], detail[200], sym[128], what[96];
 	struct perf_probe *p;
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF), psz = page_size();
-	long long id;
-	size_t pages;
+	int pmu = !strncmp(event, "kprobe:", 7);
+	long long id = 0;
+	size_t pages, i;
 	int cpu, err = 0;
 
 	if (a->n_perf == AGENT_MAX_PERF) {
 		agent_item(a, probe, "failed", "perf", "too many perf probes");
 		return;
 	}
-	id = event_id(a, event, path, sizeof(path));
-	if (id < 0) {
-		agent_item(a, probe, "failed", "perf",
-			   a->tracefs[0] ? strerror((int)-id) : "no tracefs");
+	/*
+	 * Another probe's event with the same samples (a function's stack
+	 * and a kprobe's at the same symbol): one perf event and ring, each
+	 * sample written for both (sample()).
+	 */
+	for (i = 0; i < a->n_perf; i++) {
+		const struct perf_probe *q = &a->perf[i];
+
+		if (q->same || q->ustack || ustack || strcmp(q->event, event))
+			continue;
+		p = &a->perf[a->n_perf++];
+		memset(p, 0, sizeof(*p));
+		p->probe = xstrdup(probe);
+		p->event = xstrdup(event);
+		p->same = i + 1;
+		snprintf(detail, sizeof(detail), "perf: %zu cpus, %.72s, the event of %.40s",
+			 q->nrings, event, q->probe);
+		agent_item(a, probe, "armed", "perf", detail);
 		return;
+	}
+	memset(&attr, 0, sizeof(attr));
+	if (pmu) {
+		err = pmu_kprobe(a, event, &attr, sym, sizeof(sym));
+		if (err) {
+			snprintf(detail, sizeof(detail), "kprobe PMU: %s",
+				 strerror(-err));
+			agent_item(a, probe, "failed", "perf", detail);
+			return;
+		}
+	} else {
+		id = event_id(a, event, path, sizeof(path));
+		if (id < 0) {
+			agent_item(a, probe, "failed", "perf",
+				   a->tracefs[0] ? strerror((int)-id) : "no tracefs");
+			return;
+		}
+		attr.type = PERF_TYPE_TRACEPOINT;
+		attr.config = id;
 	}
 	if (ncpu < 1)
 		ncpu = 1;
 	p = &a->perf[a->n_perf];
 	memset(p, 0, sizeof(*p));
 	p->probe = xstrdup(probe);
+	p->event = xstrdup(event);
 	p->ustack = ustack;
 	p->callchain = ustack && callchain;
 	p->rings = calloc(ncpu, sizeof(*p->rings));
@@ -710,10 +822,7 @@ void perf_open(struct agent *a, const char *probe, const char *event,
 		agent_item(a, probe, "failed", "perf", strerror(ENOMEM));
 		return;
 	}
-	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_TRACEPOINT;
-	attr.config = id;
 	attr.sample_period = 1;
 	attr.sample_type = sample_type;
 	attr.exclude_callchain_user = 1;	/* kernel stacks (MIPS records no user ones) */
@@ -777,8 +886,12 @@ void perf_open(struct agent *a, const char *probe, const char *event,
 		free(p->rings);
 		return;
 	}
-	snprintf(detail, sizeof(detail), "perf: %zu cpus, id %lld%s%s%s%s",
-		 p->nrings, id, p->callchain ? ", kernel callchain" : "",
+	if (pmu)
+		snprintf(what, sizeof(what), "kprobe PMU at %.72s", event + 7);
+	else
+		snprintf(what, sizeof(what), "id %lld", id);
+	snprintf(detail, sizeof(detail), "perf: %zu cpus, %s%s%s%s%s",
+		 p->nrings, what, p->callchain ? ", kernel callchain" : "",
 		 ustack ? ", user stack" : "",
 		 err ? ", some cpus failed: " : "",
 		 err ? strerror(err) : "");
@@ -1019,10 +1132,11 @@ void perf_dump(struct agent *a, struct out *o)
 		out_write(o, a->perf_text, a->perf_len);
 	}
 	for (i = 0; i < a->n_perf; i++) {
-		const struct perf_probe *p = &a->perf[i];
+		const struct perf_probe *q = &a->perf[i];
+		const struct perf_probe *p = q->same ? &a->perf[q->same - 1] : q;
 
 		out_printf(o, "perf-stat\t%s\tsamples\t%llu\tlost\t%llu\tthrottled\t%llu\tbad\t%llu\n",
-			   p->probe, p->samples, p->lost, p->throttled, p->bad);
+			   q->probe, p->samples, p->lost, p->throttled, p->bad);
 	}
 	if (a->perf_dropped)
 		out_printf(o, "note\tperf\t%llu samples not kept (more than %d bytes)\n",

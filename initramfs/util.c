@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * probecc early-init agent: small helpers (notes, items, I/O, paths).
+ * probecc early-init agent: small helpers (notes, items, I/O, paths,
+ * a PID out of a ring buffer's trace: notrace_buffer()).
  *
  * Nothing here is fatal: an allocation failure or an I/O error is turned
  * into a value the caller reports, because the agent must always go on
@@ -179,6 +180,68 @@ int rooted(const struct agent *a, char *out, size_t size, const char *path)
 		return 0;
 	}
 	return path_join(out, size, a->root, path);
+}
+
+/*
+ * notrace_buffer() - keep @pid's own work out of what the ring buffer of
+ * tracefs directory @dir ("" the top buffer, "instances/NAME/")
+ * records: the probes the kernel armed from its command line
+ * (kprobe_event=, trace_event=) fire on the agent's own opens and
+ * writes otherwise, and the function tracer traces its system calls.
+ * set_event_notrace_pid and set_ftrace_notrace_pid (5.8+, in the top
+ * buffer and in every instance: kernel/trace/trace_events.c
+ * event_pid_write(), kernel/trace/ftrace.c pid_write()) take effect at
+ * once on every CPU (ignore_task_cpu() by on_each_cpu()); O_TRUNC
+ * empties a list first, so @pid 0 empties both.  A kernel without the
+ * files (before 5.8) is left as it is, with a note the report gives:
+ * its trace has the agent's own hits.  Only the open of the first file
+ * is traced (the kprobe fires before the write): the report leaves out
+ * the agent's hits up to its mark (notrace_mark()).  Returns 0 when the
+ * events' list took it.
+ */
+int notrace_buffer(struct agent *a, const char *dir, long pid)
+{
+	static const char *const files[] = {
+		"set_event_notrace_pid", "set_ftrace_notrace_pid",
+	};
+	char path[AGENT_PATH_MAX], rel[AGENT_NAME_MAX + 48], buf[24];
+	/*
+	 * O_TRUNC empties a list at the open: the agent's later system
+	 * calls are traced from then on.  Taking itself in, the events'
+	 * list comes first (the open of the second file is not an event);
+	 * handing over, last (the events see no open of the second file).
+	 */
+	const size_t nfiles = sizeof(files) / sizeof(files[0]);
+	int self = pid == (long)getpid();
+	size_t k, i;
+	int fd, n, rc = -1;
+
+	if (!a->tracefs[0])
+		return -1;
+	n = pid ? snprintf(buf, sizeof(buf), "%ld\n", pid) : 0;
+	for (k = 0; k < nfiles; k++) {
+		i = self ? k : nfiles - 1 - k;
+		snprintf(rel, sizeof(rel), "%s%s", dir, files[i]);
+		if (path_join(path, sizeof(path), a->tracefs, rel))
+			continue;
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno != ENOENT)
+				agent_note(a, "notrace", "%s: %s", rel,
+					   strerror(errno));
+			else if (i == 0)
+				agent_note(a, "notrace", "no %s (a kernel before 5.8): the agent's own hits are in the trace",
+					   rel);
+			continue;
+		}
+		if (n && write_all(fd, buf, n))
+			agent_note(a, "notrace", "%s: %s", rel,
+				   strerror(errno));
+		else if (i == 0)
+			rc = 0;
+		close(fd);
+	}
+	return rc;
 }
 
 /*

@@ -225,15 +225,20 @@ static void read_console(struct boot *b, char *text)
 	free(lines);
 }
 
-/* The last dump's "cmdline" ends with @want (firmware puts words in front). */
+/*
+ * The last dump's "cmdline" ends with @want, blanks at its end aside
+ * (firmware puts words in front; @want is trimmed by the report).
+ */
 static bool cmdline_whole(const char *got, const char *want)
 {
 	size_t g = strlen(got), w = strlen(want);
 
+	while (g && strchr(" \t\r\n", got[g - 1]))
+		g--;
 	/* an empty --append gave the kernel nothing that could be cut */
-	if (!want[strspn(want, " \t\r")])
+	if (!w)
 		return true;
-	return g >= w && !strcmp(got + g - w, want) && (g == w || got[g - w - 1] == ' ');
+	return g >= w && !strncmp(got + g - w, want, w) && (g == w || got[g - w - 1] == ' ');
 }
 
 /*

@@ -291,7 +291,20 @@ void json_write(FILE *f, const struct report *r)
 	else {
 		fprintf(f, "\"timebase\": {\"measured\": false, \"clock\": \"CLOCK_BOOTTIME\", \"why\": ");
 		json_string(f, dr_text(d->timebase_why));
+		if (d->agent_own)
+			fprintf(f, ", \"agent_own_left_out\": %d", d->agent_own);
 		fprintf(f, "}, ");
+	}
+	/* the agent's own hits left out: from when until when */
+	if (d->agent_own_window)
+		fprintf(f, "\"agent_own\": {\"left_out\": %d, \"from\": %.6f, \"after_exec\": %s, \"until\": %.6f}, ",
+			d->agent_own, d->agent_own_from,
+			d->agent_own_exec ? "true" : "false", d->agent_own_until);
+	/* the agent was PID 1 and its own hits are in: why */
+	if (d->agent_own_kept) {
+		fprintf(f, "\"agent_own_kept\": ");
+		json_string(f, d->agent_own_kept);
+		fprintf(f, ", ");
 	}
 	if (d->noops) {	/* the MIPS kprobe single-step oops: the trace stops there */
 		fprintf(f, "\"kprobe_oops\": {\"time\": %.6f, \"epc\": ", d->oops_time);

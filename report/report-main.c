@@ -386,6 +386,35 @@ static void drop_nuls(char *text, size_t len)
 }
 
 /*
+ * The --append file @text (from @path) made the one command line it
+ * holds, in place: blank space around it dropped (QEMU's -append and the
+ * kernel's boot_command_line never end in a newline; a stray one or a
+ * trailing blank must neither hide the line nor make it look cut).  A
+ * second non-blank line is no command line: an error, 1 (said on
+ * stderr), so that nothing is judged against half of it.
+ */
+static int append_line(const char *path, char *text)
+{
+	size_t b = strspn(text, " \t\r\n"), e = strlen(text), i;
+	unsigned long line = 1;
+
+	while (e > b && strchr(" \t\r\n", text[e - 1]))
+		e--;
+	for (i = 0; i < e; i++) {
+		if (text[i] == '\n')
+			line++;
+		if (i >= b && (text[i] == '\n' || text[i] == '\r')) {
+			fprintf(stderr, "%s:%lu: a second line: --append is the one command line the boot was given\n",
+				path, line + (text[i] == '\r'));
+			return 1;
+		}
+	}
+	memmove(text, text + b, e - b);
+	text[e - b] = '\0';
+	return 0;
+}
+
+/*
  * A capture (a dump channel, a console log) from @path as read_input()
  * reads it; a LAVA job log (report/lavalog.h) becomes the console it
  * recorded, its job's end in *@job when @job is not NULL (job->records
@@ -736,7 +765,8 @@ int report_main(int argc, char **argv)
 	if (r.append) {
 		if (!(r.append_text = read_input(r.append, NULL)))
 			return 2;
-		r.append_text[strcspn(r.append_text, "\n")] = '\0';
+		if (append_line(r.append, r.append_text))
+			return 2;
 	}
 	text = read_capture(r.dumppath, &len, &lava);
 	if (!text)

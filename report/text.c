@@ -331,6 +331,9 @@ void text_write(FILE *out, const struct report *r)
 	if (d->unread && !strncmp(dr_text(d->unread_why), "perf-mmap: ", 11))
 		fprintf(out, "not read: %d line(s) of no form the report reads (the first a malformed agent's mapping line), so no verdict can pass; the first: %s\n",
 			d->unread, dr_text(d->unread_why));
+	else if (d->unread && d->unread_by_count)
+		fprintf(out, "not read: %d trace line(s): the trace's own count of entries disagrees with its event lines, so no verdict can pass: %s\n",
+			d->unread, dr_text(d->unread_why));
 	else if (d->unread)
 		fprintf(out, "not read: %d trace line(s) of no form the report reads (a function_graph trace, or an option that changes the text: latency-format, nocontext-info, raw, hex, bin; \"dump SINK raw\" is read whatever the form), so no verdict can pass; the first: %s\n",
 			d->unread, dr_text(d->unread_why));
@@ -360,9 +363,13 @@ void text_write(FILE *out, const struct report *r)
 			d->timebase ? "" : " (CLOCK_BOOTTIME)");
 	else if (d->init_why)
 		fprintf(out, "%s\n", d->init_why);
-	if (d->agent_own)
-		fprintf(out, "the agent's own: %d hit(s) of its PID before the kernel took it out of the trace (set_event_notrace_pid, by %.6f s), left out\n",
-			d->agent_own, d->agent_own_until);
+	if (d->agent_own_window)
+		fprintf(out, "the agent's own: %d hit(s) of its PID from %.6f s (%s) until the kernel took it out of the trace (set_event_notrace_pid, its mark at %.6f s), left out\n",
+			d->agent_own, d->agent_own_from,
+			d->agent_own_exec ? "after the kernel's exec event" : "its start",
+			d->agent_own_until);
+	else if (d->agent_own_kept)
+		fprintf(out, "the agent's own: hits of its PID kept: %s\n", d->agent_own_kept);
 	if (d->timebase && d->last_time >= 0)
 		fprintf(out, "last dump stopped recording at %.6f s\n", d->last_time);
 	if (d->after_dump)

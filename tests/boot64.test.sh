@@ -168,7 +168,7 @@ for t in ${B64_TARGETS:-$b64_all}; do
 		esac
 		case $M_ARCH in
 		mips*)
-			if grep -q $'^perf\tnetdev\tkprobes/netdev$' "$d/plan"; then
+			if grep -q $'^perf\tnetdev\tkprobe:register_netdevice$' "$d/plan"; then
 				t_pass "boot64/$t-ci/perf-callchain"
 			else
 				t_fail "boot64/$t-ci/perf-callchain" "the plan takes no perf callchain" "$d/plan"

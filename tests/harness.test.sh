@@ -6,6 +6,7 @@
 #    "awk"), on a real x86_64 dump (tests/report/x86_64-bond0/ttyS1.raw)
 #  - a group that records no case fails; a run where nothing passed fails
 #  - a group narrowed by a variable says what it left out (t_left_out)
+#  - two runs in one checkout at once each count their own cases
 # Run alone: bash tests/harness.test.sh (through tests/run-tests.sh).
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	exec "$(dirname "$0")/run-tests.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
@@ -86,4 +87,19 @@ if [ "$(cat "$hd/narrowed.rc")" = 0 ] &&
 	t_pass harness/narrowed-says-what-it-left-out
 else
 	t_fail harness/narrowed-says-what-it-left-out "exit $(cat "$hd/narrowed.rc")" "$hd/narrowed.log"
+fi
+
+# two runs in one checkout (one T_OUT, no T_RESULTS), the second started
+# while the first still runs: each counts its own cases
+plant slow 'sleep 2; t_pass planted/slow-a; t_pass planted/slow-b'
+(T_OUT=$hd/shared.out T_RESULTS= CI= tests/run-tests.sh "$hd/slow.test.sh" > "$hd/shared1.log" 2>&1) &
+sleep 1
+T_OUT=$hd/shared.out T_RESULTS= CI= tests/run-tests.sh "$hd/one.test.sh" > "$hd/shared2.log" 2>&1
+wait
+if grep -qx '2 passed, 0 failed, 0 skipped' "$hd/shared1.log" &&
+   grep -qx '1 passed, 0 failed, 0 skipped' "$hd/shared2.log"; then
+	t_pass harness/runs-side-by-side-count-their-own
+else
+	t_fail harness/runs-side-by-side-count-their-own "a run's count changed by the other's" \
+		"$hd/shared1.log" "$hd/shared2.log"
 fi

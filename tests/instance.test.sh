@@ -6,7 +6,8 @@
 #   mipsel (Debian's Malta 6.1, no trace_instance=): the agent makes the
 #     instance at /init and enables the kprobe there; the report's
 #     expectations hold on the instance's dumps (text), and the other
-#     tool's line is not among the hits.  The control boot, the same file
+#     tool's line is not among the hits; the agent's own opens of the
+#     instance's files are not in it (its set_event_notrace_pid).  The control boot, the same file
 #     without the instance line, loses the bond0 hit to the emptying and
 #     has the other tool's line: its expectations fail (exit 1).
 #   arm64-6.12 (INSTANCE_TARGETS, make check-6.12): trace_instance=boot,
@@ -43,6 +44,16 @@ for t in ${INSTANCE_TARGETS:-mipsel}; do
 			t_fail "instance/$t/no-other-tool-line" "the other tool's line is in the instance" "$d/report.txt"
 		else
 			t_pass "instance/$t/no-other-tool-line"
+		fi
+		# the agent's opens of the instance's files (its dumps, marks)
+		# are out of the instance's trace: set_event_notrace_pid there
+		if grep -q '^kprobe openat ' "$probes"; then
+			if grep -q $'^item\topenat\tarmed\tinstances/boot/set_event' "$d/dump1" &&
+			   ! grep -h ' openat: ' "$d/dump1" "$d/dump2" | grep -q .; then
+				t_pass "instance/$t/agent-not-in-instance"
+			else
+				t_fail "instance/$t/agent-not-in-instance" "the agent's opens of instances/boot/ are in the instance's trace, or openat not armed there" "$d/dump2"
+			fi
 		fi
 		case $t in *-6.12)
 			t_grep "instance/$t/trace_instance-at-boot" "$d/cmdline" \

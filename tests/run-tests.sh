@@ -7,10 +7,16 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 T_OUT=${T_OUT:-$top/tests/out}
-# .ci/run runs two harnesses side by side, each with its own results file.
-T_RESULTS=${T_RESULTS:-$T_OUT/results}
-export T_OUT T_RESULTS
+# .ci/run runs two harnesses side by side, each with its own results file;
+# by default each run counts in a file of its own, kept as $T_OUT/results
+# at its end, so that another run in the same checkout cannot change its count.
 mkdir -p "$T_OUT"
+keep=
+if [ -z "${T_RESULTS:-}" ]; then
+	T_RESULTS=$(mktemp "$T_OUT/results.XXXXXX") || exit 2
+	keep=$T_OUT/results
+fi
+export T_OUT T_RESULTS
 : > "$T_RESULTS"
 
 # A group that dies (set -e, an unbound variable, exit) is a failure with
@@ -47,4 +53,5 @@ if [ "$pass" -eq 0 ] && [ "$fail" -eq 0 ]; then
 	fail=1
 fi
 echo "$pass passed, $fail failed, $skip skipped"
+[ -z "$keep" ] || mv -f "$T_RESULTS" "$keep"
 [ "$fail" -eq 0 ]

@@ -7,10 +7,11 @@
 # (machines.sh malta64).  The image has no busybox (Debian has none for
 # big-endian MIPS): the agent is /init, rc-static.c (built here with
 # gcc-mips64-linux-gnuabi64 -static) the real init.
-#  1. ci    mips64be-ci.probes: bond0 at boot through the function tracer,
-#           bond1 from rc-static with the agent's perf callchains (the
-#           kprobe's, and the function line's twin kprobe's) named by
-#           probecc report from the vmlinux; the command line arrived whole.
+#  1. ci    mips64be-ci.probes with --stack-method kernel: bond0 at boot
+#           through the function tracer (func_stack_trace through
+#           ftrace_caller: bond_create, bonding_init; 0003 on n64), bond1
+#           from rc-static with the kprobe's stacktrace option
+#           (save_stack_trace_regs); the command line arrived whole.
 #  2. args  mips64be-args.probes: kernel_execve("/init") and the 8
 #           arguments of do_mmap for rc-static's mmap, 5-8 read from
 #           %r8-%r11 (flags 2, pgoff 3, &populate, &uf with uf.next == &uf).
@@ -18,11 +19,12 @@
 #           for rc-static's mkdir("/proc"), register_netdevice's 0.
 #  5. unpatched: the ci boot on the same source without
 #           kernel-patches/mipsel (build-kernel mips64 --unpatched, an
-#           incremental rebuild): the perf callchains are the same (the n64
-#           unwinder from a kprobe's pt_regs needs no patch): the function
-#           line's too, where func_stack_trace would record the one frame
-#           ftrace_graph_call (what 0003 mends; tests/kernel/stacks.sh,
-#           with --stack-method kernel, shows it on mipsel).
+#           incremental rebuild), compiled without the option: probecc's
+#           MIPS default, the agent's perf callchains (the n64 unwinder
+#           from a kprobe's pt_regs needs no patch), the kprobe's and the
+#           function line's twin kprobe's, named by probecc report from
+#           the vmlinux, where func_stack_trace would record the one
+#           frame ftrace_graph_call (what 0003 mends).
 #  6. uprobe tests/boot64/uprobe10.probes: tests/boot64/args10.c built
 #           n64 big-endian into a sysroot, run by rc-static; its ten
 #           arguments by the program's ABI (5-8 from %r8-%r11, 9-10 from
@@ -136,24 +138,22 @@ mbe_whole() {
 	esac
 }
 
-# 1. ci
+# 1. ci, --stack-method kernel: the stacks the patched kernel records
+# itself (the function tracer's through ftrace_caller: 0003 on n64)
 p=tests/kernel/mips64be-ci.probes
-if mbe_image ci $p && mbe_boot ci; then
+if mbe_image ci $p --stack-method kernel && mbe_boot ci; then
 	mbe_whole ci
 	mbe_report ci $p
-	# the perf callchain of bond1's hit, named from the vmlinux: the
-	# frames as the report prints them, innermost first
-	sed -n '/^  netdev /,/^  [^ ]/p' "$b/ci.report" |
-		grep -o '[0-9] [^ ]*\( \[[a-z]*\]\)\?$' | cut -d' ' -f2- > "$b/ci.netdev.stack"
-	if grep -q '^bond_create+0x[0-9a-f]*$' "$b/ci.netdev.stack" &&
-	   grep -q '^bonding_store_bonds+0x[0-9a-f]*$' "$b/ci.netdev.stack" &&
-	   grep -q '^kernfs_fop_write_iter+0x' "$b/ci.netdev.stack"; then
-		t_pass kernel-mips64be/ci/perf-callchain-named
+	t_grep kernel-mips64be/ci/func-stack-trace "$b/ci.cmdline" 'trace_options=[^ ]*func_stack_trace'
+	# bond0's function hit during the kernel's boot, its callers from
+	# func_stack_trace (no perf: the agent had not started)
+	sed -n '/^  register_netdevice /,/^  [^ ]/p' "$b/ci.report" > "$b/ci.func"
+	if grep -Eq '^ +[0-9]+ bonding_init(\+0x[0-9a-f]+)?$' "$b/ci.func" &&
+	   ! grep -q '^perf' "$b/ci.plan"; then
+		t_pass kernel-mips64be/ci/func-stack-through-ftrace_caller
 	else
-		t_fail kernel-mips64be/ci/perf-callchain-named \
-			"no bond_create <- bonding_store_bonds <- kernfs_fop_write_iter" "$b/ci.report"
+		t_fail kernel-mips64be/ci/func-stack-through-ftrace_caller "got: $(tr '\n' ' ' < "$b/ci.func")" "$b/ci.report"
 	fi
-	t_grep kernel-mips64be/ci/stack-is-perf "$b/ci.plan" $'^perf\tnetdev\tkprobes/netdev$'
 else
 	t_fail kernel-mips64be/ci/boot "boot failed" "$b/ci.err" "$b/ci.cerr" "$b/ci.log"
 fi
@@ -250,6 +250,19 @@ if qemu-images/build-kernel mips64 --unpatched > "$b/unpatched.env" 2> "$b/unpat
 		else
 			t_fail kernel-mips64be/unpatched/perf-callchain-needs-no-patch "" "$b/unp.report"
 		fi
+		# bond1's perf callchain, named from the vmlinux: the frames
+		# as the report prints them, innermost first
+		sed -n '/^  netdev /,/^  [^ ]/p' "$b/unp.report" |
+			grep -o '[0-9] [^ ]*\( \[[a-z]*\]\)\?$' | cut -d' ' -f2- > "$b/unp.netdev.stack"
+		if grep -q '^bond_create+0x[0-9a-f]*$' "$b/unp.netdev.stack" &&
+		   grep -q '^bonding_store_bonds+0x[0-9a-f]*$' "$b/unp.netdev.stack" &&
+		   grep -q '^kernfs_fop_write_iter+0x' "$b/unp.netdev.stack"; then
+			t_pass kernel-mips64be/unpatched/perf-callchain-named
+		else
+			t_fail kernel-mips64be/unpatched/perf-callchain-named \
+				"no bond_create <- bonding_store_bonds <- kernfs_fop_write_iter" "$b/unp.report"
+		fi
+		t_grep kernel-mips64be/unpatched/stack-is-perf "$b/unp.plan" $'^perf\tnetdev\tkprobes/netdev$'
 	else
 		t_fail kernel-mips64be/unpatched/boot "boot failed" "$b/unp.err" "$b/unp.cerr" "$b/unp.log"
 	fi

@@ -22,9 +22,11 @@ probecc's code, and recompute what report.json and stdout claim:
   before     init_time is dump 1's uptime less its agent_us, and stdout's
              "N before userspace" counts the hits before it (not when the
              timebase was measured: then times are the trace clock's)
-  own        the agent's own hits (its "notrace" line: its PID's from its
-             start to that time, on the trace clock by dump 1's mark) are
-             left out of the hits, and counted as report.json says
+  own        the agent's own hits (its "notrace" line and its mark
+             "probecc-notrace PID NS" once in the trace, by PID: its PID's
+             from its start, after its sched_process_exec when later, to
+             the mark) are left out of the hits, and counted as
+             report.json says; none without such a mark
   perf       report.json's samples per probe: the dump's perf and
              perf-user lines of that probe
 
@@ -171,27 +173,42 @@ def trace_hits(trace, names, pids=False):
 
 
 def agent_own(dumps, complete, trace):
-    """(PID, from, until) of the agent's own hits, which the report leaves
-    out: dump 1's "notrace PID NS" line (NS between the agent's start and
-    its clock mark), the window from its start to NS put on the trace
-    clock by the mark "probecc-clock 1 MARK" (offset: the mark's trace
-    time less the middle of its two CLOCK_BOOTTIME readings); None when
-    any of it is missing."""
+    """(PID, from, until, exclusive) of the agent's own hits, which the
+    report leaves out: dump 1's "notrace PID NS" line (NS between the
+    agent's start and its clock mark) and the mark "probecc-notrace PID
+    NS" that PID wrote in the trace once (until: its time on the trace
+    clock); from: the agent's start, NS less the timebase line's start
+    before the mark, or, when later, the PID's sched_process_exec event
+    (exclusive: the kernel's exec stays); None when any of it is
+    missing, twice or another task's."""
     if 1 not in complete:
         return None
     m1 = dict((f[0], f[1:]) for f in manifest(dumps[1][1])[0])
     if len(m1.get('notrace', [])) != 2 or len(m1.get('timebase', [])) != 4:
         return None
     pid, ns = int(m1['notrace'][0]), int(m1['notrace'][1])
-    start, mark, marked = (int(x) for x in m1['timebase'][:3])
+    start, mark = (int(x) for x in m1['timebase'][:2])
     if not start <= ns <= mark:
         return None
-    ts = re.findall(r'^.*\[[0-9]+\]\s+(?:\S+\s+)?([0-9]+\.[0-9]+): tracing_mark_write: probecc-clock 1 %d$' % mark,
-                    trace, re.M)
-    if len(ts) != 1:
+    marks = []
+    execs = []
+    for line in trace.split('\n'):
+        m = TRACE_LINE.match(line)
+        if not m:
+            continue
+        task_pid = int(m.group(1).rsplit('-', 1)[1])
+        if m.group(4) == 'tracing_mark_write: probecc-notrace %d %d' % (pid, ns):
+            marks.append((float(m.group(3)), task_pid))
+        elif m.group(4).startswith('sched_process_exec: ') and task_pid == pid:
+            execs.append(float(m.group(3)))
+    if len(marks) != 1 or marks[0][1] != pid:
         return None
-    off = float(ts[0]) - (mark + marked) / 2e9
-    return pid, start / 1e9 + off, ns / 1e9 + off
+    until = marks[0][0]
+    frm = until - (ns - start) / 1e9
+    ex = [t for t in execs if frm <= t <= until]
+    if ex:
+        return pid, max(ex), until, True
+    return pid, frm, until, False
 
 
 # the kernel's ftrace_dump_on_oops lines on a console:
@@ -315,12 +332,21 @@ def check(cases_dir, case):
     own = agent_own(dumps, complete, trace)
     if own:
         drop = set((p, t) for p, t, pid in trace_hits(trace, names, pids=True)
-                   if pid == own[0] and own[1] <= t <= own[2])
+                   if pid == own[0] and t <= own[2] and
+                   (own[1] < t if own[3] else own[1] <= t))
         hits = [h for h in hits if h not in drop]
         n = rep.get('timebase', {}).get('agent_own_left_out', 0)
         if n != len(drop):
             bad.append('the agent\'s own: report.json %s left out, the trace %d' % (n, len(drop)))
+        w = rep.get('agent_own', {})
+        if (w.get('left_out') != len(drop) or abs(w.get('from', -1) - own[1]) > 1e-6 or abs(w.get('until', -1) - own[2]) > 1e-6 or
+                w.get('after_exec') != own[3]):
+            bad.append('the agent\'s own: report.json\'s window %s, the trace (%.6f, %.6f, after exec %s)' %
+                       (w, own[1], own[2], own[3]))
         done.append('agent\'s own')
+    elif rep.get('timebase', {}).get('agent_own_left_out', 0) or 'agent_own' in rep:
+        bad.append('the agent\'s own: report.json left %s out, with no mark of the agent\'s to end them' %
+                   rep['timebase']['agent_own_left_out'])
     init = None
     if 1 in complete:
         m1 = dict((f[0], f[1:]) for f in manifest(dumps[1][1])[0])
