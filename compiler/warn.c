@@ -137,7 +137,9 @@ static int warn_no_window(const struct program *prog, struct diags *w)
  * that @pl has the agent arm (a plan "arm PROBE kprobe_events" line) on
  * a function of @k's init text, saying why the agent got it and where
  * it would work, and for each "function" name (not a glob) of the init
- * text.  Nothing without kernel symbols, or when @k names no
+ * text, and for each stack the agent takes from the kprobe PMU (a plan
+ * "perf PROBE kprobe:SYM" line) at a function of the init text.
+ * Nothing without kernel symbols, or when @k names no
  * init text.  Returns the number of warnings.  O(probes + plan lines).
  */
 int warn_placement(const struct program *prog, const struct kernel *k,
@@ -185,6 +187,33 @@ int warn_placement(const struct program *prog, const struct kernel *k,
 			"'%s' is __init (in .init.text, which the kernel frees before /init): the agent arms %s %s when /init starts (%s), so it can never fire; %s",
 			p->target, p->kind == P_KRETPROBE ? "kretprobe" : "kprobe",
 			p->name, why, instead);
+		n++;
+	}
+	/*
+	 * A stack from the kprobe PMU (plan "perf PROBE kprobe:SYM"): the
+	 * agent opens that kprobe of perf's own when /init starts, by when
+	 * an __init SYM is gone; the probe itself may still fire from the
+	 * command line, without its stack.
+	 */
+	for (l = pl->plan; l; l = l->next) {
+		const char *sym;
+		size_t len;
+
+		if (strcmp(l->kind, "perf") || l->n < 2 ||
+		    strncmp(l->f[1], "kprobe:", 7))
+			continue;
+		sym = l->f[1] + 7;
+		len = strcspn(sym, "+");
+		for (p = prog->probes; p; p = p->next)
+			if (!strcmp(p->name, l->f[0]))
+				break;
+		if (!p || strlen(p->target) != len || strncmp(p->target, sym, len) ||
+		    !(s = kernel_func(k, p->target)) ||
+		    s->addr < lo->addr || s->addr >= hi->addr)
+			continue;
+		diag_add(w, &p->target_pos,
+			"'%s' is __init (in .init.text, which the kernel frees before /init): the stack of %s %s is the agent's perf callchain of a kprobe it opens when /init starts, so no hit can have a stack",
+			p->target, p->kind == P_KRETPROBE ? "kretprobe" : "kprobe", p->name);
 		n++;
 	}
 	strmap_free(&agent);
