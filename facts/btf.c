@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -40,6 +41,8 @@ struct kbtf {
 	/* the last function looked up: a probe's fields ask for it in turn */
 	char *last_func;
 	const struct btf_type *last_proto;
+	/* per type id, what its declaration costs to print (decl_cost()); 0: not known yet */
+	unsigned *cost;
 };
 
 static struct kbtf *wrap(struct btf *btf, const char *what)
@@ -58,6 +61,89 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 	(void)fmt;
 	(void)ap;
 	return 0;
+}
+
+/*
+ * Whether every type of @btf past its base's (a module's split BTF
+ * checks its own) names types that exist and strings that do, as the
+ * kernel's btf_check_all_types() does before it takes BTF
+ * (kernel/bpf/btf.c) and libbpf checks from 1.3 (btf_sanity_check()).
+ * Debian's libbpf 1.1 accepts any id: its btf_dump__new() then writes
+ * past its own array on a member of type 0x2e0000 (a damaged capture's
+ * or image's BTF; found by tests/fuzz/fuzz-btf).  false with @why set.
+ */
+static bool btf_refs_ok(const struct btf *btf, char *why, size_t size)
+{
+	const struct btf *base = btf__base_btf(btf);
+	__u32 n = btf__type_cnt(btf), id, i;
+
+#define REF_OK(ref, what) \
+	do { \
+		if ((ref) >= n) { \
+			snprintf(why, size, "type %u: %s is type %u, past the last, %u", \
+				 id, (what), (unsigned)(ref), n - 1); \
+			return false; \
+		} \
+	} while (0)
+#define NAME_OK(off, what) \
+	do { \
+		if (!btf__str_by_offset(btf, (off))) { \
+			snprintf(why, size, "type %u: %s at string offset %u, past the strings", \
+				 id, (what), (unsigned)(off)); \
+			return false; \
+		} \
+	} while (0)
+
+	for (id = base ? btf__type_cnt(base) : 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (!t) {
+			snprintf(why, size, "type %u cannot be read", id);
+			return false;
+		}
+		NAME_OK(t->name_off, "its name");
+		switch (btf_kind(t)) {
+		case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE:
+		case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG:
+		case BTF_KIND_FUNC: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
+			REF_OK(t->type, "what it refers to");
+			break;
+		case BTF_KIND_ARRAY:
+			REF_OK(btf_array(t)->type, "its element");
+			REF_OK(btf_array(t)->index_type, "its index");
+			break;
+		case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+			for (i = 0; i < btf_vlen(t); i++) {
+				REF_OK(btf_members(t)[i].type, "a member");
+				NAME_OK(btf_members(t)[i].name_off, "a member's name");
+			}
+			break;
+		case BTF_KIND_ENUM:
+			for (i = 0; i < btf_vlen(t); i++)
+				NAME_OK(btf_enum(t)[i].name_off, "an enumerator's name");
+			break;
+		case BTF_KIND_ENUM64:
+			for (i = 0; i < btf_vlen(t); i++)
+				NAME_OK(btf_enum64(t)[i].name_off, "an enumerator's name");
+			break;
+		case BTF_KIND_FUNC_PROTO:
+			REF_OK(t->type, "its return type");
+			for (i = 0; i < btf_vlen(t); i++) {
+				REF_OK(btf_params(t)[i].type, "a parameter");
+				NAME_OK(btf_params(t)[i].name_off, "a parameter's name");
+			}
+			break;
+		case BTF_KIND_DATASEC:
+			for (i = 0; i < btf_vlen(t); i++)
+				REF_OK(btf_var_secinfos(t)[i].type, "a variable");
+			break;
+		default:
+			break;
+		}
+	}
+	return true;
+#undef REF_OK
+#undef NAME_OK
 }
 
 /* A boot image or its unpacked kernel: at most this many bytes. */
@@ -83,6 +169,7 @@ static struct btf *btf_in_image(const unsigned char *img, size_t n)
 		{ 0x9f, 0xeb, 1, 0 }, { 0xeb, 0x9f, 1, 0 },
 	};
 	const unsigned char *p = img, *end = img + n, *q;
+	char why[160];
 
 	while ((size_t)(end - p) >= 24) {
 		bool be;
@@ -109,7 +196,7 @@ static struct btf *btf_in_image(const unsigned char *img, size_t n)
 			continue;
 		libbpf_set_print(quiet);
 		btf = btf__new(q, (__u32)size);
-		if (btf && btf__type_cnt(btf) > 1)
+		if (btf && btf__type_cnt(btf) > 1 && btf_refs_ok(btf, why, sizeof(why)))
 			return btf;
 		btf__free(btf);
 	}
@@ -158,7 +245,12 @@ static unsigned char *bzimage_kernel(const unsigned char *img, size_t n,
 		archive_read_free(a);
 		return NULL;
 	}
-	rc = unpack_whole(a, (size_t)64 << 20, IMAGE_MAX, &out, len);
+	/*
+	 * 4 times the payload to start with, as a .ko.xz (common/elffile.c):
+	 * a kernel packs 4-5 to 1, and a first block of 64 MiB whatever the
+	 * payload was most of a fuzzed small image's time under ASan
+	 */
+	rc = unpack_whole(a, plen * 4, IMAGE_MAX, &out, len);
 	if (rc == -EFBIG)
 		errmsg_set(e, rc, "%s: its kernel is more than %zu bytes unpacked", path, IMAGE_MAX);
 	else if (rc)
@@ -191,12 +283,17 @@ static struct btf *image_btf(const char *path, struct errmsg *e)
 struct kbtf *kbtf_open(const char *path, struct errmsg *e)
 {
 	struct btf *btf;
-	char why[128];
+	char why[160];
 	int err;
 
 	libbpf_set_print(quiet);
 	btf = btf__parse(path, NULL);
 	err = btf ? 0 : -errno;
+	if (btf && !btf_refs_ok(btf, why, sizeof(why))) {
+		errmsg_set(e, -EINVAL, "%s: damaged BTF: %s", path, why);
+		btf__free(btf);
+		return NULL;
+	}
 	if (!btf && (btf = image_btf(path, e)))
 		return wrap(btf, path);
 	if (!btf && e->msg[0]) {
@@ -221,6 +318,7 @@ struct kbtf *kbtf_from_raw(const void *data, size_t n, const char *what,
 			   struct errmsg *e)
 {
 	struct btf *btf;
+	char why[160];
 
 	if (n > 0xffffffffu) {
 		errmsg_set(e, -EINVAL, "%s: %zu bytes of BTF, more than its 32-bit lengths can describe",
@@ -231,6 +329,11 @@ struct kbtf *kbtf_from_raw(const void *data, size_t n, const char *what,
 	btf = btf__new(data, (__u32)n);
 	if (!btf) {
 		errmsg_set(e, -EINVAL, "%s: not raw BTF (%s)", what, strerror(errno));
+		return NULL;
+	}
+	if (!btf_refs_ok(btf, why, sizeof(why))) {
+		errmsg_set(e, -EINVAL, "%s: damaged BTF: %s", what, why);
+		btf__free(btf);
 		return NULL;
 	}
 	return wrap(btf, what);
@@ -334,6 +437,12 @@ struct kbtf *kbtf_open_module(const char *path, const struct kbtf *base,
 		elf_file_close(&f);
 		return NULL;
 	}
+	if (!btf_refs_ok(btf, built, sizeof(built))) {
+		errmsg_set(e, -EINVAL, "%s: its .BTF is damaged: %s", path, built);
+		btf__free(btf);
+		elf_file_close(&f);
+		return NULL;
+	}
 	elf_file_close(&f);
 	return wrap(btf, path);
 }
@@ -343,6 +452,7 @@ void kbtf_free(struct kbtf *b)
 	if (!b)
 		return;
 	btf_dump__free(b->dump);
+	free(b->cost);
 	btf__free(b->btf);
 	free(b->what);
 	free(b->last_func);
@@ -458,14 +568,93 @@ static void dump_printf(void *ctx, const char *fmt, va_list ap)
 	free(s);
 }
 
+/*
+ * A declaration that names more types than this is not printed.
+ * btf_dump__emit_type_decl() writes a function prototype's parameters
+ * and an anonymous struct's members in full wherever they occur: BTF
+ * of 40 prototypes, each taking two pointers to the one before, is a
+ * declaration of 2^40 types (80 types of BTF: a capture's or an image's,
+ * written by the target), and an anonymous struct's holes are a line
+ * per 8 bytes (members at bit offsets up to 2^32: 67 million lines;
+ * fuzz-btf spent 130 s on BTF of 33 types).  The kernel's own are a
+ * few dozen.
+ */
+#define DECL_MAX	4096
+#define DECL_DEPTH	256
+#define DECL_BUSY	UINT_MAX
+
+/* The types declaration @id names, counted as btf_dump prints it; DECL_MAX + 1: too many, a loop or too deep. */
+static unsigned decl_cost(struct kbtf *b, __u32 id, int depth)
+{
+	const struct btf_type *t;
+	unsigned long long c = 1;
+	__u32 i;
+
+	if (!id)
+		return 1;
+	if (b->cost[id] == DECL_BUSY || depth > DECL_DEPTH)
+		return DECL_MAX + 1;
+	if (b->cost[id])
+		return b->cost[id];
+	t = btf__type_by_id(b->btf, id);
+	b->cost[id] = DECL_BUSY;
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR: case BTF_KIND_CONST: case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG: case BTF_KIND_FUNC:
+	case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
+		c += decl_cost(b, t->type, depth + 1);
+		break;
+	case BTF_KIND_ARRAY:
+		c += decl_cost(b, btf_array(t)->type, depth + 1);
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		c += decl_cost(b, t->type, depth + 1);
+		for (i = 0; i < btf_vlen(t) && c <= DECL_MAX; i++)
+			c += decl_cost(b, btf_params(t)[i].type, depth + 1);
+		break;
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION: {
+		/*
+		 * a named one is printed by its name; an anonymous one in
+		 * full, its holes as "long: 64;" lines, one per 8 bytes
+		 * up to its size or its farthest member
+		 */
+		unsigned long long bits = (unsigned long long)t->size * 8;
+
+		if (t->name_off)
+			break;
+		for (i = 0; i < btf_vlen(t) && c <= DECL_MAX; i++) {
+			if (btf_member_bit_offset(t, i) > bits)
+				bits = btf_member_bit_offset(t, i);
+			c += decl_cost(b, btf_members(t)[i].type, depth + 1);
+		}
+		c += bits / 64;
+		break;
+	}
+	case BTF_KIND_ENUM: case BTF_KIND_ENUM64:
+		if (!t->name_off)
+			c += btf_vlen(t);
+		break;
+	default:
+		break;
+	}
+	b->cost[id] = c > DECL_MAX ? DECL_MAX + 1 : (unsigned)c;
+	return b->cost[id];
+}
+
 char *kbtf_type_str(const struct kbtf *cb, int id)
 {
 	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, o, .field_name = "");
-	struct kbtf *b = (struct kbtf *)cb;	/* the cache only */
+	struct kbtf *b = (struct kbtf *)cb;	/* the caches only */
 	struct strbuf sb = { 0 };
 
 	if (id == 0)
 		return xstrdup("void");
+	if (id < 0 || (unsigned)id >= btf__type_cnt(b->btf))
+		return xasprintf("BTF type %d", id);
+	if (!b->cost)
+		b->cost = xcalloc(btf__type_cnt(b->btf), sizeof(*b->cost));
+	if (decl_cost(b, (__u32)id, 0) > DECL_MAX)
+		return xasprintf("BTF type %d", id);
 	if (!b->dump)
 		b->dump = btf_dump__new(b->btf, dump_printf, b, NULL);
 	b->out = &sb;

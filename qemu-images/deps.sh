@@ -33,7 +33,7 @@ prog=${0##*/}
 arch_rows=$(dirname "$0")/../common/arch-rows
 build_pkgs="gcc make libfdt-dev libelf-dev libdw-dev device-tree-compiler cpio
 $("$arch_rows" pkgs | tr ' ' '\n' | awk '!seen[$0]++ && $0 != "gcc"' | tr '\n' ' ')
-xz-utils zlib1g-dev libarchive-dev man-db groff-base
+xz-utils zlib1g-dev libarchive-dev liblzma-dev man-db groff-base
 libtracecmd-dev libtraceevent-dev libtracefs-dev libbpf-dev trace-cmd pkg-config librsvg2-bin python3
 clang libclang-rt-14-dev llvm
 musl-dev musl-dev:mipsel musl-dev:mips64el musl-dev:arm64 dpkg-dev

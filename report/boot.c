@@ -194,8 +194,8 @@ static void read_console(struct boot *b, char *text)
 		push_str(&lines, &n, &cap, line);
 	keep_tail(b, lines, n);
 	for (i = 0; i < n; i++) {
-		char *copy = xstrdup(lines[i]);
-		const char *t = dumpread_printk_text(copy, &ts);
+		/* (its "\r" dropped in place: death_details() reads it so too) */
+		const char *t = dumpread_printk_text(lines[i], &ts);
 		const char *p;
 
 		if (!b->poweroff && strstr(t, "reboot: Power down"))
@@ -219,7 +219,6 @@ static void read_console(struct boot *b, char *text)
 				b->time = ts;
 			}
 		}
-		free(copy);
 	}
 	if (death >= 0)
 		death_details(b, lines, n, death);

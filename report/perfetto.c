@@ -25,7 +25,13 @@
 
 struct frame_ids {
 	struct strmap ids;	/* "PARENT;NAME" -> id (1-based, as a pointer) */
-	struct strbuf out;	/* the "stackFrames" members written so far */
+	/*
+	 * the "stackFrames" members written so far: one stream for all of
+	 * them (a stream per frame cost glibc's zeroed buffer each time)
+	 */
+	FILE *out;
+	char *buf;
+	size_t len;
 	long n;
 };
 
@@ -42,9 +48,6 @@ static long frame_id(struct frame_ids *fr, long parent, const char *name,
 	char *key = xasprintf("%ld;%c%.*s%s", parent, user ? 'u' : 'k', (int)len, name, heur);
 	void *v = strmap_get(&fr->ids, key, strlen(key));
 	char *bare;
-	FILE *m;
-	char *mb = NULL;
-	size_t ml = 0;
 
 	if (v) {
 		free(key);
@@ -53,15 +56,13 @@ static long frame_id(struct frame_ids *fr, long parent, const char *name,
 	xstrmap_put(&fr->ids, key, strlen(key), (void *)(size_t)(fr->n + 1));
 	fr->n++;
 	bare = xasprintf("%.*s%s", (int)len, name, heur);
-	m = xopen_memstream(&mb, &ml);
-	fprintf(m, "%s\n  \"%ld\": {\"name\": ", fr->n > 1 ? "," : "", fr->n);
-	json_string(m, bare);
+	if (!fr->out)
+		fr->out = xopen_memstream(&fr->buf, &fr->len);
+	fprintf(fr->out, "%s\n  \"%ld\": {\"name\": ", fr->n > 1 ? "," : "", fr->n);
+	json_string(fr->out, bare);
 	if (parent)
-		fprintf(m, ", \"parent\": \"%ld\"", parent);
-	fprintf(m, ", \"category\": \"%s\"}", user ? "user" : "kernel");
-	fclose(m);
-	sb_addf(&fr->out, "%s", mb);
-	free(mb);
+		fprintf(fr->out, ", \"parent\": \"%ld\"", parent);
+	fprintf(fr->out, ", \"category\": \"%s\"}", user ? "user" : "kernel");
 	free(bare);
 	return fr->n;	/* the key stays: the map does not copy it */
 }
@@ -143,8 +144,10 @@ void perfetto_write(FILE *f, const struct report *r)
 		}
 		free(line);
 	}
-	fprintf(f, "\n], \"stackFrames\": {%s\n}}\n", fr.out.s ? fr.out.s : "");
-	free(fr.out.s);
+	if (fr.out)
+		fclose(fr.out);
+	fprintf(f, "\n], \"stackFrames\": {%s\n}}\n", fr.buf ? fr.buf : "");
+	free(fr.buf);
 	strmap_free(&fr.ids);
 	strmap_free(&named);
 }

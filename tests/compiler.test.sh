@@ -185,6 +185,57 @@ else
 	t_fail "compiler/btf-image-hostile" "exit $rc1, $rc2" "$d/cut.err" "$d/long.err"
 fi
 
+# --btf of damaged BTF (a struct member of type 2490397 of 33: one byte
+# of tests/compiler/btf/kernel.btf changed) is refused with the type
+# named; libbpf 1.1 takes it, and its btf_dump__new() then crashed
+# probecc (fuzz-btf; tests/fuzz/regress/btf-member-type-past-last).
+d=$T_OUT/compiler/btf-damaged && rm -rf "$d" && mkdir -p "$d"
+python3 -c '
+import sys
+b = bytearray(open("tests/compiler/btf/kernel.btf", "rb").read())
+b[706] = 0x26
+open(sys.argv[1], "wb").write(b)' "$d/damaged.btf"
+printf 'kprobe k register_netdevice { name = dev->name }\n' > "$d/k.probes"
+./probecc --arch x86_64 --btf "$d/damaged.btf" "$d/k.probes" --cmdline > /dev/null 2> "$d/err"
+rc=$?
+if [ $rc = 2 ] && grep -qx "probecc: error: $d/damaged.btf: damaged BTF: type 28: a member is type 2490397, past the last, 32" "$d/err"; then
+	t_pass "compiler/btf-damaged"
+else
+	t_fail "compiler/btf-damaged" "exit $rc" "$d/err"
+fi
+
+# A type whose declaration names 2^40 types (40 function prototypes,
+# each taking two pointers to the one before: 83 types of BTF) is named
+# by its id, not printed: libbpf's btf_dump writes every parameter of
+# every prototype, and probecc ran until killed (fuzz-btf's 130 s were
+# an anonymous struct's holes: tests/fuzz/regress/btf-struct-holes).
+d=$T_OUT/compiler/btf-decl && rm -rf "$d" && mkdir -p "$d"
+python3 - "$d/deep.btf" <<'PY'
+import struct, sys
+strs = b"\0int\0dev\0register_netdevice\0long\0"
+def t(name, kind, vlen, st, extra=b""):
+    return struct.pack("<III", name, kind << 24 | vlen, st) + extra
+types = t(1, 1, 0, 4, struct.pack("<I", 1 << 24 | 32))          # 1: int
+prev, nid = 1, 2
+for k in range(40):     # a prototype of two pointers to the last, a pointer to it
+    types += t(0, 13, 2, 1, struct.pack("<IIII", 0, prev, 0, prev))
+    types += t(0, 2, 0, nid)
+    prev, nid = nid + 1, nid + 2
+types += t(0, 13, 1, 1, struct.pack("<II", 5, prev))            # (dev)
+types += t(9, 12, 1, nid)                                        # register_netdevice
+types += t(28, 1, 0, 8, struct.pack("<I", 1 << 24 | 64))        # long: 8-byte pointers
+hdr = struct.pack("<HBBIIIII", 0xeb9f, 1, 0, 24, 0, len(types), len(types), len(strs))
+open(sys.argv[1], "wb").write(hdr + types + strs)
+PY
+printf 'kprobe k register_netdevice { name = dev->name }\n' > "$d/k.probes"
+timeout 60 ./probecc --arch x86_64 --btf "$d/deep.btf" "$d/k.probes" --cmdline > /dev/null 2> "$d/err"
+rc=$?
+if [ $rc = 1 ] && grep -q "error: 'dev' points to BTF type 80, not to a struct or union" "$d/err"; then
+	t_pass "compiler/btf-decl-exponential"
+else
+	t_fail "compiler/btf-decl-exponential" "exit $rc (124: killed after 60 s)" "$d/err"
+fi
+
 # Every input has a limit: /dev/zero as the probe file stops at 16 MiB
 # (--target, --system-map and --base-initrd: the bad-*-zero cases).
 d=$T_OUT/compiler/limits && rm -rf "$d" && mkdir -p "$d"

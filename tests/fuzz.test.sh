@@ -40,12 +40,42 @@ for f in tests/fuzz/regress/*-*; do
 	fi
 done
 
+# A harness's private directory (/dev/shm/probecc-fuzz.PID.*, the files
+# its readers take by path) goes however the harness ends: killed
+# (SIGKILL: no handler runs) or aborted (SIGABRT, as after a sanitizer's
+# report: libFuzzer's crash handler _Exit()s, no atexit handler runs).
+for sig in KILL ABRT; do
+	rm -rf "$fz/tmpdir-$sig" && mkdir -p "$fz/tmpdir-$sig"
+	tests/fuzz/seeds.sh modules "$fz/tmpdir-$sig/seeds" 2> /dev/null
+	tests/fuzz/fuzz-modules -max_total_time=120 -close_fd_mask=3 "$fz/tmpdir-$sig/seeds" \
+		> "$fz/tmpdir-$sig/log" 2>&1 &
+	pid=$!
+	made=
+	for i in $(seq 100); do
+		made=$(ls -d /dev/shm/probecc-fuzz.$pid.* "${TMPDIR:-/tmp}"/probecc-fuzz.$pid.* 2> /dev/null | head -1)
+		[ -z "$made" ] || break
+		sleep 0.1
+	done
+	kill -$sig $pid
+	wait $pid 2> /dev/null
+	for i in $(seq 50); do
+		[ -e "$made" ] || break
+		sleep 0.1
+	done
+	if [ -n "$made" ] && [ ! -e "$made" ]; then
+		t_pass "fuzz/tmpdir-removed-on-$sig"
+	else
+		t_fail "fuzz/tmpdir-removed-on-$sig" "${made:-no /dev/shm/probecc-fuzz.$pid.* made} left after SIG$sig" "$fz/tmpdir-$sig/log"
+		rm -rf "$made"
+	fi
+done
+
 # make check-host: the replays only (seconds, not minutes)
 if [ "$T_HOST" = 1 ]; then
 	return 0
 fi
 
-for t in compile report console baseline previous ustack modules raw bootconfig bootargs dtb plan facts logframe lavalog; do
+for t in compile report console baseline previous ustack modules raw bootconfig bootargs dtb btf plan facts logframe lavalog; do
 	FUZZ_SECONDS=${FUZZ_CI_SECONDS:-20} FUZZ_WORK=$fz tests/fuzz/run.sh "$t" \
 		> "$fz/$t.out" 2> "$fz/$t.err"
 	rc=$?

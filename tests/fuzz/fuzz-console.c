@@ -8,6 +8,12 @@
  * agent's hits (dump_console_trace()), the boot verdict (boot_decide()),
  * the initcalls, the verdicts and every output (fuzz_outputs()).
  *
+ * The capture is read once per process (dump_read(): the same bytes
+ * give the same dump each time); each input works on a copy of it, with
+ * its own hits array, which the console's events join and the probe
+ * names rewrite (the strings stay the process's: nothing after the
+ * read writes into them).
+ *
  * Input: byte 0 bit 0 says whether the capture is read (else no dump:
  * the console alone); the rest is the console log.
  *
@@ -40,21 +46,37 @@ static bool has_death(const char *t, size_t n)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct program *prog;
+	static struct report captured;	/* the capture, read once */
 	struct report r = { 0 };
 	size_t ncapture;
-	const char *capture = fuzz_load(CAPTURE, &ncapture);
 	char *console;
 
-	if (!prog)
+	if (!prog) {
+		const char *capture = fuzz_load(CAPTURE, &ncapture);
+
 		prog = fuzz_program(PROBES);
+		fuzz_keep_begin();
+		captured.prog = prog;
+		fuzz_read(&captured, capture, ncapture);
+		fuzz_keep_end();
+	}
 	if (size < 1)
 		return 0;
 	trk_begin();
-	r.prog = prog;
+	if (data[0] & 1) {
+		r = captured;
+		r.d.hits = malloc((captured.d.nhits ? captured.d.nhits : 1) * sizeof(*r.d.hits));
+		if (!r.d.hits)
+			fuzz_fail("out of memory");
+		memcpy(r.d.hits, captured.d.hits, captured.d.nhits * sizeof(*r.d.hits));
+		r.d.cap = captured.d.nhits;
+	} else {
+		r.prog = prog;
+		fuzz_read(&r, "", 0);
+	}
 	console = fuzz_copy(data + 1, size - 1);
 	r.console_text = console;
 	r.console = "fuzz.log";
-	fuzz_read(&r, capture, data[0] & 1 ? ncapture : 0);
 	dump_console_trace(&r, console);
 	if (r.d.console_new && !has_death((const char *)data + 1, size - 1))
 		fuzz_fail("%d console event(s) joined with no oops or panic in the console",

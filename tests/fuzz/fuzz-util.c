@@ -7,8 +7,8 @@
 #define _GNU_SOURCE	/* fopencookie, memmem */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,33 +89,71 @@ static const char *top(void)
 
 static char tmpdir[PATH_MAX];
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/*
+ * The directory is made by a child that then waits for the end of a
+ * pipe whose only writer is the harness (O_CLOEXEC: no program it runs
+ * holds it) and removes the directory when that end closes, however the
+ * harness ended: exit, abort() after a sanitizer's report (no atexit
+ * handler runs then, nor after libFuzzer's _Exit() on a timeout or
+ * out-of-memory), SIGKILL.  The child makes it, so that no moment has
+ * the directory without its remover.  It ignores the signals a terminal
+ * or a "kill -- -PGID" sends the harness's process group, so that it
+ * outlives the harness it cleans after.  The name comes back on a
+ * second pipe ("" when none could be made).
+ */
+static void tmpdir_make(void)
 {
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
+	const char *tmp = getenv("TMPDIR");
+	int up[2], down[2];
+	size_t n = 0;
+	ssize_t got;
+	char c;
+	pid_t pid;
 
-static void tmpdir_remove(void)
-{
-	nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	if (pipe2(up, O_CLOEXEC) || pipe2(down, O_CLOEXEC))
+		fuzz_fail("pipe2: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		fuzz_fail("fork: %s", strerror(errno));
+	if (pid == 0) {
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGQUIT, SIG_IGN);
+		close(up[1]);
+		close(down[0]);
+		/* the harness's PID in the name: a test finds the one it started */
+		snprintf(tmpdir, sizeof(tmpdir), "/dev/shm/probecc-fuzz.%d.XXXXXX", (int)getppid());
+		if (!mkdtemp(tmpdir)) {
+			snprintf(tmpdir, sizeof(tmpdir), "%s/probecc-fuzz.%d.XXXXXX",
+				 tmp && *tmp ? tmp : "/tmp", (int)getppid());
+			if (!mkdtemp(tmpdir))
+				tmpdir[0] = '\0';
+		}
+		if (write(down[1], tmpdir, strlen(tmpdir) + 1) < 0 || !tmpdir[0])
+			_exit(1);
+		close(down[1]);
+		while (read(up[0], &c, 1) < 0 && errno == EINTR)
+			;
+		/* rm(1): a fork of a threaded process had better not malloc */
+		execl("/bin/rm", "rm", "-rf", "--", tmpdir, (char *)NULL);
+		_exit(127);
+	}
+	close(up[0]);	/* up[1] stays open until the harness ends */
+	close(down[1]);
+	while (n < sizeof(tmpdir) && ((got = read(down[0], tmpdir + n, 1)) > 0 ||
+				      (got < 0 && errno == EINTR)))
+		if (got > 0 && !tmpdir[n++])
+			break;
+	close(down[0]);
+	if (!n || tmpdir[n - 1] || !tmpdir[0])
+		fuzz_fail("no private directory could be made in /dev/shm, $TMPDIR or /tmp");
 }
 
 const char *fuzz_tmpdir(void)
 {
-	const char *tmp = getenv("TMPDIR");
-
-	if (tmpdir[0])
-		return tmpdir;
-	snprintf(tmpdir, sizeof(tmpdir), "/dev/shm/probecc-fuzz.XXXXXX");
-	if (!mkdtemp(tmpdir)) {
-		snprintf(tmpdir, sizeof(tmpdir), "%s/probecc-fuzz.XXXXXX",
-			 tmp && *tmp ? tmp : "/tmp");
-		if (!mkdtemp(tmpdir))
-			fuzz_fail("mkdtemp %s: %s", tmpdir, strerror(errno));
-	}
-	atexit(tmpdir_remove);
+	if (!tmpdir[0])
+		tmpdir_make();
 	return tmpdir;
 }
 

@@ -51,8 +51,9 @@ void fuzz_keep_end(void);
  * readers take by path, made at the first call: on /dev/shm (tmpfs)
  * when it can be, else in $TMPDIR or /tmp (rewriting a file on ext4
  * flushed it to the disk at each close, auto_da_alloc: 55% of
- * fuzz-facts' time, bench/README.md).  Removed with what it holds when
- * the fuzzer exits (not on a crash).  fuzz_fail() when it cannot be made.
+ * fuzz-facts' time, bench/README.md), named probecc-fuzz.PID.XXXXXX.
+ * Removed with what it holds when the harness ends, crashed or not (a
+ * child waits for it to end).  fuzz_fail() when it cannot be made.
  */
 const char *fuzz_tmpdir(void);
 

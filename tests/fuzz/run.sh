@@ -22,7 +22,7 @@ secs=${FUZZ_SECONDS:-60}
 runs=${FUZZ_RUNS:--1}
 nice=${FUZZ_NICE:-10}
 work=${FUZZ_WORK:-tests/out/fuzz}
-[ $# -gt 0 ] || set -- compile report console baseline previous ustack modules raw bootconfig bootargs dtb plan facts logframe lavalog
+[ $# -gt 0 ] || set -- compile report console baseline previous ustack modules raw bootconfig bootargs dtb btf plan facts logframe lavalog
 # ASan's quarantine of freed blocks: 16 MB, not the default 256 MB.  The
 # largest input of the seeds and of a first corpus allocates at most
 # 0.5 MB (fuzz-bootconfig; compile 0.18 MB, report 0.14 MB), and every
@@ -47,9 +47,12 @@ for t in "$@"; do
 		exit 2
 	fi
 	start=$(date +%s)
+	# the words its reader looks for (libFuzzer's -dict), when it has them
+	dict=()
+	[ ! -f "$bin.dict" ] || dict=(-dict="$bin.dict")
 	# -close_fd_mask=3: the code's own stdout and stderr (diagnostics)
 	# go nowhere; libFuzzer and the sanitizers keep theirs.
-	nice -n "$nice" "$bin" -max_total_time="$secs" -runs="$runs" \
+	nice -n "$nice" "$bin" -max_total_time="$secs" -runs="$runs" "${dict[@]}" \
 		-close_fd_mask=3 -print_final_stats=1 \
 		-artifact_prefix="$w/crashes/" "$w/corpus" "$w/seeds" > "$w/log" 2>&1
 	rc=$?

@@ -9,15 +9,17 @@
 #               and after the probe file of their case; the raw dumps'
 #               captures with their binary chunks in the b64 form (a LAVA
 #               job's console: tests/lava/b64frames.py)
-#   console     the console logs of tests/report (real and hostile), with
-#               the real Malta capture and without
+#   console     the console logs of tests/report (real and hostile), cut
+#               to their ends (the death, the ftrace dump, the rc's exit),
+#               with the real Malta capture and without
 #   baseline    the initcall dumps of tests/report (real and derived) and
 #               the real captures, their bodies cut to 48 events each,
 #               as the current boot (byte 0 4) and as the baseline (5)
 #   previous    the next boots' captures of tests/report/hang, with the
 #               hung boot's first dump (byte 0 1) and without (0), and
 #               their bodies (3)
-#   ustack      bench/ustack's real user-stack dumps under the sysroots
+#   ustack      bench/ustack's real user-stack dumps (the stack copy cut
+#               to 1 KiB) under the sysroots
 #               of tests/fuzz/ustack-sysroot.sh, as a uprobe's and as a
 #               kprobe's sample, and naming what those sysroots plant
 #   modules     tests/report's real bonding.ko, plain, xz'd, cut
@@ -34,6 +36,9 @@
 #   dtb         QEMU's arm64 virt device tree (with and without
 #               /chosen/bootargs) and Debian's arm64 board trees when the
 #               cache holds them
+#   btf         boot images made of real bytes (bench/ustack's x86_64
+#               program, tests/compiler/btf/kernel.btf): a bzImage (xz
+#               payload), an arm64 Image, the raw BTF, a cut bzImage
 #   plan        the plans probecc writes for the compile seeds
 #   facts       tests/elf's vmlinux files, the ELF programs the uelf and
 #               dwarf groups built (tests/out), System.maps, captures
@@ -50,17 +55,6 @@ target=$1 dir=$2
 mkdir -p "$dir"
 # seed NAME: standard input into DIR/NAME
 seed() { cat > "$dir/$1"; }
-# body_head CAPTURE N EVENTS: dump N's body (probecc report --extract),
-# its trace cut to its first EVENTS events and the counts (the cpu line's
-# entries, the trace header's) made to agree: a shorter boot, as read
-body_head() {
-	./probecc report --extract "$2" "$1" | awk -F '\t' -v OFS='\t' -v n="$3" '
-		/^--- trace ---$/ { t = 1; print; next }
-		!t && $1 == "cpu" && $3 == "entries" { $4 = n; $6 = 0; $8 = 0 }
-		t && /^# entries-in-buffer/ { sub(/[0-9]+\/[0-9]+/, n "/" n) }
-		t && !/^#/ { if (k++ >= n) next }
-		{ print }'
-}
 probes() { ls tests/compiler/*.probes tests/facts/*.probes examples/*.probes \
 	      tests/report/*.probes tests/report/*/*.probes 2> /dev/null; }
 
@@ -99,7 +93,7 @@ baseline)
 	for raw in tests/report/mipsel-initcalls/ttyS1.raw tests/report/derived/initcall-*.raw \
 		   tests/report/mipsel-ci/ttyS1.raw; do
 		b=$(basename "$(dirname "$raw")")-$(basename "$raw" .raw)
-		{ body_head "$raw" 1 48; printf '\n=probecc-fuzz-dump-2=\n'; body_head "$raw" 2 48; } > "$dir/.b"
+		tests/fuzz/body-head.sh "$raw" 48 > "$dir/.b"
 		{ printf '\004'; cat "$dir/.b"; } | seed "$b-48"
 		{ printf '\005'; cat "$dir/.b"; } | seed "$b-48-as-baseline"
 		rm -f "$dir/.b"
@@ -119,13 +113,23 @@ previous)
 	done ;;
 console)
 	# the real consoles (panics, an oops, an rc's exit) and the hostile
-	# ones derived from them, with the capture (byte 0 1) and without (0)
+	# ones derived from them, with the capture (byte 0 1) and without (0),
+	# each cut to its end: from 10 lines before the first line the
+	# reader looks for (a death, the ftrace dump, the rc's exit, the
+	# poweroff; else the last 30 lines) to the end, as a console log
+	# caught late (200 lines of boot messages before it made 14 KB
+	# inputs that every mutation copied and scanned)
 	for f in tests/report/*/console*.log tests/report/wrong/*/console.log \
 		 tests/report/hostile/*.log; do
 		[ -f "$f" ] || continue
 		b=$(basename "$(dirname "$f")")-$(basename "$f" .log)
-		{ printf '\001'; cat "$f"; } | seed "$b"
-		{ printf '\000'; cat "$f"; } | seed "$b-alone"
+		n=$(grep -a -n -m1 -E 'Kernel panic|\[#[0-9]+\]|Unable to handle kernel|Dumping ftrace buffer|probecc-rc: exit|reboot: Power down' "$f" | cut -d: -f1) || n=
+		n=${n:+$((n > 10 ? n - 10 : 1))}
+		n=${n:-$(($(wc -l < "$f") > 30 ? $(wc -l < "$f") - 29 : 1))}
+		tail -n "+$n" "$f" > "$dir/.c"
+		{ printf '\001'; cat "$dir/.c"; } | seed "$b"
+		{ printf '\000'; cat "$dir/.c"; } | seed "$b-alone"
+		rm -f "$dir/.c"
 	done ;;
 bootconfig)
 	for f in tests/bootconfig/*.bconf; do
@@ -159,19 +163,24 @@ ustack)
 		x86_64) v=0 map=$'perf-mmap\t1000\t86\t401000\t78000\t1000\t/bin/chain' k=$'\tffffffff97e01000 ffffffff97e02000' ;;
 		mipsel) v=1 map=$'perf-mmap\t1000\t81\t400000\t8a000\t0\t/bin/chain' k=$'\t81f70400 81f70500' ;;
 		esac
+		# the stack copy cut to its first 1 KiB (as a smaller "stack user"
+		# size copies): the frames of /bin/chain are all in it (x86_64's
+		# 6,904 bytes made 15 KB inputs; mipsel's 736 stay whole)
+		awk -F '\t' -v OFS='\t' '/^perf-user\t/ && $10 > 1024 { $10 = 1024; $11 = substr($11, 1, 2048) } { print }' \
+			bench/ustack/$arch.dump2 > "$dir/.dump"
 		awk -v map="$map" -v k="$k" '/^perf-user\t/ { print map; print $0 k; next } { print }' \
-			bench/ustack/$arch.dump2 > "$dir/.kernel"
+			"$dir/.dump" > "$dir/.kernel"
 		for sr in $v $((v + 2)) $((v + 4)); do
-			{ printf "\\$(printf %o $sr)"; cat bench/ustack/$arch.dump2; } | seed "$arch-$sr"
+			{ printf "\\$(printf %o $sr)"; cat "$dir/.dump"; } | seed "$arch-$sr"
 			{ printf "\\$(printf %o $sr)"; cat "$dir/.kernel"; } | seed "$arch-$sr-kernel"
 		done
 		for p in abs fifo out zero ../bin/chain; do
 			{ printf "\\$(printf %o $v)"; sed "s|/bin/chain|/bin/$p|" "$dir/.kernel"; } |
 				seed "$arch-kernel-$(echo "$p" | tr -d ./)"
-			{ printf "\\$(printf %o $v)"; sed "s|/bin/chain|/bin/$p|" bench/ustack/$arch.dump2; } |
+			{ printf "\\$(printf %o $v)"; sed "s|/bin/chain|/bin/$p|" "$dir/.dump"; } |
 				seed "$arch-uprobe-$(echo "$p" | tr -d ./)"
 		done
-		rm -f "$dir/.kernel"
+		rm -f "$dir/.kernel" "$dir/.dump"
 	done ;;
 modules)
 	# the real Malta bonding.ko of tests/report (byte 0: 0 .ko, 1 a
@@ -223,6 +232,50 @@ dtb)
 	for f in $(ls -S "${PROBECC_CACHE:-$HOME/.cache/probecc}"/pkgs/linux-image-*-arm64_*/usr/lib/linux-image-*/*/*.dtb 2> /dev/null | tail -4); do
 		{ printf '\000'; cat "$f"; } | seed "debian-$(basename "$f" .dtb)"
 	done ;;
+btf)
+	# the kernel's BTF in boot images made of real bytes: a "kernel" of
+	# 8 KiB of the real x86_64 /bin/chain of bench/ustack, the real BTF
+	# blob of tests/compiler/btf/kernel.btf (clang's encoding, as in
+	# /sys/kernel/btf/vmlinux) and 512 bytes more of it; byte 0 1: that
+	# kernel, packed into a bzImage by the harness; 0: the file as is:
+	# a bzImage of it (the setup header's fields of boot protocol 2.15,
+	# the payload xz --check=crc32 --x86 as CONFIG_KERNEL_XZ packs it,
+	# but a 64 KiB dictionary: the kernel's 32 MiB one is allocated on
+	# every read), an arm64 Image of it (its 64-byte header, "ARM\x64"),
+	# the raw BTF, and a bzImage whose payload lies past its end
+	xz -dc bench/ustack/x86_64-chain.xz > "$dir/.chain"
+	head -c 8704 "$dir/.chain" > "$dir/.code"
+	{ head -c 8192 "$dir/.code"; cat tests/compiler/btf/kernel.btf; tail -c 512 "$dir/.code"; } > "$dir/.kernel"
+	xz --check=crc32 --x86 --lzma2=dict=64KiB -c "$dir/.kernel" > "$dir/.xz"
+	python3 - "$dir" <<'PY'
+import struct, sys
+d = sys.argv[1]
+kern = open(d + "/.kernel", "rb").read()
+xz = open(d + "/.xz", "rb").read()
+def bzimage(payload, plen):
+    img = bytearray(5 * 512)
+    img[0x1f1] = 4                                   # setup_sects
+    img[0x1fe:0x200] = b"\x55\xaa"
+    img[0x202:0x206] = b"HdrS"
+    struct.pack_into("<H", img, 0x206, 0x020f)       # boot protocol 2.15
+    struct.pack_into("<II", img, 0x248, 0, plen)     # payload_offset, _length
+    return bytes(img) + payload
+pay = xz + struct.pack("<I", len(kern))             # the size after the stream
+open(d + "/.bz", "wb").write(bzimage(pay, len(pay)))
+open(d + "/.cut", "wb").write(bzimage(pay[:64], 0x10000))
+# Documentation/arch/arm64/booting.rst: code0, code1, text_offset,
+# image_size, flags (LE, 4K pages), res2-4, magic, res5
+hdr = struct.pack("<IIQQQQQQII", 0x14000000 | (0x1000 // 4), 0, 0, 0x1000 + len(kern), 0xa,
+                  0, 0, 0, 0x644d5241, 0)
+open(d + "/.arm64", "wb").write(hdr + bytes(0x1000 - len(hdr)) + kern)
+PY
+	{ printf '\001'; cat "$dir/.kernel"; } | seed kernel-in-bzimage
+	{ printf '\001'; cat tests/compiler/btf/kernel.btf; } | seed btf-in-bzimage
+	{ printf '\000'; cat "$dir/.bz"; } | seed bzimage
+	{ printf '\000'; cat "$dir/.cut"; } | seed bzimage-cut
+	{ printf '\000'; cat "$dir/.arm64"; } | seed arm64-image
+	{ printf '\000'; cat tests/compiler/btf/kernel.btf; } | seed raw-btf
+	rm -f "$dir/.chain" "$dir/.code" "$dir/.kernel" "$dir/.xz" "$dir/.bz" "$dir/.cut" "$dir/.arm64" ;;
 plan)
 	for f in $(probes); do
 		for arch in mipsel x86_64; do
