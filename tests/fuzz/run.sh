@@ -32,6 +32,14 @@ work=${FUZZ_WORK:-tests/out/fuzz}
 # freed blocks going round cost compile and report half of their time
 # in page faults and cache misses (bench/README.md, "Fuzzing").
 export ASAN_OPTIONS=quarantine_size_mb=16${ASAN_OPTIONS:+:$ASAN_OPTIONS}
+# A run started in a session of its own (setsid, for a long run) is its
+# own scheduler autogroup (sched_autogroup_enabled, Debian's default):
+# nice alone then ranks it only against itself, and a "nice 19" fuzzer
+# took a whole share of the CPU beside a CI run.  The group's nice is
+# set too, only then (in a shared session it would renice the caller's).
+if [ "$(ps -o sid= -p $$ | tr -d ' ')" = "$$" ] && [ -w /proc/self/autogroup ]; then
+	echo "$nice" > /proc/self/autogroup 2> /dev/null || true
+fi
 failed=0
 printf '%-11s %12s %8s %7s %8s %8s %s\n' target executions exec/s edges corpus crashes seconds
 for t in "$@"; do
