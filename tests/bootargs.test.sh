@@ -266,10 +266,14 @@ elif [ $have_uboot = 1 ] && eval "$(qemu-images/fetch mipsel 2> /dev/null)" && [
 	ba_boot bond0
 	b=$ba_dir/boot-bond0
 	if [ -f "$b/dump1" ]; then
-		if grep -qP '^item\tnetdev\tarmed\tkprobe_events\t' "$b/dump1"; then
+		# the kprobe from the command line (kprobe_event=, found by the
+		# agent) or defined by the agent, and its stack armed (on MIPS
+		# the agent's perf kprobe: the kprobe PMU)
+		if grep -qP '^item\tnetdev\t(armed|ok)\tkprobe_events\t' "$b/dump1" &&
+		   grep -qP '^item\tnetdev\tarmed\tperf\t' "$b/dump1"; then
 			t_pass bootargs/boot-bond0/netdev-armed
 		else
-			t_fail bootargs/boot-bond0/netdev-armed "no armed netdev item" "$b/dump1"
+			t_fail bootargs/boot-bond0/netdev-armed "no netdev kprobe in kprobe_events, or its perf stack not armed" "$b/dump1"
 		fi
 		# dump 2 (after rc's insmod bonding): the agent's kprobe and
 		# the command line's function filter both recorded bond_create
