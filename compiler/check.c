@@ -734,8 +734,8 @@ bool user_stacks_kept(const struct kernel *k, const struct target *t)
 	return t->abi->quirks->user_stacks;
 }
 
-static const struct probe *probe_named(const struct program *prog,
-				       const char *name)
+/* probe_named() - see compiler.h. */
+const struct probe *probe_named(const struct program *prog, const char *name)
 {
 	const struct probe *p;
 

@@ -557,6 +557,13 @@ int check_field_fetch(const struct field *f, const struct probe *p,
 		      const struct target *t, struct diags *d);
 
 /*
+ * probe_named() - the kprobe, kretprobe, uprobe or uretprobe of @prog
+ * called @name (a plan line's PROBE field); NULL when none is (an event
+ * line's "group:name" is not one).  Borrowed from @prog.  O(probes).
+ */
+const struct probe *probe_named(const struct program *prog, const char *name);
+
+/*
  * user_stacks_kept() - whether the kernel of @t records a user stack
  * (the userstacktrace option, "stack" on a uprobe): its config's
  * CONFIG_USER_STACKTRACE_SUPPORT when @k has the config, else x86_64

@@ -204,9 +204,7 @@ int warn_placement(const struct program *prog, const struct kernel *k,
 			continue;
 		sym = l->f[1] + 7;
 		len = strcspn(sym, "+");
-		for (p = prog->probes; p; p = p->next)
-			if (!strcmp(p->name, l->f[0]))
-				break;
+		p = probe_named(prog, l->f[0]);
 		if (!p || strlen(p->target) != len || strncmp(p->target, sym, len) ||
 		    !(s = kernel_func(k, p->target)) ||
 		    s->addr < lo->addr || s->addr >= hi->addr)
