@@ -6,21 +6,33 @@
  * or, appended to a user's own initrd (probecc --initrd), as
  * /probecc/init with rdinit=/probecc/init ("overlay mode", below):
  *
+ *   0. clones its worker at once (clone(CLONE_FILES), worker_clone())
+ *      and waits until the worker releases it (step 4) or ends, then
+ *      execs the real init (step 5): PID 1's own work before the real
+ *      init is that clone, the wait and the exec, and its PID, the real
+ *      init's, never goes into the notrace lists (taking it out again
+ *      before the exec waited for RCU grace periods: tens of ms under
+ *      TCG).  The worker does steps 1 to 4; without a worker (the clone
+ *      failed) PID 1 does them itself, without a window, and empties the
+ *      notrace lists before its exec;
  *   1. mounts proc on /proc, sysfs on /sys, devtmpfs on /dev (then opens
- *      /dev/console as fds 0, 1, 2 if they are closed: the initramfs has
- *      no /dev/console node, so the kernel could not open one), tracefs on
+ *      /dev/console as fds 0, 1, 2 if they are closed, in the fd table
+ *      PID 1 shares up to its exec: the initramfs has no /dev/console
+ *      node, so the kernel could not open one), tracefs on
  *      /sys/kernel/tracing, or debugfs on /sys/kernel/debug and its
- *      tracing/ directory for kernels without tracefs;
+ *      tracing/ directory for kernels without tracefs; as the boot's
+ *      agent, puts its own PID in the notrace lists (notrace_buffer());
  *   2. reads the plan (/probecc/plan, docs/plan.md) and acts on its
  *      expect and arm lines in order;
  *   3. dumps the manifest and tracefs/trace to the plan's sink;
- *   4. if the plan has "window N", starts a child (clone(CLONE_VM), so
- *      the perf rings stay mapped through the exec) that sleeps N seconds,
- *      dumps again ("stage window"), writes /run/probecc.done and exits;
- *   5. execs the real init: the plan's init lines, then /sbin/init,
- *      /etc/init, /bin/init, /bin/sh (init/main.c:kernel_init order),
- *      with the agent's own arguments (those the kernel passed) after
- *      argv[0].
+ *   4. hands the plan's init lines to PID 1 and releases it (SIGUSR1);
+ *      then, if the plan has "window N", sleeps N seconds, dumps again
+ *      ("stage window"), writes /run/probecc.done and exits (without a
+ *      window it wrote /run/probecc.done before the release);
+ *   5. (PID 1) execs the real init: the plan's init lines, then
+ *      /sbin/init, /etc/init, /bin/init, /bin/sh (init/main.c:
+ *      kernel_init order), with the agent's own arguments (those the
+ *      kernel passed) after argv[0].
  *
  * Overlay mode (PID 1 started as anything but /init): the user's image
  * has its own /init (initramfs-tools, dracut, Buildroot), which mounts
@@ -58,7 +70,7 @@
  *   --sink PATH    dump here instead of the plan's sink (a host path)
  *   --overlay      act as overlay mode does for inits: /init first
  *   --no-exec      do not exec an init: print "would exec PATH" on
- *                  stderr, and wait for the window child before exiting
+ *                  stderr, and wait for the worker before exiting
  *   -- ARGS        arguments passed to the real init
  *
  * Exit status in test mode: 0, or 1 when no init could be exec'd, 2 on a
@@ -204,8 +216,9 @@ static void mounts(struct agent *a)
 
 /*
  * notrace_buffer() on the top buffer, then the plan's instance, if any:
- * handing over, the agent's last system calls are then traced in the top
- * buffer alone, which an instance's plan does not dump.
+ * emptying them (@pid 0) once the last dump is out, the agent's last
+ * system calls are traced in the top buffer alone, which an instance's
+ * plan does not dump.
  */
 static void notrace_self(struct agent *a, long pid)
 {
@@ -407,12 +420,13 @@ static void unmount_overlay(struct agent *a)
 }
 
 /*
- * window_child() - the child of "window N", once the parent has exec'd
- * init (window_start()): detach from the console session (setsid, stdio
- * on /dev/null), ignore the job-control and hangup signals init or a
- * shell may send, keep SIGTERM/SIGKILL so a shutdown can end it, sleep N
- * seconds on CLOCK_MONOTONIC, dump with stage "window", mark done and
- * _exit.  Never returns.
+ * window_child() - the worker of "window N", once it has released the
+ * real init (worker_run()): detach from the console session (setsid,
+ * an fd table of its own, unshared from the one PID 1 took through its
+ * exec, and stdio on /dev/null), ignore the job-control and hangup
+ * signals init or a shell may send, keep SIGTERM/SIGKILL so a shutdown
+ * can end it, sleep N seconds on CLOCK_MONOTONIC, dump with stage
+ * "window", mark done and _exit.  Never returns.
  */
 static void __attribute__((noreturn)) window_child(struct agent *a)
 {
@@ -431,7 +445,8 @@ static void __attribute__((noreturn)) window_child(struct agent *a)
 		a->argv0[0] = '@';
 	for (i = 0; i < sizeof(ign) / sizeof(ign[0]); i++)
 		signal(ign[i], SIG_IGN);
-	if (!rooted(a, path, sizeof(path), "/dev/null")) {
+	/* PID 1 may not have exec'd yet: its stdio is not ours to change */
+	if (!unshare(CLONE_FILES) && !rooted(a, path, sizeof(path), "/dev/null")) {
 		fd = open(path, O_RDWR);
 		if (fd < 0)
 			fd = open("/dev/null", O_RDWR);
@@ -462,81 +477,181 @@ static void __attribute__((noreturn)) window_child(struct agent *a)
 	_exit(0);
 }
 
-/* The window child's stack: mapped, not touched until used. */
-#define WINDOW_STACK	(8 << 20)
+/*
+ * agent_work() - the agent's work up to the init dump: the mounts (as
+ * PID 1), out of the trace (as PID 1 on 5.8+: this task's PID in the
+ * notrace lists, then its mark), the plan, the sink, the capture and the
+ * init dump.
+ */
+static void agent_work(struct agent *a)
+{
+	long long t;
+	int rc;
 
-/* What window_start() gets: the agent and the gate's two ends. */
-struct window_arg {
-	struct agent *a;
-	int rd, wr;
+	if (a->pid1)
+		mounts(a);
+	else if (!a->tracefs[0])
+		find_tracefs(a);
+	a->mounts_us = agent_us(a);
+	if (a->pid1 && !notrace_buffer(a, "", getpid())) {
+		a->notrace_pid = getpid();
+		a->notrace_ns = notrace_mark(a);
+	}
+	boot_nonce(a);	/* in the task that dumps: one nonce per boot */
+	plan_run(a);
+	t = agent_us(a);
+	if (a->sink_fd < 0)	/* a "persist" line may have opened it */
+		sink_open(a);
+	a->sink_us = agent_us(a) - t;
+	if (a->capture) {
+		rc = capture(a);
+		if (rc)
+			fprintf(stderr, "probecc-agent: capture: %s\n",
+				strerror(-rc));
+	}
+	rc = dump(a, "init");
+	if (rc)
+		fprintf(stderr, "probecc-agent: dump: %s\n", strerror(-rc));
+}
+
+/* No window: the last dump is out, say so to early userspace. */
+static void last_dump_out(struct agent *a)
+{
+	disarm_kprobes(a);
+	mark_done(a);
+	unmount_overlay(a);
+}
+
+/* The worker's stack: mapped, not touched until used. */
+#define WORKER_STACK	(8 << 20)
+
+/*
+ * The plan's init lines, which the worker read, for the task that execs
+ * the real init: a shared anonymous mapping, written before the release.
+ */
+struct init_list {
+	int n;
+	char path[AGENT_MAX_INITS][AGENT_PATH_MAX];
 };
 
 /*
- * window_start() - the window child, cloned with CLONE_VM: it shares the
- * agent's memory, so it holds on to the agent's perf rings (mapped
- * VM_DONTCOPY, kernel/events/core.c:perf_mmap: a fork()ed child has
- * none) through the parent's exec, which gives the parent a new mm and
- * leaves the old one, rings mapped, to the child alone (fs/exec.c:
- * exec_mmap(); vfork()'s exec the other way round).  No sample is lost
- * between the exec and the child, and the parent waits for nothing.
- * Until then the child must not touch the memory the parent is using:
- * it runs on its own stack and waits in read(2) on the gate until end of
- * file, when the parent's write end, O_CLOEXEC, is closed by its exec
- * (or by its exit, or by main() before waiting for it with --no-exec).
- * The child's copy of the fd table has that write end too: closed first.
+ * What the worker restores and whom it releases: the signal mask the
+ * agent had before it blocked SIGUSR1 and SIGCHLD to wait for the
+ * worker, the waiting task's PID and where its init list goes.
  */
-static int window_start(void *p)
-{
-	struct window_arg *w = p;
-	struct agent *a = w->a;
-	int rd = w->rd;
-	char c;
+struct worker_arg {
+	struct agent *a;
+	sigset_t mask;
+	pid_t parent;
+	struct init_list *inits;
+};
 
-	close(w->wr);
-	while (read(rd, &c, 1) < 0 && errno == EINTR)
-		;
-	close(rd);
-	window_child(a);
+/* The plan's init lines into @l (those too long for a path: left out). */
+static void inits_put(const struct agent *a, struct init_list *l)
+{
+	int i;
+
+	for (i = 0; i < a->n_inits; i++)
+		if (strlen(a->inits[i]) < sizeof(l->path[0]))
+			strcpy(l->path[l->n++], a->inits[i]);
+}
+
+/* And back into @a, pointing into @l, once the worker released it. */
+static void inits_get(struct agent *a, struct init_list *l)
+{
+	int i;
+
+	for (i = 0; i < l->n && i < AGENT_MAX_INITS; i++)
+		a->inits[i] = l->path[i];
+	a->n_inits = i;
 }
 
 /*
- * window_clone() - start the window child (window_start()).  @gate: out,
- * the write end the parent holds until its exec (O_CLOEXEC), or -1.
- * Returns the child's PID or -1 (errno that of the failed call; nothing
- * left open).
+ * worker_run() - the agent's worker (worker_clone()): the whole of
+ * agent_work(), then, with no window, the end of the last dump
+ * (last_dump_out()); then it releases the waiting parent, PID 1, to
+ * exec the real init (SIGUSR1, unless the parent is gone), and goes on
+ * as the window child, or empties the notrace lists of its PID and
+ * exits.  Its copy of the agent's memory, the perf rings it maps
+ * included, is its own: PID 1's exec changes nothing of it.
  */
-static pid_t window_clone(struct agent *a, int *gate)
+static int worker_run(void *p)
 {
-	static struct window_arg w;
-	int fds[2], err;
+	struct worker_arg *w = p;
+	struct agent *a = w->a;
+
+	sigprocmask(SIG_SETMASK, &w->mask, NULL);
+	agent_work(a);
+	if (!a->window)
+		last_dump_out(a);
+	a->fork_us = agent_us(a);
+	inits_put(a, w->inits);
+	if (getppid() == w->parent)
+		kill(w->parent, SIGUSR1);
+	if (a->window)
+		window_child(a);
+	if (a->notrace_pid)	/* nothing left to keep out: its PID may be reused */
+		notrace_self(a, 0);
+	_exit(0);
+}
+
+/*
+ * worker_clone() - start the agent's worker (worker_run()) at once and
+ * wait until it releases this task, or ends: PID 1's own work before the
+ * real init is a clone(2), a wait and the exec.  CLONE_FILES: the
+ * console the worker opens as fds 0..2 (fix_stdio()) is this task's, for
+ * the real init; every other fd is O_CLOEXEC, and the exec gives PID 1
+ * a table of its own (fs/exec.c begin_new_exec() -> unshare_files()).
+ * No CLONE_VM: the worker's memory is its own.  SIGUSR1 and SIGCHLD
+ * are blocked while waiting, so PID 1, which gets no signal it has no
+ * handler for, still has them queued (kernel/signal.c sig_ignored():
+ * "blocked signals are never ignored"); a worker that dies releases it
+ * by its SIGCHLD.  The mask is restored before returning.  Returns the
+ * worker's PID, @a's init lines the plan's (inits_get()), or -1 (errno
+ * that of the failed call) when there is no worker: the caller does the
+ * work itself.
+ */
+static pid_t worker_clone(struct agent *a)
+{
+	static struct worker_arg w;
+	sigset_t wait_set;
+	siginfo_t si;
 	char *stack;
 	pid_t pid;
+	int err;
 
-	*gate = -1;
-	if (pipe2(fds, O_CLOEXEC) < 0)
+	sigemptyset(&wait_set);
+	sigaddset(&wait_set, SIGUSR1);
+	sigaddset(&wait_set, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &wait_set, &w.mask))
 		return -1;
-	stack = mmap(NULL, WINDOW_STACK, PROT_READ | PROT_WRITE,
+	w.inits = mmap(NULL, sizeof(*w.inits), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	stack = mmap(NULL, WORKER_STACK, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (stack == MAP_FAILED) {
-		err = errno;
-		close(fds[0]);
-		close(fds[1]);
-		errno = err;
-		return -1;
-	}
-	w.a = a;
-	w.rd = fds[0];
-	w.wr = fds[1];
-	pid = clone(window_start, stack + WINDOW_STACK, CLONE_VM | SIGCHLD, &w);
+	pid = -1;
 	err = errno;
-	close(fds[0]);
-	if (pid < 0) {
-		close(fds[1]);
-		munmap(stack, WINDOW_STACK);
-		errno = err;
-		return -1;
+	if (w.inits != MAP_FAILED && stack != MAP_FAILED) {
+		w.a = a;
+		w.parent = getpid();
+		pid = clone(worker_run, stack + WORKER_STACK,
+			    CLONE_FILES | SIGCHLD, &w);
+		err = errno;
 	}
-	*gate = fds[1];
+	if (stack != MAP_FAILED)
+		munmap(stack, WORKER_STACK);	/* the worker has its copy */
+	while (pid > 0) {
+		if (sigwaitinfo(&wait_set, &si) < 0)
+			continue;	/* EINTR */
+		if (si.si_pid == pid)
+			break;
+	}
+	if (pid > 0)
+		inits_get(a, w.inits);	/* kept mapped: up to the exec */
+	else if (w.inits != MAP_FAILED)
+		munmap(w.inits, sizeof(*w.inits));
+	sigprocmask(SIG_SETMASK, &w.mask, NULL);
+	errno = err;
 	return pid;
 }
 
@@ -597,9 +712,8 @@ static int exec_init(struct agent *a, char **args, int nargs)
 int main(int argc, char **argv)
 {
 	static struct agent a;
-	int first = 1, rc, gate = -1;
-	pid_t child = -1;
-	long long t;
+	int first = 1, rc;
+	pid_t worker;
 
 	clock_gettime(CLOCK_MONOTONIC, &a.t0);
 	a.t0_boot_ns = boot_ns();
@@ -623,63 +737,25 @@ int main(int argc, char **argv)
 	if (!a.plan_path[0] && (a.pid1 ||
 	    rooted(&a, a.plan_path, sizeof(a.plan_path), "/probecc/plan")))
 		strcpy(a.plan_path, "/probecc/plan");
-	if (a.pid1)
-		mounts(&a);
-	else if (!a.tracefs[0])
-		find_tracefs(&a);
-	a.mounts_us = agent_us(&a);
-	/* as PID 1 (the boot's agent), out of its own trace until its exec */
-	if (a.pid1 && !notrace_buffer(&a, "", getpid())) {
-		a.notrace_pid = getpid();
-		a.notrace_ns = notrace_mark(&a);
-	}
 
-	boot_nonce(&a);	/* before the window child starts: one per boot */
-	plan_run(&a);
-	t = agent_us(&a);
-	if (a.sink_fd < 0)	/* a "persist" line may have opened it */
-		sink_open(&a);
-	a.sink_us = agent_us(&a) - t;
-	if (a.capture) {
-		rc = capture(&a);
-		if (rc)
-			fprintf(stderr, "probecc-agent: capture: %s\n",
-				strerror(-rc));
+	worker = worker_clone(&a);
+	if (worker < 0) {
+		/*
+		 * No worker: today's agent of one task.  Its PID is the real
+		 * init's: out of the notrace lists before the exec.
+		 */
+		fprintf(stderr, "probecc-agent: clone: %s; no window dump\n",
+			strerror(errno));
+		agent_work(&a);
+		last_dump_out(&a);
+		if (a.notrace_pid)
+			notrace_self(&a, 0);
+	} else if (a.pid1) {
+		fix_stdio(&a);	/* the worker died before it opened the console */
 	}
-	rc = dump(&a, "init");
-	if (rc)
-		fprintf(stderr, "probecc-agent: dump: %s\n", strerror(-rc));
-
-	if (a.window) {
-		a.fork_us = agent_us(&a);
-		child = window_clone(&a, &gate);
-		if (child < 0) {
-			fprintf(stderr, "probecc-agent: clone: %s; no window dump\n",
-				strerror(errno));
-			mark_done(&a);
-		}
-	} else {
-		/* No window: the last dump is out, say so to early userspace. */
-		disarm_kprobes(&a);
-		mark_done(&a);
-		unmount_overlay(&a);
-	}
-	/*
-	 * The real init keeps this PID: back into the trace.  The window
-	 * child, still the agent (its perf reads, its dump), stays out;
-	 * it empties the list when it has dumped.
-	 */
-	if (a.notrace_pid)
-		notrace_self(&a, child > 0 ? child : 0);
 	rc = exec_init(&a, argv + first, argc - first);
-	/*
-	 * Not exec'd.  With --no-exec the child goes on now, while this
-	 * process only waits; otherwise (no init at all) the gate closes
-	 * when this process has exited, never while it still runs.
-	 */
-	if (child > 0 && a.no_exec) {
-		close(gate);
-		waitpid(child, NULL, 0);
-	}
+	/* Not exec'd: --no-exec, or no init at all.  The worker goes on. */
+	if (worker > 0 && a.no_exec)
+		waitpid(worker, NULL, 0);
 	return rc ? 1 : 0;
 }

@@ -145,8 +145,8 @@ struct agent {
 	 * (the manifest's *_us lines; -1: not yet, or not done): mounts_us
 	 * from t0 to the end of the mounts, plan_us the plan's run
 	 * (plan_run()), sink_us the sink's open, dump_us the last dump (the
-	 * init dump in the window child's manifest), fork_us from t0 to the
-	 * window child's clone.
+	 * init dump in the window dump's manifest), fork_us from t0 to the
+	 * worker's release of PID 1 (worker_run(): the real init may start).
 	 */
 	long long mounts_us, plan_us, sink_us, dump_us, fork_us;
 	long long plan_cpu_us;	/* the plan's CPU time of this thread */

@@ -209,7 +209,7 @@ int notrace_buffer(struct agent *a, const char *dir, long pid)
 	 * O_TRUNC empties a list at the open: the agent's later system
 	 * calls are traced from then on.  Taking itself in, the events'
 	 * list comes first (the open of the second file is not an event);
-	 * handing over, last (the events see no open of the second file).
+	 * emptying, last (the events see no open of the second file).
 	 */
 	const size_t nfiles = sizeof(files) / sizeof(files[0]);
 	int self = pid == (long)getpid();
