@@ -481,9 +481,11 @@ static void __attribute__((noreturn)) window_child(struct agent *a)
  * agent_work() - the agent's work up to the init dump: the mounts (as
  * PID 1), out of the trace (as PID 1 on 5.8+: this task's PID in the
  * notrace lists, then its mark), the plan, the sink, the capture and the
- * init dump.
+ * init dump.  @release: with a window (the worker goes on after the
+ * dump), what lets the real init start once the init dump's clock mark
+ * is in the trace (struct agent's release; dump() calls it), or NULL.
  */
-static void agent_work(struct agent *a)
+static void agent_work(struct agent *a, void (*release)(struct agent *a))
 {
 	long long t;
 	int rc;
@@ -503,6 +505,8 @@ static void agent_work(struct agent *a)
 	if (a->sink_fd < 0)	/* a "persist" line may have opened it */
 		sink_open(a);
 	a->sink_us = agent_us(a) - t;
+	if (a->window)
+		a->release = release;
 	if (a->capture) {
 		rc = capture(a);
 		if (rc)
@@ -566,28 +570,43 @@ static void inits_get(struct agent *a, struct init_list *l)
 	a->n_inits = i;
 }
 
+/* The worker's own: what worker_release() needs. */
+static struct worker_arg *worker;
+
+/*
+ * worker_release() - let PID 1 exec the real init: the plan's init lines
+ * to it (inits_put()), then SIGUSR1, unless the parent is gone.  Once.
+ */
+static void worker_release(struct agent *a)
+{
+	a->release = NULL;
+	a->fork_us = agent_us(a);
+	inits_put(a, worker->inits);
+	if (getppid() == worker->parent)
+		kill(worker->parent, SIGUSR1);
+}
+
 /*
  * worker_run() - the agent's worker (worker_clone()): the whole of
- * agent_work(), then, with no window, the end of the last dump
- * (last_dump_out()); then it releases the waiting parent, PID 1, to
- * exec the real init (SIGUSR1, unless the parent is gone), and goes on
- * as the window child, or empties the notrace lists of its PID and
- * exits.  Its copy of the agent's memory, the perf rings it maps
+ * agent_work(); with a window the init dump releases PID 1 as soon as
+ * its clock mark is in the trace (dump(): a cut dump), and the worker
+ * goes on as the window child; without one it releases PID 1 once the
+ * last dump is out (last_dump_out()), empties the notrace lists of its
+ * PID and exits.  Its copy of the agent's memory, the perf rings it maps
  * included, is its own: PID 1's exec changes nothing of it.
  */
 static int worker_run(void *p)
 {
-	struct worker_arg *w = p;
-	struct agent *a = w->a;
+	struct agent *a;
 
-	sigprocmask(SIG_SETMASK, &w->mask, NULL);
-	agent_work(a);
+	worker = p;
+	a = worker->a;
+	sigprocmask(SIG_SETMASK, &worker->mask, NULL);
+	agent_work(a, worker_release);
 	if (!a->window)
 		last_dump_out(a);
-	a->fork_us = agent_us(a);
-	inits_put(a, w->inits);
-	if (getppid() == w->parent)
-		kill(w->parent, SIGUSR1);
+	if (a->release || !a->window)	/* not released by the dump */
+		worker_release(a);
 	if (a->window)
 		window_child(a);
 	if (a->notrace_pid)	/* nothing left to keep out: its PID may be reused */
@@ -746,7 +765,7 @@ int main(int argc, char **argv)
 		 */
 		fprintf(stderr, "probecc-agent: clone: %s; no window dump\n",
 			strerror(errno));
-		agent_work(&a);
+		agent_work(&a, NULL);
 		last_dump_out(&a);
 		if (a.notrace_pid)
 			notrace_self(&a, 0);

@@ -124,6 +124,13 @@ struct agent {
 	char dump_dir[AGENT_NAME_MAX + 16];
 	char buf_dir[AGENT_NAME_MAX + 16];
 	int previous;
+	/*
+	 * Set by the worker (agent.c worker_run()) when the real init may
+	 * start during the init dump: dump() calls it once its clock mark is
+	 * in the trace, and then reads the trace up to that mark without
+	 * pausing the ring buffer ("cut" in the manifest).  NULL otherwise.
+	 */
+	void (*release)(struct agent *a);
 	char *inits[AGENT_MAX_INITS];
 	int n_inits;
 	struct item *items;

@@ -248,12 +248,45 @@ static void pause_restore(struct agent *a, int fd)
 }
 
 /*
+ * cut_at() - the end of the first line of @buf (@len bytes of whole
+ * lines) that ends a cut dump: the one holding @mark (the dump's own
+ * clock mark, "tracing_mark_write: probecc-clock N NS\n"), or the
+ * kernel's "CPU:N [LOST ...]" line (the reader was overtaken: what
+ * follows may be later than the mark, what came before is not).
+ * Returns its length up to and with its newline, 0 when neither is in
+ * @buf.
+ */
+static size_t cut_at(const char *buf, size_t len, const char *mark)
+{
+	const char *m = memmem(buf, len, mark, strlen(mark));
+	const char *l = buf, *end = m ? m + strlen(mark) : NULL;
+
+	while ((l = memmem(l, len - (l - buf), " [LOST ", 7))) {
+		const char *bol = l;
+
+		while (bol > buf && bol[-1] != '\n')
+			bol--;
+		if (end && bol >= end)
+			break;
+		if (!strncmp(bol, "CPU:", 4)) {
+			end = memchr(l, '\n', len - (l - buf));
+			end = end ? end + 1 : buf + len;
+			break;
+		}
+		l += 7;
+	}
+	return end ? (size_t)(end - buf) : 0;
+}
+
+/*
  * copy_trace() - tracefs/trace (the open @tfd) into @o's chunks, read in
  * DUMP_FRAME_CHUNK_MAX pieces, each chunk cut after its last newline (the
  * rest starts the next one), and a newline added when the trace does not
- * end with one, so the end line starts a line.
+ * end with one, so the end line starts a line.  @mark non-NULL: a cut
+ * dump, whose ring buffer goes on recording while it is read: it ends
+ * with the line cut_at() finds, the rest is not read.
  */
-static void copy_trace(struct out *o, int tfd)
+static void copy_trace(struct out *o, int tfd, const char *mark)
 {
 	static char chunk[DUMP_FRAME_CHUNK_MAX];
 	size_t have = 0;
@@ -261,7 +294,7 @@ static void copy_trace(struct out *o, int tfd)
 	while (!o->err) {
 		ssize_t n = read(tfd, chunk + have, sizeof(chunk) - have);
 		const char *nl;
-		size_t k;
+		size_t k, cut;
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -272,6 +305,11 @@ static void copy_trace(struct out *o, int tfd)
 		if (!nl && have < sizeof(chunk))
 			continue;	/* a line not yet ended */
 		k = nl ? (size_t)(nl - chunk + 1) : have;
+		cut = mark ? cut_at(chunk, k, mark) : 0;
+		if (cut) {
+			out_chunk(o, chunk, cut);
+			return;
+		}
 		out_chunk(o, chunk, k);
 		memmove(chunk, chunk + k, have - k);
 		have -= k;
@@ -411,10 +449,10 @@ int dump(struct agent *a, const char *stage)
 {
 	static struct out o;
 	static char cmdline[4096];	/* COMMAND_LINE_SIZE of MIPS, the largest */
-	char up[64], path[AGENT_PATH_MAX];
+	char up[64], path[AGENT_PATH_MAX], mark[80];
 	struct utsname u;
 	long long us = agent_us(a), tb[2], stop_ns;
-	int tfd = -1, pfd = -1, paused, was_on, raw, marked;
+	int tfd = -1, pfd = -1, paused, was_on, raw, marked, cut;
 	size_t i;
 
 	/*
@@ -426,9 +464,22 @@ int dump(struct agent *a, const char *stage)
 	raw = a->dump_raw;
 	if (a->previous)
 		a->dump_raw = 0;	/* the previous boot's instance goes as text */
+	/*
+	 * A cut dump: everything up to the mark is before the release, so the
+	 * real init starts now and the ring buffer records on; the trace is
+	 * read up to the mark (copy_trace()), never paused.
+	 */
+	cut = marked && a->release && !a->dump_raw && a->tracefs[0];
+	if (cut) {
+		snprintf(mark, sizeof(mark),
+			 "tracing_mark_write: probecc-clock %u %lld\n",
+			 a->n_dumps + 1, tb[0]);
+		a->release(a);
+		a->release = NULL;
+	}
 	was_on = a->dump_raw && a->tracefs[0] ? tracing_on(a, 0) : -1;
-	stop_ns = boot_ns();
-	paused = a->dump_raw ? 0 : pause_on_trace(a, &pfd);
+	stop_ns = cut ? tb[1] : boot_ns();
+	paused = a->dump_raw || cut ? 0 : pause_on_trace(a, &pfd);
 	frame_begin(a, &o, &u, cmdline, sizeof(cmdline));
 	kmsg_scan(a, u.machine);
 	uptime(a, up, sizeof(up));
@@ -443,7 +494,8 @@ int dump(struct agent *a, const char *stage)
 			tfd = open(path, O_RDONLY | O_CLOEXEC);
 		if (tfd < 0)
 			agent_note(a, "trace", "%s: %s", path, strerror(errno));
-		stop_ns = boot_ns();	/* the open paused the ring buffer */
+		if (!cut)
+			stop_ns = boot_ns();	/* the open paused the ring buffer */
 	}
 
 	/* through LAVA's log (lava-job's probecc_signals=lava): 7-bit chunks */
@@ -469,6 +521,8 @@ int dump(struct agent *a, const char *stage)
 	/* the ring buffer stops when trace is opened: nothing is recorded until the end frame */
 	if (paused)
 		out_printf(&o, "paused\t%s\n", up);
+	if (cut)
+		out_printf(&o, "cut\tmark\n");
 	out_printf(&o, "arch\t%s\nkernel\t%s\nuname\t%s\t%s\n",
 		   a->arch[0] ? a->arch : "-", a->kernel[0] ? a->kernel : "-",
 		   u.release, u.machine);
@@ -508,7 +562,7 @@ int dump(struct agent *a, const char *stage)
 	out_printf(&o, "--- trace ---\n");
 	out_flush(&o);
 	if (tfd >= 0) {
-		copy_trace(&o, tfd);
+		copy_trace(&o, tfd, cut ? mark : NULL);
 		close(tfd);
 	}
 	lava_signals(a, &o, us);

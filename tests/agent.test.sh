@@ -697,6 +697,63 @@ else
 	t_fail agent/window-sleeps "returned after $ms ms"
 fi
 
+# ---- a window: the init dump is cut at its mark, the real init released ----
+# With a window the worker releases PID 1 once the init dump's clock mark
+# is in the trace and reads the trace on, never paused, up to that mark:
+# the manifest says "cut mark".  The kernel's "CPU:N [LOST ...]" (pages
+# overwritten before the reader got to them, the mark maybe among them)
+# ends it too: what follows may be userspace's.  The window dump has all.
+d=$A/cut
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+: > "$d/tfs/trace_marker"
+printf '# tracer: nop\n#\n            init-74      [000] .....     0.3: sys_enter: NR 1\nCPU:0 [LOST 7 EVENTS]\n              rc-1       [000] .....     0.5: sys_enter: NR 2\n' > "$d/tfs/trace"
+plan "$d/plan" 'probecc-plan|1' 'sink|/dump.out' 'window|1'
+run_agent cut --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
+for n in 1 2; do
+	./probecc report --extract $n "$d/root/dump.out" > "$d/body$n" 2> "$d/extract$n.err"
+done
+printf '%s\n' '# tracer: nop' '#' '            init-74      [000] .....     0.3: sys_enter: NR 1' 'CPU:0 [LOST 7 EVENTS]' > "$d/want1"
+sed '1,/^--- trace ---$/d' "$d/body1" > "$d/trace1"
+t_check agent/cut-at-lost "$d/want1" "$d/trace1"
+if grep -qx "cut${TAB}mark" "$d/body1" && ! grep -q "^paused$TAB" "$d/body1" &&
+   ! grep -q "^cut$TAB" "$d/body2" && grep -q ' rc-1 ' "$d/body2" &&
+   grep -q '^probecc-clock 2 [0-9]*$' "$d/tfs/trace_marker"; then
+	t_pass agent/cut-manifest
+else
+	t_fail agent/cut-manifest "dump 1 not said cut (or paused), or dump 2 cut or without the events after the loss" "$d/body1" "$d/body2"
+fi
+# the line of dump 1's own clock mark ends it: fifos stand in for the
+# kernel's trace_marker and trace, the mark written to the one is a line
+# of the other, with a later line after it (for each dump's open)
+d=$A/cut-mark
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+rm -f "$d/tfs/trace"
+mkfifo "$d/tfs/trace_marker" "$d/tfs/trace"
+plan "$d/plan" 'probecc-plan|1' 'sink|/dump.out' 'window|1'
+( for n in 1 2; do
+	read -r m < "$d/tfs/trace_marker"
+	printf '# tracer: nop\n# entries-in-buffer/entries-written: 2/2   #P:1\n#\n            init-74      [000] .....     0.4: tracing_mark_write: %s\n              rc-1       [000] .....     0.5: sys_enter: NR 2\n' "$m" > "$d/tfs/trace"
+  done ) 2> /dev/null &
+run_agent cut-mark --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec
+wait
+./probecc report --extract 1 "$d/root/dump.out" 2> /dev/null | sed '1,/^--- trace ---$/d' > "$d/trace1"
+if tail -1 "$d/trace1" | grep -q ': tracing_mark_write: probecc-clock 1 [0-9]*$' && ! grep -q ' rc-1 ' "$d/trace1"; then
+	t_pass agent/cut-at-mark
+else
+	t_fail agent/cut-at-mark "dump 1 does not end with its clock mark's line" "$d/trace1"
+fi
+# a boot whose window dump never came: the report reads the cut dump 1,
+# whose header counts the entries after the mark; they are not "not read"
+sed '/^=== probecc dump 1 end /q' "$d/root/dump.out" > "$d/dump1.out"
+./probecc report "$d/dump1.out" > "$d/report1.txt" 2>&1
+if grep -q '1 dump(s)' "$d/report1.txt" && ! grep -q '^not read' "$d/report1.txt"; then
+	t_pass agent/cut-report-entries
+else
+	t_fail agent/cut-report-entries "the cut dump's entries after its mark counted as not read" "$d/report1.txt"
+fi
+
 # ---- no window: the init dump is the last, marked done before the exec ----
 d=$A/nowindow
 mk_tracefs "$d/tfs"
