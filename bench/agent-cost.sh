@@ -188,7 +188,7 @@ if [[ " $parts " == *" cost "* ]]; then
 	# where the agent's own time went (the manifest's *_us lines; an agent
 	# without them, B before they existed, shows -)
 	echo
-	echo "| boot | agent_us (to the init dump) | mounts_us | plan_us | sink_us | init_dump_us | fork_us (to the window child's fork) |"
+	echo "| boot | agent_us (to the init dump) | mounts_us | plan_us | sink_us | init_dump_us | fork_us (to the release of the real init; before, the window child's fork) |"
 	echo "|---|---|---|---|---|---|---|"
 	for w in $kinds; do
 		[ $w != without ] || continue

@@ -501,12 +501,16 @@ static void agent_work(struct agent *a, void (*release)(struct agent *a))
 	}
 	boot_nonce(a);	/* in the task that dumps: one nonce per boot */
 	plan_run(a);
-	t = agent_us(a);
-	if (a->sink_fd < 0)	/* a "persist" line may have opened it */
-		sink_open(a);
-	a->sink_us = agent_us(a) - t;
 	if (a->window)
 		a->release = release;
+	/*
+	 * A "persist" line may have opened the sink; a dump that may be cut
+	 * opens it after the release (dump()), a capture's frame goes first
+	 */
+	t = agent_us(a);
+	if (a->sink_fd < 0 && (!a->release || a->capture))
+		sink_open(a);
+	a->sink_us = agent_us(a) - t;
 	if (a->capture) {
 		rc = capture(a);
 		if (rc)

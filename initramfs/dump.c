@@ -477,6 +477,12 @@ int dump(struct agent *a, const char *stage)
 		a->release(a);
 		a->release = NULL;
 	}
+	if (a->sink_fd < 0) {	/* not opened before the release */
+		long long t = agent_us(a);
+
+		sink_open(a);
+		a->sink_us = agent_us(a) - t;
+	}
 	was_on = a->dump_raw && a->tracefs[0] ? tracing_on(a, 0) : -1;
 	stop_ns = cut ? tb[1] : boot_ns();
 	paused = a->dump_raw || cut ? 0 : pause_on_trace(a, &pfd);
