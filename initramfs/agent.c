@@ -777,8 +777,11 @@ int main(int argc, char **argv)
 		fix_stdio(&a);	/* the worker died before it opened the console */
 	}
 	rc = exec_init(&a, argv + first, argc - first);
-	/* Not exec'd: --no-exec, or no init at all.  The worker goes on. */
-	if (worker > 0 && a.no_exec)
+	/*
+	 * Not exec'd: --no-exec, or no init at all, where PID 1's exit
+	 * panics the kernel: the worker's dumps go out first.
+	 */
+	if (worker > 0)
 		waitpid(worker, NULL, 0);
 	return rc ? 1 : 0;
 }

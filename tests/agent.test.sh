@@ -754,6 +754,19 @@ else
 	t_fail agent/cut-report-entries "the cut dump's entries after its mark counted as not read" "$d/report1.txt"
 fi
 
+# ---- no init at all, with a window: PID 1's exit would panic the
+# kernel, so the agent exits only once its worker's dumps are out ----
+d=$A/noinit-window
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+plan "$d/plan" 'probecc-plan|1' 'sink|/dump.out' 'window|1'
+run_agent noinit-window --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan"
+if [ $rc -eq 1 ] && [ "$(dumps "$d/root/dump.out")" = "1 2" ]; then
+	t_pass agent/no-init-waits-for-dumps
+else
+	t_fail agent/no-init-waits-for-dumps "exit $rc, dumps '$(dumps "$d/root/dump.out")' when the agent exited" "$A/noinit-window.err"
+fi
+
 # ---- no window: the init dump is the last, marked done before the exec ----
 d=$A/nowindow
 mk_tracefs "$d/tfs"
