@@ -581,8 +581,9 @@ static void inits_get(struct agent *a, struct init_list *l)
 	a->n_inits = i;
 }
 
-/* The worker's own: what worker_release() needs. */
+/* The worker's own: what worker_release() needs, and whether it ran. */
 static struct worker_arg *worker;
+static int released;
 
 /*
  * worker_release() - let PID 1 exec the real init: the plan's init lines
@@ -591,6 +592,7 @@ static struct worker_arg *worker;
 static void worker_release(struct agent *a)
 {
 	a->release = NULL;
+	released = 1;
 	a->fork_us = agent_us(a);
 	inits_put(a, worker->inits);
 	if (getppid() == worker->parent)
@@ -616,7 +618,7 @@ static int worker_run(void *p)
 	agent_work(a, worker_release);
 	if (!a->window)
 		last_dump_out(a);
-	if (a->release || !a->window)	/* not released by the dump */
+	if (!released)	/* not by the dump: no window, MIPS, a raw dump */
 		worker_release(a);
 	if (a->window)
 		window_child(a);

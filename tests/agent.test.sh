@@ -754,6 +754,29 @@ else
 	t_fail agent/cut-report-entries "the cut dump's entries after its mark counted as not read" "$d/report1.txt"
 fi
 
+# ---- MIPS: no cut dump, PID 1 released once the init dump is out, not
+# after the window (the window's 3 s are the margin: the reader of the
+# agent's stderr counts the dumps when "would exec" comes) ----
+d=$A/mips-release
+mk_tracefs "$d/tfs"
+mk_root "$d/root"
+: > "$d/tfs/trace_marker"
+mkdir -p "$d/root/sbin"
+printf '#!/bin/sh\n' > "$d/root/sbin/init"
+chmod +x "$d/root/sbin/init"
+plan "$d/plan" 'probecc-plan|1' 'arch|mipsel' 'sink|/dump.out' 'window|3'
+mkfifo "$d/err"
+( while read -r l; do
+	case $l in *'would exec'*) dumps "$d/root/dump.out" > "$d/at-exec" ;; esac
+  done < "$d/err" ) &
+timeout 30 "$AGENT" --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec 2> "$d/err"
+wait
+if [ "$(cat "$d/at-exec" 2> /dev/null)" = 1 ] && ! grep -q "^cut$TAB" "$d/root/dump.out"; then
+	t_pass agent/mips-released-after-init-dump
+else
+	t_fail agent/mips-released-after-init-dump "dumps in the sink at the release: '$(cat "$d/at-exec" 2> /dev/null)' (want 1), or a MIPS init dump cut" "$d/root/dump.out"
+fi
+
 # ---- no init at all, with a window: PID 1's exit would panic the
 # kernel, so the agent exits only once its worker's dumps are out ----
 d=$A/noinit-window
