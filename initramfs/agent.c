@@ -25,8 +25,10 @@
  *   2. reads the plan (/probecc/plan, docs/plan.md) and acts on its
  *      expect and arm lines in order;
  *   3. dumps the manifest and tracefs/trace to the plan's sink;
- *   4. hands the plan's init lines to PID 1 and releases it (SIGUSR1);
- *      then, if the plan has "window N", sleeps N seconds, dumps again
+ *   4. hands the plan's init lines to PID 1 and releases it (SIGUSR1):
+ *      with a window, but on MIPS, already during the init dump, once its
+ *      clock mark is in the trace (a cut dump: dump.c, docs/plan.md "Cut
+ *      at the mark"); then, if the plan has "window N", sleeps N seconds, dumps again
  *      ("stage window"), writes /run/probecc.done and exits (without a
  *      window it wrote /run/probecc.done before the release);
  *   5. (PID 1) execs the real init: the plan's init lines, then
