@@ -507,8 +507,8 @@ static void agent_work(struct agent *a, void (*release)(struct agent *a))
 	 * Not on MIPS: Debian's 6.1 oopses in a kprobe's single-step when an
 	 * interrupt's softirq frees an exited task meanwhile
 	 * (kernel-patches/README.md, 0005); the dump's serial interrupts
-	 * beside the real init's first processes made it likelier (4 boots
-	 * in 7 of tests with a kprobe on do_sys_openat2, none in 2 before)
+	 * beside the real init's first processes may make it likelier:
+	 * caution, not a measured harm (docs/plan.md "Cut at the mark")
 	 */
 	if (a->window && strncmp(a->arch, "mips", 4))
 		a->release = release;
