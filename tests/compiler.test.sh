@@ -236,6 +236,34 @@ else
 	t_fail "compiler/btf-decl-exponential" "exit $rc (124: killed after 60 s)" "$d/err"
 fi
 
+# A struct that holds itself as two anonymous members: finding a member
+# entered 2^17 aggregates (NEST_MAX deep) and answered "no member";
+# a walk of more than 4,096 members is damaged BTF now
+# (tests/fuzz/regress/btf-struct-holds-itself).
+d=$T_OUT/compiler/btf-walk && rm -rf "$d" && mkdir -p "$d"
+python3 - "$d/self.btf" <<'PY'
+import struct, sys
+strs = b"\0int\0dev\0register_netdevice\0long\0net_device\0x\0"
+def t(name, kind, vlen, st, extra=b""):
+    return struct.pack("<III", name, kind << 24 | vlen, st) + extra
+types = t(1, 1, 0, 4, struct.pack("<I", 1 << 24 | 32))          # 1: int
+types += t(33, 4, 3, 8, struct.pack("<9I", 0, 2, 0, 0, 2, 0, 44, 1, 0))  # 2: { net_device; net_device; int x; }
+types += t(0, 2, 0, 2)                                           # 3: struct net_device *
+types += t(0, 13, 1, 1, struct.pack("<II", 5, 3))                # 4: int (struct net_device *dev)
+types += t(9, 12, 1, 4)                                          # 5: register_netdevice
+types += t(28, 1, 0, 8, struct.pack("<I", 1 << 24 | 64))         # 6: long: 8-byte pointers
+hdr = struct.pack("<HBBIIIII", 0xeb9f, 1, 0, 24, 0, len(types), len(types), len(strs))
+open(sys.argv[1], "wb").write(hdr + types + strs)
+PY
+printf 'kprobe k register_netdevice { name = dev->name }\n' > "$d/k.probes"
+timeout 60 ./probecc --arch x86_64 --btf "$d/self.btf" "$d/k.probes" --cmdline > /dev/null 2> "$d/err"
+rc=$?
+if [ $rc = 1 ] && grep -q "error: $d/self.btf: damaged BTF: member 'name' of struct net_device is looked for through more than 4096 members" "$d/err"; then
+	t_pass "compiler/btf-walk-bound"
+else
+	t_fail "compiler/btf-walk-bound" "exit $rc" "$d/err"
+fi
+
 # Every input has a limit: /dev/zero as the probe file stops at 16 MiB
 # (--target, --system-map and --base-initrd: the bad-*-zero cases).
 d=$T_OUT/compiler/limits && rm -rf "$d" && mkdir -p "$d"

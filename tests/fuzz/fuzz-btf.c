@@ -104,7 +104,7 @@ static void ask(const struct kbtf *b)
 		check_id(b, t.id, "kbtf_peel() of the pointee");
 		if (t.cls != KBTF_STRUCT && t.cls != KBTF_UNION)
 			continue;
-		if (kbtf_member(b, t.id, "name", &m))
+		if (!kbtf_member(b, t.id, "name", &m))
 			check_id(b, m.type, "kbtf_member()");
 		s = kbtf_member_at(b, t.id, 0, &moff, &type);
 		if (s)
