@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,15 @@ static bool btf_refs_ok(const struct btf *btf, char *why, size_t size)
 
 		if (!t) {
 			snprintf(why, size, "type %u cannot be read", id);
+			return false;
+		}
+		/*
+		 * Documentation/bpf/btf.rst: each type 4-byte aligned.  libbpf
+		 * 1.1 checks type_off, not hdr_len: a header of 94 bytes put
+		 * every type 2 bytes off (UBSan: misaligned access, fuzz-btf).
+		 */
+		if ((uintptr_t)t % 4) {
+			snprintf(why, size, "type %u is not 4-byte aligned: the header's length is not a multiple of 4", id);
 			return false;
 		}
 		NAME_OK(t->name_off, "its name");
