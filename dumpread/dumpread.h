@@ -143,6 +143,12 @@ struct perf_stat {
 struct timebase {
 	unsigned int n;		/* the dump's number; 0: no timebase line */
 	long long start, mark, marked, stop;
+	/*
+	 * STOP_NS read before MARKED_NS: the target's CLOCK_BOOTTIME went
+	 * back after the mark (seen on loongson3-virt under TCG), so when
+	 * the recording stopped is not known; the other three hold.
+	 */
+	bool stop_back;
 	double trace_ts;	/* the marker's time in the trace; -1: not seen */
 	/*
 	 * The "notrace" line: the PID the agent kept out of the top
@@ -195,6 +201,7 @@ struct dump {
 	bool timebase;
 	double offset_first, offset_last;	/* trace clock minus CLOCK_BOOTTIME, s */
 	char *timebase_why;
+	char *timebase_note;	/* a measured timebase's reading that went back */
 	/*
 	 * The agent's own hits (its PID, from its exec until the kernel
 	 * took its notrace PID: the open of that file, its mounts' work),

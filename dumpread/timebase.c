@@ -51,7 +51,9 @@ static void notrace_of(const char *body, struct timebase *tb)
 /*
  * The "timebase" line of the manifest @body into @tb (dump @n): four
  * CLOCK_BOOTTIME nanosecond counts in the order the agent read them.  A
- * line out of that order or not of four numbers is left out (tb->n 0).
+ * line not of four numbers, or whose first three are out of that order,
+ * is left out (tb->n 0); a STOP_NS alone before MARKED_NS (the clock
+ * went back after the mark) leaves the mark usable, tb->stop_back set.
  */
 void timebase_of(const char *body, unsigned int n, struct timebase *tb)
 {
@@ -71,7 +73,8 @@ void timebase_of(const char *body, unsigned int n, struct timebase *tb)
 			return;
 		errno = 0;
 		v[i] = strtoll(p, &e, 10);
-		if (errno || *e != (i < 3 ? '\t' : '\n') || (i && v[i] < v[i - 1]))
+		if (errno || *e != (i < 3 ? '\t' : '\n') ||
+		    (i && i < 3 && v[i] < v[i - 1]))
 			return;
 		p = e + 1;
 	}
@@ -80,6 +83,7 @@ void timebase_of(const char *body, unsigned int n, struct timebase *tb)
 	tb->mark = v[1];
 	tb->marked = v[2];
 	tb->stop = v[3];
+	tb->stop_back = v[3] < v[2];
 	notrace_of(body, tb);
 }
 
@@ -141,7 +145,9 @@ bool notrace_mark(struct dump *d, const char *msg, double ts, long by)
  * "mark"), the first dump's mark the agent's start (start is the same
  * CLOCK_BOOTTIME, the offset taken at the middle of the marker's write).
  * Without marks the manifests' CLOCK_BOOTTIME times stay, and
- * d->timebase_why says so.
+ * d->timebase_why says so.  A dump whose STOP_NS went back keeps its
+ * offset; the last one's stop is then not known (last_time -1), and
+ * d->timebase_note says which.
  */
 void timebase_apply(struct dump *d)
 {
@@ -166,7 +172,15 @@ void timebase_apply(struct dump *d)
 	d->timebase = true;
 	/* in double: the sums of two nanosecond counts near INT64_MAX wrap */
 	d->offset_last = l->trace_ts - ((double)l->mark + l->marked) / 2e9;
-	d->last_time = l->trace_ts + ((double)l->stop - l->mark) / 1e9;
+	d->last_time = l->stop_back ? -1 :
+		       l->trace_ts + ((double)l->stop - l->mark) / 1e9;
+	if (f->n && f->stop_back && f->n != l->n)
+		dr_why(&d->timebase_note, "dump %u's CLOCK_BOOTTIME went back after its mark (STOP_NS %lld, MARKED_NS %lld): its mark still gives the offset",
+		       f->n, f->stop, f->marked);
+	if (l->stop_back)
+		dr_why(&d->timebase_note, "%s%sdump %u's CLOCK_BOOTTIME went back after its mark (STOP_NS %lld, MARKED_NS %lld): when its recording stopped is not known",
+		       d->timebase_note ? d->timebase_note : "",
+		       d->timebase_note ? "; " : "", l->n, l->stop, l->marked);
 	if (f->n && f->trace_ts >= 0) {
 		d->offset_first = f->trace_ts - ((double)f->mark + f->marked) / 2e9;
 		d->init_time = f->start / 1e9 + d->offset_first;
@@ -176,7 +190,7 @@ void timebase_apply(struct dump *d)
 	}
 	free(d->init_why);	/* known now, on the trace's clock */
 	d->init_why = NULL;
-	for (i = 0; i < d->nhits; i++)
+	for (i = 0; i < d->nhits && d->last_time >= 0; i++)
 		if (d->hits[i].ts > d->last_time) {
 			if (!d->after_dump++ || d->hits[i].ts > d->after_dump_ts)
 				d->after_dump_ts = d->hits[i].ts;

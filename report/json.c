@@ -285,10 +285,21 @@ void json_write(FILE *f, const struct report *r)
 		fprintf(f, ", ");
 	}
 	/* which clock init_time is on: the trace's with the agent's marks */
-	if (d->timebase)
-		fprintf(f, "\"timebase\": {\"measured\": true, \"clock\": \"trace\", \"offset_first\": %.6f, \"offset_last\": %.6f, \"last_dump\": %.6f, \"hits_after_dump\": %d, \"agent_own_left_out\": %d}, ",
-			d->offset_first, d->offset_last, d->last_time, d->after_dump, d->agent_own);
-	else {
+	if (d->timebase) {
+		fprintf(f, "\"timebase\": {\"measured\": true, \"clock\": \"trace\", \"offset_first\": %.6f, \"offset_last\": %.6f, \"last_dump\": ",
+			d->offset_first, d->offset_last);
+		if (d->last_time >= 0)
+			fprintf(f, "%.6f", d->last_time);
+		else
+			fprintf(f, "null");
+		fprintf(f, ", \"hits_after_dump\": %d, \"agent_own_left_out\": %d, \"note\": ",
+			d->after_dump, d->agent_own);
+		if (d->timebase_note)
+			json_string(f, d->timebase_note);
+		else
+			fprintf(f, "null");
+		fprintf(f, "}, ");
+	} else {
 		fprintf(f, "\"timebase\": {\"measured\": false, \"clock\": \"CLOCK_BOOTTIME\", \"why\": ");
 		json_string(f, dr_text(d->timebase_why));
 		if (d->agent_own)

@@ -358,6 +358,8 @@ void text_write(FILE *out, const struct report *r)
 			d->offset_last, d->tb_last.n);
 	else if (d->timebase_why)
 		fprintf(out, "timebase: not measured: %s\n", d->timebase_why);
+	if (d->timebase && d->timebase_note)
+		fprintf(out, "timebase: %s\n", d->timebase_note);
 	if (d->init_time >= 0)
 		fprintf(out, "userspace started at %.3f s%s\n", d->init_time,
 			d->timebase ? "" : " (CLOCK_BOOTTIME)");

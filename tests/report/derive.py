@@ -345,3 +345,11 @@ YB = 'tests/report/mipsel-yourboot/ttyS1.raw'
 edited(YB, sub(rb'\ntimebase\t(\d+)\t',
                lambda m: b'\ntimebase\t%d\t' % (int(m.group(1)) - 5000000)),
        'yourboot-stamps-cross.raw')
+
+# A real Loongson-3 boot whose dump 1 STOP_NS went back before its
+# MARKED_NS (tests/report/loongson3-clock-back): dump 2's too, so that
+# when the last dump's recording stopped is not known; its mark still
+# gives the offset.
+LC = 'tests/report/loongson3-clock-back/ttyS1.raw'
+edited(LC, sub(rb'(\ntimebase\t\d+\t\d+\t\d+\t)\d+\n', rb'\g<1>1000\n', 2),
+       'clock-back-last-stop.raw')
