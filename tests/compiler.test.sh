@@ -233,11 +233,10 @@ done
 # every prototype, and probecc ran until killed (fuzz-btf's 130 s were
 # an anonymous struct's holes: tests/fuzz/regress/btf-struct-holes).
 d=$T_OUT/compiler/btf-decl && rm -rf "$d" && mkdir -p "$d"
-python3 - "$d/deep.btf" <<'PY'
+PYTHONPATH=tests/compiler/btf python3 - "$d/deep.btf" <<'PY'
 import struct, sys
+from rawbtf import t, write
 strs = b"\0int\0dev\0register_netdevice\0long\0"
-def t(name, kind, vlen, st, extra=b""):
-    return struct.pack("<III", name, kind << 24 | vlen, st) + extra
 types = t(1, 1, 0, 4, struct.pack("<I", 1 << 24 | 32))          # 1: int
 prev, nid = 1, 2
 for k in range(40):     # a prototype of two pointers to the last, a pointer to it
@@ -247,8 +246,7 @@ for k in range(40):     # a prototype of two pointers to the last, a pointer to 
 types += t(0, 13, 1, 1, struct.pack("<II", 5, prev))            # (dev)
 types += t(9, 12, 1, nid)                                        # register_netdevice
 types += t(28, 1, 0, 8, struct.pack("<I", 1 << 24 | 64))        # long: 8-byte pointers
-hdr = struct.pack("<HBBIIIII", 0xeb9f, 1, 0, 24, 0, len(types), len(types), len(strs))
-open(sys.argv[1], "wb").write(hdr + types + strs)
+write(sys.argv[1], types, strs)
 PY
 printf 'kprobe k register_netdevice { name = dev->name }\n' > "$d/k.probes"
 timeout 60 ./probecc --arch x86_64 --btf "$d/deep.btf" "$d/k.probes" --cmdline > /dev/null 2> "$d/err"
@@ -264,19 +262,17 @@ fi
 # a walk of more than 4,096 members is damaged BTF now
 # (tests/fuzz/regress/btf-struct-holds-itself).
 d=$T_OUT/compiler/btf-walk && rm -rf "$d" && mkdir -p "$d"
-python3 - "$d/self.btf" <<'PY'
+PYTHONPATH=tests/compiler/btf python3 - "$d/self.btf" <<'PY'
 import struct, sys
+from rawbtf import t, write
 strs = b"\0int\0dev\0register_netdevice\0long\0net_device\0x\0"
-def t(name, kind, vlen, st, extra=b""):
-    return struct.pack("<III", name, kind << 24 | vlen, st) + extra
 types = t(1, 1, 0, 4, struct.pack("<I", 1 << 24 | 32))          # 1: int
 types += t(33, 4, 3, 8, struct.pack("<9I", 0, 2, 0, 0, 2, 0, 44, 1, 0))  # 2: { net_device; net_device; int x; }
 types += t(0, 2, 0, 2)                                           # 3: struct net_device *
 types += t(0, 13, 1, 1, struct.pack("<II", 5, 3))                # 4: int (struct net_device *dev)
 types += t(9, 12, 1, 4)                                          # 5: register_netdevice
 types += t(28, 1, 0, 8, struct.pack("<I", 1 << 24 | 64))         # 6: long: 8-byte pointers
-hdr = struct.pack("<HBBIIIII", 0xeb9f, 1, 0, 24, 0, len(types), len(types), len(strs))
-open(sys.argv[1], "wb").write(hdr + types + strs)
+write(sys.argv[1], types, strs)
 PY
 printf 'kprobe k register_netdevice { name = dev->name }\n' > "$d/k.probes"
 timeout 60 ./probecc --arch x86_64 --btf "$d/self.btf" "$d/k.probes" --cmdline > /dev/null 2> "$d/err"
