@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/fuzz-cpu.sh TARGET:RUNS...: executions per CPU second of the
 # harnesses of tests/fuzz/, an older tree's against this one's
-# (bench/README.md, "Fuzzing: the slow harnesses"), one after the
+# (bench/README.md, "The guest's readers fuzzed, third pass"), one after the
 # other: each "-seed=1 -runs=RUNS" from its own tree's seeds
 # (seeds.sh) and an empty corpus, nice 10, run.sh's ASan options.  CPU
 # seconds are the process's user + sys (/usr/bin/time, start-up
