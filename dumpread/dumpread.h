@@ -144,11 +144,12 @@ struct timebase {
 	unsigned int n;		/* the dump's number; 0: no timebase line */
 	long long start, mark, marked, stop;
 	/*
-	 * STOP_NS read before MARKED_NS: the target's CLOCK_BOOTTIME went
-	 * back after the mark (seen on loongson3-virt under TCG), so when
-	 * the recording stopped is not known; the other three hold.
+	 * The target's CLOCK_BOOTTIME went back (seen on loongson3-virt
+	 * under TCG): START_NS after MARK_NS (the agent's start is not known
+	 * from it), STOP_NS before MARKED_NS (when the recording stopped is
+	 * not known); the mark's offset holds in both.
 	 */
-	bool stop_back;
+	bool start_back, stop_back;
 	double trace_ts;	/* the marker's time in the trace; -1: not seen */
 	/*
 	 * The "notrace" line: the PID the agent kept out of the top

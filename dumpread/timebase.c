@@ -51,9 +51,11 @@ static void notrace_of(const char *body, struct timebase *tb)
 /*
  * The "timebase" line of the manifest @body into @tb (dump @n): four
  * CLOCK_BOOTTIME nanosecond counts in the order the agent read them.  A
- * line not of four numbers, or whose first three are out of that order,
- * is left out (tb->n 0); a STOP_NS alone before MARKED_NS (the clock
- * went back after the mark) leaves the mark usable, tb->stop_back set.
+ * line not of four numbers, or whose MARKED_NS is before its MARK_NS, is
+ * left out (tb->n 0).  The target's clock going back around the mark
+ * (seen on loongson3-virt under TCG) leaves the mark usable: a START_NS
+ * after MARK_NS sets tb->start_back (the agent's start is not known from
+ * it), a STOP_NS before MARKED_NS tb->stop_back.
  */
 void timebase_of(const char *body, unsigned int n, struct timebase *tb)
 {
@@ -73,8 +75,7 @@ void timebase_of(const char *body, unsigned int n, struct timebase *tb)
 			return;
 		errno = 0;
 		v[i] = strtoll(p, &e, 10);
-		if (errno || *e != (i < 3 ? '\t' : '\n') ||
-		    (i && i < 3 && v[i] < v[i - 1]))
+		if (errno || *e != (i < 3 ? '\t' : '\n') || (i == 2 && v[2] < v[1]))
 			return;
 		p = e + 1;
 	}
@@ -83,6 +84,7 @@ void timebase_of(const char *body, unsigned int n, struct timebase *tb)
 	tb->mark = v[1];
 	tb->marked = v[2];
 	tb->stop = v[3];
+	tb->start_back = v[1] < v[0];
 	tb->stop_back = v[3] < v[2];
 	notrace_of(body, tb);
 }
@@ -181,15 +183,23 @@ void timebase_apply(struct dump *d)
 		dr_why(&d->timebase_note, "%s%sdump %u's CLOCK_BOOTTIME went back after its mark (STOP_NS %lld, MARKED_NS %lld): when its recording stopped is not known",
 		       d->timebase_note ? d->timebase_note : "",
 		       d->timebase_note ? "; " : "", l->n, l->stop, l->marked);
-	if (f->n && f->trace_ts >= 0) {
+	if (f->n && f->trace_ts >= 0)
 		d->offset_first = f->trace_ts - ((double)f->mark + f->marked) / 2e9;
-		d->init_time = f->start / 1e9 + d->offset_first;
-	} else {
+	else
 		d->offset_first = d->offset_last;
-		d->init_time = l->start / 1e9 + d->offset_last;
+	if ((f->n && f->start_back) || l->start_back) {
+		/* one reading at the agent's start, in every dump's line */
+		d->init_time = -1;
+		dr_why(&d->init_why, "userspace's start is not known: dump %u's START_NS %lld reads after its MARK_NS %lld (the target's clock went back after the agent's start)",
+		       f->n && f->start_back ? f->n : l->n,
+		       f->n && f->start_back ? f->start : l->start,
+		       f->n && f->start_back ? f->mark : l->mark);
+	} else {
+		d->init_time = (f->n && f->trace_ts >= 0 ? f->start : l->start) / 1e9 +
+			       d->offset_first;
+		free(d->init_why);	/* known now, on the trace's clock */
+		d->init_why = NULL;
 	}
-	free(d->init_why);	/* known now, on the trace's clock */
-	d->init_why = NULL;
 	for (i = 0; i < d->nhits && d->last_time >= 0; i++)
 		if (d->hits[i].ts > d->last_time) {
 			if (!d->after_dump++ || d->hits[i].ts > d->after_dump_ts)
