@@ -43,8 +43,16 @@ for arch in "$@"; do
 	d=$out/$arch
 	mkdir -p "$d/sysroot/bin"
 	xz -dc "bench/ustack/$arch-chain.xz" > "$d/sysroot/bin/chain"
-	# the sample line N times; the hit line and its user stack lines N times
+	# the sample line N times; the hit line and its user stack lines N
+	# times, and the ring buffer's entries (one CPU in these dumps) as
+	# many more: the report checks its event lines against them
 	awk -v n="$n" '
+	NR == FNR { add += (/: probe_me: / || /<user stack trace>/) * (n - 1); next }
+	/^cpu\t0\tentries\t/ { split($0, f, "\t"); sub("\tentries\t" f[4] "\t", "\tentries\t" (f[4] + add) "\t") }
+	/^# entries-in-buffer\/entries-written: / {
+		split($3, e, "/")
+		sub(e[1] "/" e[2], (e[1] + add) "/" (e[2] + add))
+	}
 	/^perf-user\t/ { for (i = 0; i < n; i++) print; next }
 	/: probe_me: / {
 		hit = $0
@@ -56,7 +64,7 @@ for arch in "$@"; do
 		print l
 		next
 	}
-	{ print }' "bench/ustack/$arch.dump2" > "$d/dump"
+	{ print }' "bench/ustack/$arch.dump2" "bench/ustack/$arch.dump2" > "$d/dump"
 	got=$(grep -c '^perf-user' "$d/dump")
 	[ "$got" = "$n" ] || { echo "bench/ustack.sh: $arch: $got samples, not $n" >&2; exit 1; }
 	for v in new old; do

@@ -22,6 +22,7 @@
  * the same meaning) and only while every parameter before it takes
  * one register or stack slot.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,7 +194,7 @@ static bool resolve_field(const struct kbtf *b, const struct probe *p,
 	long long bitoff = 0;
 	char *tn, buf[32];
 	const char *bad;
-	int type, n;
+	int type, n, merr;
 
 	n = kbtf_param_find(b, p->target, v->name, &type);
 	if (n < 0) {
@@ -275,7 +276,15 @@ static bool resolve_field(const struct kbtf *b, const struct probe *p,
 					 expr.s);
 				return false;
 			}
-			if (!kbtf_member(b, agg.id, a->member, &m)) {
+			merr = kbtf_member(b, agg.id, a->member, &m);
+			if (merr == -E2BIG) {
+				tn = kbtf_type_str(b, agg.id);
+				diag_add(d, &a->pos, "%s: damaged BTF: member '%s' of %s is looked for through more than 4096 members (anonymous structs or unions holding one another)",
+					 kbtf_what(b), a->member, tn);
+				free(tn);
+				return false;
+			}
+			if (merr) {
 				struct suggest sg;
 				char *dym;
 
@@ -551,7 +560,7 @@ int btf_check_raw(const struct kbtf *kb, const struct program *prog,
 				continue;
 			}
 			/* where the field's own name is, if the struct has a member by it */
-			if (kbtf_member(b, agg.id, f->name, &nm) && !nm.bit_size &&
+			if (!kbtf_member(b, agg.id, f->name, &nm) && !nm.bit_size &&
 			    nm.bit_off / 8 != off) {
 				char *nts = kbtf_type_str(b, nm.type);
 

@@ -125,13 +125,18 @@ struct kbtf_member {
 
 /*
  * kbtf_member() - member @name of the struct or union @agg (a peeled
- * id), looking into anonymous structs and unions as C does.  false:
- * none by that name.
+ * id), looking into anonymous structs and unions as C does.  0: found;
+ * -ENOENT: none by that name; -E2BIG: the walk looked at more than
+ * 4,096 members (WALK_MAX in btf.c: damaged BTF, such as a struct
+ * holding itself anonymously).
  */
-bool kbtf_member(const struct kbtf *b, int agg, const char *name,
-		 struct kbtf_member *m);
+int kbtf_member(const struct kbtf *b, int agg, const char *name,
+		struct kbtf_member *m);
 
-/* kbtf_member_names() - every member name of @agg (anonymous ones entered) into @sg. */
+/*
+ * kbtf_member_names() - every member name of @agg (anonymous ones
+ * entered) into @sg, as far as kbtf_member() walks.
+ */
 void kbtf_member_names(const struct kbtf *b, int agg, struct suggest *sg);
 
 /*
@@ -139,7 +144,8 @@ void kbtf_member_names(const struct kbtf *b, int agg, struct suggest *sg);
  * hold byte @off: its path from @agg ("name", "stats.rx_packets";
  * caller frees), its byte offset in *@moff and type in *@type.  An
  * array member is entered to its element when the element is an
- * aggregate.  NULL: no member covers @off (a hole or past the end).
+ * aggregate.  NULL: no member covers @off (a hole or past the end),
+ * or the walk went past kbtf_member()'s bound.
  */
 char *kbtf_member_at(const struct kbtf *b, int agg, long long off,
 		     long long *moff, int *type);

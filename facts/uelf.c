@@ -5,7 +5,8 @@
  * check of a raw PATH:OFFSET.  See uelf.h for the rule and its source.
  *
  * Needs only common/elffile.c and common/diag.c: errors go to the
- * caller's buffer, and nothing allocated here outlives a call.
+ * caller's buffer, and nothing allocated here outlives a call but a
+ * file the caller holds (uelf_hold()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +29,7 @@ struct uelf {
 	const char *path;
 	int fd;
 	Elf *elf;
+	char *mem;		/* an xz file's unpacked bytes, or NULL */
 	GElf_Ehdr eh;
 	size_t nph;
 	struct errmsg *e;	/* the caller's, may be NULL */
@@ -52,10 +54,11 @@ static int uelf_fail(struct uelf *u, const char *fmt, ...)
 
 static void uelf_close(struct uelf *u)
 {
-	struct elf_file f = { .path = u->path, .fd = u->fd, .elf = u->elf };
+	struct elf_file f = { .path = u->path, .fd = u->fd, .elf = u->elf, .mem = u->mem };
 
 	elf_file_close(&f);
 	u->elf = NULL;
+	u->mem = NULL;
 	u->fd = -1;
 	while (u->nkept)
 		free(u->kept[--u->nkept]);
@@ -87,6 +90,7 @@ static int uelf_open(struct uelf *u, const char *path, struct errmsg *err)
 		return uelf_fail(u, "%s", e.msg);
 	u->fd = f.fd;
 	u->elf = f.elf;
+	u->mem = f.mem;
 	u->eh = f.eh;
 	if (u->eh.e_type != ET_EXEC && u->eh.e_type != ET_DYN) {
 		uelf_fail(u, "%s is an ELF %s, not an executable or shared library",
@@ -737,31 +741,68 @@ static void symbol_at(struct uelf *u, unsigned long long lo, unsigned long long 
 		snprintf(buf, len, "symbol %s+0x%llx", best, addr - best_a);
 }
 
-int uelf_name_vaddr(const char *path, unsigned long long addr, char *buf, size_t len)
+/* uelf_name_vaddr() in the open @u. */
+static int name_vaddr(struct uelf *u, unsigned long long addr, char *buf, size_t len)
 {
 	char sym[320];
-	struct uelf u;
 	size_t i;
-	int ret = -1;
 
-	if (uelf_open(&u, path, NULL))
-		return -1;
-	for (i = 0; i < u.nph; i++) {
+	for (i = 0; i < u->nph; i++) {
 		GElf_Phdr p;
 
 		/* p_memsz: a separate debug file keeps the segments, not their bytes */
-		if (!gelf_getphdr(u.elf, i, &p) || p.p_type != PT_LOAD ||
+		if (!gelf_getphdr(u->elf, i, &p) || p.p_type != PT_LOAD ||
 		    !(p.p_flags & PF_X) || addr < p.p_vaddr || addr - p.p_vaddr >= p.p_memsz)
 			continue;
-		symbol_at(&u, p.p_vaddr, addr, sym, sizeof(sym));
+		symbol_at(u, p.p_vaddr, addr, sym, sizeof(sym));
 		if (!strncmp(sym, "symbol ", 7)) {
 			snprintf(buf, len, "%s", sym + 7);
-			ret = 0;
+			return 0;
 		}
 		break;
 	}
+	return -1;
+}
+
+int uelf_name_vaddr(const char *path, unsigned long long addr, char *buf, size_t len)
+{
+	struct uelf u;
+	int ret;
+
+	if (uelf_open(&u, path, NULL))
+		return -1;
+	ret = name_vaddr(&u, addr, buf, len);
 	uelf_close(&u);
 	return ret;
+}
+
+struct uelf *uelf_hold(const char *path)
+{
+	struct uelf *u = xcalloc(1, sizeof(*u));
+
+	if (uelf_open(u, path, NULL)) {
+		free(u);
+		return NULL;
+	}
+	/* the bytes in memory (mapped or read), the descriptor not kept */
+	if (u->fd >= 0 && elf_cntl(u->elf, ELF_C_FDREAD) == 0) {
+		close(u->fd);
+		u->fd = -1;
+	}
+	return u;
+}
+
+int uelf_name_held(struct uelf *u, unsigned long long addr, char *buf, size_t len)
+{
+	return u ? name_vaddr(u, addr, buf, len) : -1;
+}
+
+void uelf_release(struct uelf *u)
+{
+	if (!u)
+		return;
+	uelf_close(u);
+	free(u);
 }
 
 int uelf_name_addr(const char *path, unsigned long long probe_off,

@@ -166,6 +166,18 @@ int uelf_name_addr(const char *path, unsigned long long probe_off,
 int uelf_name_vaddr(const char *path, unsigned long long addr, char *buf, size_t len);
 
 /*
+ * For many addresses of one file: uelf_hold() opens PATH as
+ * uelf_name_vaddr() does and keeps it (its bytes in memory, no file
+ * descriptor kept open; NULL when it cannot be read), uelf_name_held()
+ * is uelf_name_vaddr() in it (-1 for a NULL @u), uelf_release() frees
+ * it (NULL: nothing).  The caller owns the held file.
+ */
+struct uelf;
+struct uelf *uelf_hold(const char *path);
+int uelf_name_held(struct uelf *u, unsigned long long addr, char *buf, size_t len);
+void uelf_release(struct uelf *u);
+
+/*
  * Without the file: a uprobe OFFSET at or above 0x400000, where the
  * toolchains link non-PIE programs (GNU ld's default text-segment for
  * x86-64, MIPS and AArch64), is more likely an nm/readelf address than

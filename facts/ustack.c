@@ -121,6 +121,9 @@ struct ufile {
 	size_t nfdes;
 	bool indexed;
 	struct strmap names;	/* link-time address -> struct name_memo */
+	/* the file and its debug file held for their symbols, from the first name on */
+	struct uelf *symf, *symdbg;
+	bool symheld;
 };
 
 static struct strmap ufiles;	/* SYSROOT/PATH -> struct ufile */
@@ -1103,8 +1106,14 @@ static int ufile_name(struct ufile *f, unsigned long long addr, char *buf, size_
 	if (!m) {
 		m = xcalloc(1, sizeof(*m));
 		m->addr = addr;
-		if (!uelf_name_vaddr(f->path, addr, buf, len) ||
-		    (f->dbgpath && !uelf_name_vaddr(f->dbgpath, addr, buf, len)))
+		if (!f->symheld) {
+			/* opened once: a stack has many addresses of one file */
+			f->symf = uelf_hold(f->path);
+			f->symdbg = f->dbgpath ? uelf_hold(f->dbgpath) : NULL;
+			f->symheld = true;
+		}
+		if (!uelf_name_held(f->symf, addr, buf, len) ||
+		    !uelf_name_held(f->symdbg, addr, buf, len))
 			m->name = xstrdup(buf);
 		xstrmap_put(&f->names, (const char *)&m->addr, sizeof(m->addr), m);
 	}
@@ -1303,6 +1312,8 @@ void ustack_release(void)
 			}
 		}
 		strmap_free(&f->names);
+		uelf_release(f->symf);
+		uelf_release(f->symdbg);
 		if (f->dwfl)
 			dwfl_end(f->dwfl);
 		if (f->dbgelf)

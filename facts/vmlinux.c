@@ -455,7 +455,8 @@ char *ko_find(const char *dir, const char *name)
 
 /*
  * ko_symbols() - the FUNC symbols of module @name's code sections (every
- * SHF_EXECINSTR section: .text, .text.unlikely, .init.text, ...) from
+ * SHF_EXECINSTR section with a name: .text, .text.unlikely, .init.text,
+ * ...; /sys/module/NAME/sections/ has no file of an empty name) from
  * NAME.ko below @dir (the image's /lib/modules/RELEASE; '-' in a file
  * name is '_' in the module name, as the kernel has it).  Each symbol's
  * offset is from the start of its section, which is where
@@ -499,7 +500,7 @@ struct ko_sym *ko_symbols(const char *dir, const char *name, size_t *n,
 			    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
 			    !(sscn = elf_getscn(f.elf, sym.st_shndx)) ||
 			    !gelf_getshdr(sscn, &ssh) || !(ssh.sh_flags & SHF_EXECINSTR) ||
-			    !(sec = elf_strptr(f.elf, strndx, ssh.sh_name)) ||
+			    !(sec = elf_strptr(f.elf, strndx, ssh.sh_name)) || !*sec ||
 			    !(s = elf_strptr(f.elf, sh.sh_link, sym.st_name)) || !*s)
 				continue;
 			ALLOC_GROW(syms, *n + 1, cap);

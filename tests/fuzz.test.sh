@@ -47,8 +47,9 @@ done
 for sig in KILL ABRT; do
 	rm -rf "$fz/tmpdir-$sig" && mkdir -p "$fz/tmpdir-$sig"
 	tests/fuzz/seeds.sh modules "$fz/tmpdir-$sig/seeds" 2> /dev/null
-	tests/fuzz/fuzz-modules -max_total_time=120 -close_fd_mask=3 "$fz/tmpdir-$sig/seeds" \
-		> "$fz/tmpdir-$sig/log" 2>&1 &
+	# -artifact_prefix: on SIGABRT libFuzzer writes the input as crash-SHA1 (into the top directory without it)
+	tests/fuzz/fuzz-modules -max_total_time=120 -close_fd_mask=3 -artifact_prefix="$fz/tmpdir-$sig/" \
+		"$fz/tmpdir-$sig/seeds" > "$fz/tmpdir-$sig/log" 2>&1 &
 	pid=$!
 	made=
 	for i in $(seq 100); do

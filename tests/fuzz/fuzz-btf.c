@@ -38,21 +38,13 @@
 static void put_bzimage(const char *path, const uint8_t *data, size_t size)
 {
 	size_t pm = (SETUP_SECTS + 1) * 512, cap = lzma_stream_buffer_bound(size) + 4;
-	size_t used = 0;
-	lzma_options_lzma opt;
-	lzma_filter filters[3];
+	size_t used;
 	uint8_t *img = calloc(1, pm + cap);
 	uint32_t plen;
 
-	if (!img || lzma_lzma_preset(&opt, 0))
+	if (!img)
 		fuzz_fail("out of memory");
-	opt.dict_size = LZMA_DICT_SIZE_MIN;
-	filters[0] = (lzma_filter){ .id = LZMA_FILTER_X86 };
-	filters[1] = (lzma_filter){ .id = LZMA_FILTER_LZMA2, .options = &opt };
-	filters[2] = (lzma_filter){ .id = LZMA_VLI_UNKNOWN };
-	if (lzma_stream_buffer_encode(filters, LZMA_CHECK_CRC32, NULL, data, size,
-				      img + pm, &used, cap - 4) != LZMA_OK)
-		fuzz_fail("liblzma: cannot pack %zu bytes", size);
+	used = fuzz_xz(data, size, true, img + pm, cap - 4);
 	/* the unpacked size after the stream (arch/x86/boot/compressed/Makefile) */
 	img[pm + used] = size & 0xff;
 	img[pm + used + 1] = size >> 8 & 0xff;
@@ -104,7 +96,7 @@ static void ask(const struct kbtf *b)
 		check_id(b, t.id, "kbtf_peel() of the pointee");
 		if (t.cls != KBTF_STRUCT && t.cls != KBTF_UNION)
 			continue;
-		if (kbtf_member(b, t.id, "name", &m))
+		if (!kbtf_member(b, t.id, "name", &m))
 			check_id(b, m.type, "kbtf_member()");
 		s = kbtf_member_at(b, t.id, 0, &moff, &type);
 		if (s)

@@ -64,19 +64,12 @@ static void setup(void)
  */
 static void put_xz(const char *path, const uint8_t *data, size_t size)
 {
-	lzma_options_lzma opt;
-	lzma_filter filters[2];
-	size_t cap = lzma_stream_buffer_bound(size), used = 0;
-	char *buf = malloc(cap ? cap : 1);
+	size_t cap = lzma_stream_buffer_bound(size), used;
+	uint8_t *buf = malloc(cap ? cap : 1);
 
-	if (!buf || lzma_lzma_preset(&opt, 0))
-		fuzz_fail("liblzma: no preset 0");
-	opt.dict_size = LZMA_DICT_SIZE_MIN;
-	filters[0] = (lzma_filter){ .id = LZMA_FILTER_LZMA2, .options = &opt };
-	filters[1] = (lzma_filter){ .id = LZMA_VLI_UNKNOWN };
-	if (lzma_stream_buffer_encode(filters, LZMA_CHECK_CRC32, NULL, data, size,
-				      (uint8_t *)buf, &used, cap) != LZMA_OK)
-		fuzz_fail("liblzma: cannot pack %zu bytes", size);
+	if (!buf)
+		fuzz_fail("out of memory");
+	used = fuzz_xz(data, size, false, buf, cap);
 	fuzz_put(path, buf, used);
 	free(buf);
 }

@@ -60,6 +60,15 @@ const char *fuzz_tmpdir(void);
 /* fuzz_put() - the file @path made to hold the @size bytes at @data; fuzz_fail() when it cannot. */
 void fuzz_put(const char *path, const void *data, size_t size);
 
+/*
+ * fuzz_xz() - @size bytes at @data packed as one .xz stream
+ * (--check=crc32, LZMA2 with liblzma's smallest dictionary, 4 KiB; the
+ * x86 BCJ filter first when @x86) into @out, at most @cap bytes
+ * (lzma_stream_buffer_bound(@size) holds it); the packed size.
+ * fuzz_fail() when it cannot.  tests/fuzz/xz.c: link with it and -llzma.
+ */
+size_t fuzz_xz(const uint8_t *data, size_t size, bool x86, uint8_t *out, size_t cap);
+
 /* fuzz_path() - the tree's file @path as a path from anywhere (malloc'd, the caller's). */
 char *fuzz_path(const char *path);
 
