@@ -77,6 +77,78 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 }
 
 /*
+ * The @k-th type @t holds by value (what libbpf's btf__align_of() and
+ * btf__resolve_size() follow): a modifier's or typedef's, an array's
+ * element, a struct's or union's members; a pointer holds none.  0 past
+ * the last.
+ */
+static __u32 by_value(const struct btf_type *t, __u32 k)
+{
+	switch (btf_kind(t)) {
+	case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE: case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG:
+		return k ? 0 : t->type;
+	case BTF_KIND_ARRAY:
+		return k ? 0 : btf_array(t)->type;
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		return k < btf_vlen(t) ? btf_members(t)[k].type : 0;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Whether no type of @btf holds itself by value (a struct member of its
+ * own struct, a typedef of itself): the kernel refuses such BTF ("Loop
+ * detected", kernel/bpf/btf.c btf_resolve()); libbpf 1.1's
+ * btf__align_of() recurses on it until the stack overflows (found by
+ * tests/fuzz/fuzz-btf).  A depth-first walk with its own stack, each type
+ * visited once: O(types + members).  false with @why set.
+ */
+static bool btf_loops_ok(const struct btf *btf, char *why, size_t size)
+{
+	const struct btf *base = btf__base_btf(btf);
+	__u32 n = btf__type_cnt(btf), first = base ? btf__type_cnt(base) : 1;
+	unsigned char *state = xcalloc(n, 1);	/* 0 new, 1 on the path, 2 done */
+	__u32 *id = xcalloc(n, sizeof(*id)), *k = xcalloc(n, sizeof(*k));
+	bool ok = true;
+	__u32 root, top, next;
+
+	for (root = first; root < n && ok; root++) {
+		if (state[root])
+			continue;
+		top = 0;
+		id[0] = root;
+		k[0] = 0;
+		state[root] = 1;
+		for (;;) {
+			next = by_value(btf__type_by_id(btf, id[top]), k[top]++);
+			if (!next) {
+				state[id[top]] = 2;
+				if (!top--)
+					break;
+				continue;
+			}
+			if (next < first || state[next] == 2)
+				continue;	/* the base's, or walked */
+			if (state[next] == 1) {
+				snprintf(why, size, "type %u holds itself by value (through type %u)",
+					 next, id[top]);
+				ok = false;
+				break;
+			}
+			state[next] = 1;
+			id[++top] = next;	/* at most n on the path */
+			k[top] = 0;
+		}
+	}
+	free(state);
+	free(id);
+	free(k);
+	return ok;
+}
+
+/*
  * Whether every type of @btf past its base's (a module's split BTF
  * checks its own) names types that exist and strings that do, as the
  * kernel's btf_check_all_types() does before it takes BTF
@@ -163,7 +235,7 @@ static bool btf_refs_ok(const struct btf *btf, char *why, size_t size)
 			break;
 		}
 	}
-	return true;
+	return btf_loops_ok(btf, why, size);
 #undef REF_OK
 #undef NAME_OK
 }
