@@ -217,6 +217,7 @@ struct dump {
 	bool agent_own_window;	/* the window was taken (from, until set) */
 	double agent_own_from, agent_own_until;
 	bool agent_own_exec;
+	bool agent_own_worker;	/* a worker's PID: from its first hit (from -1) */
 	char *agent_own_kept;
 	char *notrace_note;
 	int after_dump;		/* hits later than the last dump's stop */

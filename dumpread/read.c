@@ -680,7 +680,17 @@ void dumpread_agent_own(struct dump *d)
 	/* NS was read just before the mark's write: no later than its stamp */
 	from = until - (f->notrace_ns - f->start) / 1e9;
 	d->agent_own_exec = false;
-	for (i = 0; i < d->nhits; i++) {
+	/*
+	 * A PID other than 1 is the agent's worker (initramfs/agent.c), the
+	 * PID's only task before its mark (PIDs are not reused before
+	 * pid_max wraps): every hit of it up to the mark, with no start to
+	 * map from CLOCK_BOOTTIME (a mark stamped late, its write preempted,
+	 * moved that start past the agent's first open).
+	 */
+	d->agent_own_worker = f->notrace_pid != 1;
+	if (d->agent_own_worker)
+		from = -1;
+	for (i = 0; i < d->nhits && !d->agent_own_worker; i++) {
 		const struct hit *h = &d->hits[i];
 
 		if (task_pid(h->task) == f->notrace_pid && h->ts <= until &&
@@ -693,7 +703,8 @@ void dumpread_agent_own(struct dump *d)
 		const struct hit *h = &d->hits[i];
 
 		if (task_pid(h->task) == f->notrace_pid && h->ts <= until &&
-		    (d->agent_own_exec ? h->ts > from : h->ts >= from)) {
+		    (d->agent_own_worker ||
+		     (d->agent_own_exec ? h->ts > from : h->ts >= from))) {
 			d->agent_own++;
 			continue;
 		}

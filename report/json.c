@@ -307,8 +307,11 @@ void json_write(FILE *f, const struct report *r)
 		fprintf(f, "}, ");
 	}
 	/* the agent's own hits left out: from when until when */
-	if (d->agent_own_window)
-		fprintf(f, "\"agent_own\": {\"left_out\": %d, \"from\": %.6f, \"after_exec\": %s, \"until\": %.6f}, ",
+	if (d->agent_own_window && d->agent_own_worker)
+		fprintf(f, "\"agent_own\": {\"left_out\": %d, \"from\": null, \"worker\": %ld, \"after_exec\": false, \"until\": %.6f}, ",
+			d->agent_own, d->tb_first.notrace_pid, d->agent_own_until);
+	else if (d->agent_own_window)
+		fprintf(f, "\"agent_own\": {\"left_out\": %d, \"from\": %.6f, \"worker\": null, \"after_exec\": %s, \"until\": %.6f}, ",
 			d->agent_own, d->agent_own_from,
 			d->agent_own_exec ? "true" : "false", d->agent_own_until);
 	/* the agent was PID 1 and its own hits are in: why */

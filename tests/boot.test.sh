@@ -169,15 +169,18 @@ for arch in mipsel x86_64; do
 		# its PID to set_event_notrace_pid first (whose open is the one
 		# hit left), then its mark "probecc-notrace PID NS" (the
 		# manifest's notrace line), up to which the report leaves that
-		# out too.  PID 1, the real init's PID, is never in the lists:
-		# nothing to take out again before its exec.
+		# out too: every hit of the worker's PID up to that mark (a
+		# start mapped from CLOCK_BOOTTIME missed the first open by
+		# 0.26 ms once, the mark's write preempted).  PID 1, the real
+		# init's PID, is never in the lists: nothing to take out again
+		# before its exec.
 		./probecc report "$d/ttyS1.raw" > "$d/report.txt" 2>&1
 		pid=$(sed -n 's/^notrace\t\([0-9]*\)\t[0-9]*$/\1/p' "$d/dump1")
 		ns=$(sed -n 's/^notrace\t[0-9]*\t\([0-9]*\)$/\1/p' "$d/dump1")
 		if ! grep -Eq 'init-[0-9]+ .* openat: .*filename="/(probecc/plan|dev/ttyS1|sys/kernel/tracing/kprobe_events)"' "$d/trace1" &&
 		   [ -n "$pid" ] && [ "$pid" != 1 ] && [ -n "$ns" ] &&
 		   grep -q "init-$pid .* tracing_mark_write: probecc-notrace $pid $ns\$" "$d/trace1" &&
-		   grep -Eq "^the agent's own: [1-9][0-9]* hit\(s\) of its PID from [0-9.]+ s \((its start|after the kernel's exec event)\) until the kernel took it out of the trace \(set_event_notrace_pid, its mark at [0-9.]+ s\), left out$" "$d/report.txt"; then
+		   grep -Eq "^the agent's own: [1-9][0-9]* hit\(s\) of its worker \(PID $pid, its every hit\) until the kernel took it out of the trace \(set_event_notrace_pid, its mark at [0-9.]+ s\), left out$" "$d/report.txt"; then
 			t_pass "boot/$arch-args/agent-not-in-its-trace"
 		else
 			t_fail "boot/$arch-args/agent-not-in-its-trace" "the agent's own opens traced, not left out by the report, or PID 1 in the notrace lists" "$d/trace1"

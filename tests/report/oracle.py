@@ -179,7 +179,8 @@ def agent_own(dumps, complete, trace):
     NS" that PID wrote in the trace once (until: its time on the trace
     clock); from: the agent's start, NS less the timebase line's start
     before the mark, or, when later, the PID's sched_process_exec event
-    (exclusive: the kernel's exec stays); None when any of it is
+    (exclusive: the kernel's exec stays); from None for a PID other than
+    1, the agent's worker: its every hit; None when any of it is
     missing, twice or another task's."""
     if 1 not in complete:
         return None
@@ -204,6 +205,8 @@ def agent_own(dumps, complete, trace):
     if len(marks) != 1 or marks[0][1] != pid:
         return None
     until = marks[0][0]
+    if pid != 1:
+        return pid, None, until, False   # the agent's worker: its every hit
     frm = until - (ns - start) / 1e9
     ex = [t for t in execs if frm <= t <= until]
     if ex:
@@ -333,15 +336,17 @@ def check(cases_dir, case):
     if own:
         drop = set((p, t) for p, t, pid in trace_hits(trace, names, pids=True)
                    if pid == own[0] and t <= own[2] and
-                   (own[1] < t if own[3] else own[1] <= t))
+                   (own[1] is None or (own[1] < t if own[3] else own[1] <= t)))
         hits = [h for h in hits if h not in drop]
         n = rep.get('timebase', {}).get('agent_own_left_out', 0)
         if n != len(drop):
             bad.append('the agent\'s own: report.json %s left out, the trace %d' % (n, len(drop)))
         w = rep.get('agent_own', {})
-        if (w.get('left_out') != len(drop) or abs(w.get('from', -1) - own[1]) > 1e-6 or abs(w.get('until', -1) - own[2]) > 1e-6 or
+        frm_bad = (w.get('from') is not None or w.get('worker') != own[0]) if own[1] is None else \
+            (w.get('from') is None or abs(w['from'] - own[1]) > 1e-6)
+        if (w.get('left_out') != len(drop) or frm_bad or abs(w.get('until', -1) - own[2]) > 1e-6 or
                 w.get('after_exec') != own[3]):
-            bad.append('the agent\'s own: report.json\'s window %s, the trace (%.6f, %.6f, after exec %s)' %
+            bad.append('the agent\'s own: report.json\'s window %s, the trace (%s, %.6f, after exec %s)' %
                        (w, own[1], own[2], own[3]))
         done.append('agent\'s own')
     elif rep.get('timebase', {}).get('agent_own_left_out', 0) or 'agent_own' in rep:
