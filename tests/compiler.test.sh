@@ -204,6 +204,36 @@ else
 	t_fail "compiler/btf-damaged" "exit $rc" "$d/err"
 fi
 
+# btf_refused CASE BTF WHY: --btf BTF (in $d) refused by probecc and
+# probecc-asan alike: exit 2, "damaged BTF: WHY", nothing compiled.
+btf_refused() {
+	local bin rc
+	printf 'kprobe k register_netdevice { name = dev->name }\n' > "$d/k.probes"
+	for bin in ./probecc ./probecc-asan; do
+		$bin --arch x86_64 --btf "$2" "$d/k.probes" --cmdline > /dev/null 2> "$d/err"
+		rc=$?
+		if [ $rc = 2 ] && grep -qxF "probecc: error: $2: damaged BTF: $3" "$d/err"; then
+			t_pass "compiler/$1 (${bin#./})"
+		else
+			t_fail "compiler/$1 (${bin#./})" "exit $rc" "$d/err"
+		fi
+	done
+}
+
+# btf_name_fails CASE BTF ERROR: --btf BTF (in $d) read, dev->name not
+# named from it: exit 1 with ERROR, within 60 s (124: killed).
+btf_name_fails() {
+	local rc
+	printf 'kprobe k register_netdevice { name = dev->name }\n' > "$d/k.probes"
+	timeout 60 ./probecc --arch x86_64 --btf "$2" "$d/k.probes" --cmdline > /dev/null 2> "$d/err"
+	rc=$?
+	if [ $rc = 1 ] && grep -qF "$3" "$d/err"; then
+		t_pass "compiler/$1"
+	else
+		t_fail "compiler/$1" "exit $rc (124: killed after 60 s)" "$d/err"
+	fi
+}
+
 # BTF whose header is 26 bytes (tests/compiler/btf/kernel.btf with two
 # bytes more): libbpf 1.1 takes it and every type lies 2 bytes off 4;
 # probecc-asan stopped on UBSan's misaligned access, probecc read it.
@@ -216,16 +246,7 @@ magic, ver, flags, hl, to, tl, so, sl = struct.unpack("<HBBIIIII", b[:24])
 hdr = struct.pack("<HBBIIIII", magic, ver, flags, hl + 2, to, tl, so, sl)
 open(sys.argv[1], "wb").write(hdr + b"\0\0" + b[24:])
 PY
-printf 'kprobe k register_netdevice { name = dev->name }\n' > "$d/k.probes"
-for bin in ./probecc ./probecc-asan; do
-	$bin --arch x86_64 --btf "$d/hdr26.btf" "$d/k.probes" --cmdline > /dev/null 2> "$d/err"
-	rc=$?
-	if [ $rc = 2 ] && grep -qx "probecc: error: $d/hdr26.btf: damaged BTF: type 1 is not 4-byte aligned: the header's length is not a multiple of 4" "$d/err"; then
-		t_pass "compiler/btf-header-misaligned (${bin#./})"
-	else
-		t_fail "compiler/btf-header-misaligned (${bin#./})" "exit $rc" "$d/err"
-	fi
-done
+btf_refused btf-header-misaligned "$d/hdr26.btf" "type 1 is not 4-byte aligned: the header's length is not a multiple of 4"
 
 # BTF whose typedef is a const of itself, the type of a struct's member:
 # libbpf 1.1 takes it and its btf__align_of() recursed until the stack
@@ -246,16 +267,7 @@ types += t(0, 13, 1, 1, struct.pack("<II", 5, 5))               # 6: int (dev)
 types += t(9, 12, 1, 6)                                          # 7: register_netdevice
 write(sys.argv[1], types, strs)
 PY
-printf 'kprobe k register_netdevice { name = dev->name }\n' > "$d/k.probes"
-for bin in ./probecc ./probecc-asan; do
-	$bin --arch x86_64 --btf "$d/loop.btf" "$d/k.probes" --cmdline > /dev/null 2> "$d/err"
-	rc=$?
-	if [ $rc = 2 ] && grep -qx "probecc: error: $d/loop.btf: damaged BTF: type 2 holds itself by value (through type 3)" "$d/err"; then
-		t_pass "compiler/btf-loop (${bin#./})"
-	else
-		t_fail "compiler/btf-loop (${bin#./})" "exit $rc" "$d/err"
-	fi
-done
+btf_refused btf-loop "$d/loop.btf" "type 2 holds itself by value (through type 3)"
 
 # A type whose declaration names 2^40 types (40 function prototypes,
 # each taking two pointers to the one before: 83 types of BTF) is named
@@ -278,14 +290,7 @@ types += t(9, 12, 1, nid)                                        # register_netd
 types += t(28, 1, 0, 8, struct.pack("<I", 1 << 24 | 64))        # long: 8-byte pointers
 write(sys.argv[1], types, strs)
 PY
-printf 'kprobe k register_netdevice { name = dev->name }\n' > "$d/k.probes"
-timeout 60 ./probecc --arch x86_64 --btf "$d/deep.btf" "$d/k.probes" --cmdline > /dev/null 2> "$d/err"
-rc=$?
-if [ $rc = 1 ] && grep -q "error: 'dev' points to BTF type 80, not to a struct or union" "$d/err"; then
-	t_pass "compiler/btf-decl-exponential"
-else
-	t_fail "compiler/btf-decl-exponential" "exit $rc (124: killed after 60 s)" "$d/err"
-fi
+btf_name_fails btf-decl-exponential "$d/deep.btf" "error: 'dev' points to BTF type 80, not to a struct or union"
 
 # A struct that holds itself as two anonymous members: finding a member
 # entered 2^17 aggregates (NEST_MAX deep) and answered "no member"
@@ -308,14 +313,7 @@ types += t(9, 12, 1, 16)                                         # 17: register_
 types += t(28, 1, 0, 8, struct.pack("<I", 1 << 24 | 64))         # 18: long: 8-byte pointers
 write(sys.argv[1], types, strs)
 PY
-printf 'kprobe k register_netdevice { name = dev->name }\n' > "$d/k.probes"
-timeout 60 ./probecc --arch x86_64 --btf "$d/self.btf" "$d/k.probes" --cmdline > /dev/null 2> "$d/err"
-rc=$?
-if [ $rc = 1 ] && grep -q "error: $d/self.btf: damaged BTF: member 'name' of struct net_device is looked for through more than 4096 members" "$d/err"; then
-	t_pass "compiler/btf-walk-bound"
-else
-	t_fail "compiler/btf-walk-bound" "exit $rc" "$d/err"
-fi
+btf_name_fails btf-walk-bound "$d/self.btf" "error: $d/self.btf: damaged BTF: member 'name' of struct net_device is looked for through more than 4096 members"
 
 # Every input has a limit: /dev/zero as the probe file stops at 16 MiB
 # (--target, --system-map and --base-initrd: the bad-*-zero cases).
