@@ -149,6 +149,53 @@ static bool btf_loops_ok(const struct btf *btf, char *why, size_t size)
 }
 
 /*
+ * A type of this many bytes or more is no kernel's: libbpf 1.1's
+ * btf_dump computes a member's end in bits as an int, and a member of
+ * 1 GiB (an array of 272 "char" of 3,866,625 bytes) wrapped it into 5.5
+ * million "long: 64;" lines from 1,405 bytes of BTF (fuzz-btf).
+ */
+#define TYPE_SIZE_MAX	((__s64)256 << 20)
+
+/*
+ * Whether every sized type of @btf has a size a kernel's can: an integer
+ * of 1 to 16 bytes (kernel/bpf/btf.c btf_int_check_meta()), any type
+ * under TYPE_SIZE_MAX.  Run after btf_loops_ok(): btf__resolve_size()
+ * follows what a type holds.  false with @why set.
+ */
+static bool btf_sizes_ok(const struct btf *btf, char *why, size_t size)
+{
+	const struct btf *base = btf__base_btf(btf);
+	__u32 n = btf__type_cnt(btf), id;
+	__s64 sz;
+
+	for (id = base ? btf__type_cnt(base) : 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		switch (btf_kind(t)) {
+		case BTF_KIND_INT:
+			if (!t->size || t->size > 16) {
+				snprintf(why, size, "type %u: an integer of %u bytes (a kernel's are 1 to 16)",
+					 id, t->size);
+				return false;
+			}
+			break;
+		case BTF_KIND_ARRAY: case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		case BTF_KIND_ENUM: case BTF_KIND_ENUM64: case BTF_KIND_FLOAT:
+			sz = btf__resolve_size(btf, id);
+			if (sz >= TYPE_SIZE_MAX || sz == -E2BIG) {
+				snprintf(why, size, "type %u is %s bytes long: no kernel's type is 256 MiB",
+					 id, sz < 0 ? "2^32 or more" : "256 MiB or more");
+				return false;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	return true;
+}
+
+/*
  * Whether every type of @btf past its base's (a module's split BTF
  * checks its own) names types that exist and strings that do, as the
  * kernel's btf_check_all_types() does before it takes BTF
@@ -235,7 +282,7 @@ static bool btf_refs_ok(const struct btf *btf, char *why, size_t size)
 			break;
 		}
 	}
-	return btf_loops_ok(btf, why, size);
+	return btf_loops_ok(btf, why, size) && btf_sizes_ok(btf, why, size);
 #undef REF_OK
 #undef NAME_OK
 }

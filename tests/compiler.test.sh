@@ -269,6 +269,26 @@ write(sys.argv[1], types, strs)
 PY
 btf_refused btf-loop "$d/loop.btf" "type 2 holds itself by value (through type 3)"
 
+# An integer of 3,866,625 bytes, 272 of them a struct's member: libbpf
+# 1.1's btf_dump wrapped the member's end in bits (an int) and printed
+# 5.5 million "long: 64;" lines, 6 s of fuzz-btf's one input
+# (tests/fuzz/regress/btf-member-of-1gib).  Refused as the kernel does.
+d=$T_OUT/compiler/btf-size && rm -rf "$d" && mkdir -p "$d"
+PYTHONPATH=tests/compiler/btf python3 - "$d/big.btf" <<'PY'
+import struct, sys
+from rawbtf import t, write
+strs = b"\0char\0dev\0register_netdevice\0net_device\0name\0"
+types = t(1, 1, 0, 3866625, struct.pack("<I", 1 << 24 | 8))    # 1: char of 3,866,625 bytes
+types += t(0, 1, 0, 4, struct.pack("<I", 32))                    # 2: an int for the index
+types += t(0, 3, 0, 0, struct.pack("<III", 1, 2, 272))          # 3: char[272]
+types += t(29, 4, 1, 8, struct.pack("<III", 40, 3, 0))          # 4: struct net_device { name; }
+types += t(0, 2, 0, 4)                                           # 5: struct net_device *
+types += t(0, 13, 1, 2, struct.pack("<II", 6, 5))               # 6: int (dev)
+types += t(10, 12, 1, 6)                                         # 7: register_netdevice
+write(sys.argv[1], types, strs)
+PY
+btf_refused btf-int-size "$d/big.btf" "type 1: an integer of 3866625 bytes (a kernel's are 1 to 16)"
+
 # A type whose declaration names 2^40 types (40 function prototypes,
 # each taking two pointers to the one before: 83 types of BTF) is named
 # by its id, not printed: libbpf's btf_dump writes every parameter of
