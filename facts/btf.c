@@ -157,19 +157,44 @@ static bool btf_loops_ok(const struct btf *btf, char *why, size_t size)
 #define TYPE_SIZE_MAX	((__s64)256 << 20)
 
 /*
- * Whether every sized type of @btf has a size a kernel's can: an integer
- * of 1 to 16 bytes (kernel/bpf/btf.c btf_int_check_meta()), any type
- * under TYPE_SIZE_MAX.  Run after btf_loops_ok(): btf__resolve_size()
- * follows what a type holds.  false with @why set.
+ * Whether type @id of @btf can be held by value, as a struct's member or
+ * an array's element (kernel/bpf/btf.c btf_struct_resolve(),
+ * btf_array_resolve(): "Invalid member", "Invalid elem"): not void, a
+ * declaration only (FWD), a function, a variable, a section or a tag.
+ */
+static bool holdable(const struct btf *btf, __u32 id)
+{
+	switch (id ? btf_kind(btf__type_by_id(btf, id)) : BTF_KIND_UNKN) {
+	case BTF_KIND_INT: case BTF_KIND_PTR: case BTF_KIND_ARRAY:
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_FLOAT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Whether every sized type of @btf has a size a kernel's can (an integer
+ * of 1 to 16 bytes, an enum of 1, 2, 4 or 8, a float of 2, 4, 8, 12 or
+ * 16: kernel/bpf/btf.c btf_int_check_meta(), btf_enum_check_meta(),
+ * btf_float_check_meta()), any type under TYPE_SIZE_MAX, and holds only
+ * what can be held (holdable()): libbpf 1.1's btf_dump divided by the
+ * alignment of a struct's member of type void (fuzz-btf: SIGFPE).  Run
+ * after btf_loops_ok(): btf__resolve_size() follows what a type holds.
+ * false with @why set.
  */
 static bool btf_sizes_ok(const struct btf *btf, char *why, size_t size)
 {
 	const struct btf *base = btf__base_btf(btf);
-	__u32 n = btf__type_cnt(btf), id;
+	__u32 n = btf__type_cnt(btf), id, i, held;
 	__s64 sz;
 
 	for (id = base ? btf__type_cnt(base) : 1; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
+		bool array = btf_kind(t) == BTF_KIND_ARRAY;
 
 		switch (btf_kind(t)) {
 		case BTF_KIND_INT:
@@ -179,8 +204,29 @@ static bool btf_sizes_ok(const struct btf *btf, char *why, size_t size)
 				return false;
 			}
 			break;
+		case BTF_KIND_ENUM: case BTF_KIND_ENUM64:
+			if (t->size == 1 || t->size == 2 || t->size == 4 || t->size == 8)
+				break;
+			snprintf(why, size, "type %u: an enum of %u bytes (a kernel's are 1, 2, 4 or 8)",
+				 id, t->size);
+			return false;
+		case BTF_KIND_FLOAT:
+			if (t->size == 2 || t->size == 4 || t->size == 8 ||
+			    t->size == 12 || t->size == 16)
+				break;
+			snprintf(why, size, "type %u: a float of %u bytes (a kernel's are 2, 4, 8, 12 or 16)",
+				 id, t->size);
+			return false;
 		case BTF_KIND_ARRAY: case BTF_KIND_STRUCT: case BTF_KIND_UNION:
-		case BTF_KIND_ENUM: case BTF_KIND_ENUM64: case BTF_KIND_FLOAT:
+			for (i = 0; i < (array ? 1 : btf_vlen(t)); i++) {
+				held = array ? btf_array(t)->type : btf_members(t)[i].type;
+				if (!holdable(btf, held)) {
+					snprintf(why, size, "type %u: %s of type %u, which %s",
+						 id, array ? "an array" : "a member", held,
+						 array ? "no array holds" : "no struct holds");
+					return false;
+				}
+			}
 			sz = btf__resolve_size(btf, id);
 			if (sz >= TYPE_SIZE_MAX || sz == -E2BIG) {
 				snprintf(why, size, "type %u is %s bytes long: no kernel's type is 256 MiB",

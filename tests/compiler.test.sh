@@ -289,6 +289,24 @@ write(sys.argv[1], types, strs)
 PY
 btf_refused btf-int-size "$d/big.btf" "type 1: an integer of 3866625 bytes (a kernel's are 1 to 16)"
 
+# A struct member of type void (id 0): libbpf 1.1's btf_dump divided by
+# its alignment, 0, and stopped probecc with SIGFPE (fuzz-btf;
+# tests/fuzz/regress/btf-member-void).  Refused as the kernel does
+# ("Invalid member").
+d=$T_OUT/compiler/btf-void && rm -rf "$d" && mkdir -p "$d"
+PYTHONPATH=tests/compiler/btf python3 - "$d/void.btf" <<'PY'
+import struct, sys
+from rawbtf import t, write
+strs = b"\0int\0dev\0register_netdevice\0net_device\0name\0"
+types = t(1, 1, 0, 4, struct.pack("<I", 1 << 24 | 32))          # 1: int
+types += t(28, 4, 1, 8, struct.pack("<III", 39, 0, 0))          # 2: struct net_device { void name; }
+types += t(0, 2, 0, 2)                                           # 3: struct net_device *
+types += t(0, 13, 1, 1, struct.pack("<II", 5, 3))               # 4: int (dev)
+types += t(9, 12, 1, 4)                                          # 5: register_netdevice
+write(sys.argv[1], types, strs)
+PY
+btf_refused btf-member-void "$d/void.btf" "type 2: a member of type 0, which no struct holds"
+
 # A type whose declaration names 2^40 types (40 function prototypes,
 # each taking two pointers to the one before: 83 types of BTF) is named
 # by its id, not printed: libbpf's btf_dump writes every parameter of
