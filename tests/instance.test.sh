@@ -73,10 +73,9 @@ for t in ${INSTANCE_TARGETS:-mipsel}; do
 	c=$inst_dir/$t-control
 	mkdir -p "$c"
 	grep -v '^instance ' "$probes" > "$c.probes"
-	rm -rf "$c" && mkdir -p "$c"
-	qemu-images/run-probes --arch $t --out "$c" --timeout 240 --report --rc $rc \
-		"$c.probes" > "$c/run.log" 2>&1
-	crc=$?
+	crc=0
+	run_probes_retrying "instance/$t-control" "$c" --arch $t --report --rc $rc \
+		"$c.probes" || crc=$?
 	if [ $crc = 1 ] && grep -q '^  FAIL  expect netdev.name == "bond%d"' "$c/report.txt" &&
 	   grep -q 'other-tool: started' "$c/report.txt"; then
 		t_pass "instance/$t-control/top-buffer-loses-bond0"

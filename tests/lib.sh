@@ -249,12 +249,11 @@ kprobe_oops() {
 		grep -q 'Break instruction in kernel code' "$1" 2> /dev/null
 }
 
-# run_probes_oops NAME DIR RUN-PROBES-ARGS...: qemu-images/run-probes
+# run_probes_retrying NAME DIR RUN-PROBES-ARGS...: qemu-images/run-probes
 # --out DIR ARGS, booted again while the console shows the MIPS kprobe
 # oops (KPROBE_OOPS_TRIES boots at most; the crashed ones kept as
-# DIR.bootN); then one t_pass or t_fail NAME.  0 when the last boot
-# passed.
-run_probes_oops() {
+# DIR.bootN); returns the last boot's run-probes exit status.
+run_probes_retrying() {
 	local name=$1 d=$2 try rc
 	shift 2
 	rm -rf "$d".boot[0-9]
@@ -266,6 +265,14 @@ run_probes_oops() {
 		mv "$d" "$d.boot$try"
 		echo "    ($name: the kernel's kprobe single-step crash, see $d.boot$try/console.log: booting again)"
 	done
+	return $rc
+}
+
+# run_probes_oops NAME DIR RUN-PROBES-ARGS...: run_probes_retrying, then
+# one t_pass or t_fail NAME.  0 when the last boot passed.
+run_probes_oops() {
+	local name=$1 d=$2 rc=0
+	run_probes_retrying "$@" || rc=$?
 	if [ $rc = 0 ]; then
 		t_pass "$name"
 		return 0
