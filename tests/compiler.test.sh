@@ -276,16 +276,13 @@ btf_refused btf-loop "$d/loop.btf" "type 2 holds itself by value (through type 3
 d=$T_OUT/compiler/btf-size && rm -rf "$d" && mkdir -p "$d"
 PYTHONPATH=tests/compiler/btf python3 - "$d/big.btf" <<'PY'
 import struct, sys
-from rawbtf import t, write
+from rawbtf import t, netdev_btf
 strs = b"\0char\0dev\0register_netdevice\0net_device\0name\0"
 types = t(1, 1, 0, 3866625, struct.pack("<I", 1 << 24 | 8))    # 1: char of 3,866,625 bytes
 types += t(0, 1, 0, 4, struct.pack("<I", 32))                    # 2: an int for the index
 types += t(0, 3, 0, 0, struct.pack("<III", 1, 2, 272))          # 3: char[272]
 types += t(29, 4, 1, 8, struct.pack("<III", 40, 3, 0))          # 4: struct net_device { name; }
-types += t(0, 2, 0, 4)                                           # 5: struct net_device *
-types += t(0, 13, 1, 2, struct.pack("<II", 6, 5))               # 6: int (dev)
-types += t(10, 12, 1, 6)                                         # 7: register_netdevice
-write(sys.argv[1], types, strs)
+netdev_btf(sys.argv[1], types, strs, 5, 4, ret=2)
 PY
 btf_refused btf-int-size "$d/big.btf" "type 1: an integer of 3866625 bytes (a kernel's are 1 to 16)"
 
@@ -296,14 +293,11 @@ btf_refused btf-int-size "$d/big.btf" "type 1: an integer of 3866625 bytes (a ke
 d=$T_OUT/compiler/btf-void && rm -rf "$d" && mkdir -p "$d"
 PYTHONPATH=tests/compiler/btf python3 - "$d/void.btf" <<'PY'
 import struct, sys
-from rawbtf import t, write
+from rawbtf import t, netdev_btf
 strs = b"\0int\0dev\0register_netdevice\0net_device\0name\0"
 types = t(1, 1, 0, 4, struct.pack("<I", 1 << 24 | 32))          # 1: int
 types += t(28, 4, 1, 8, struct.pack("<III", 39, 0, 0))          # 2: struct net_device { void name; }
-types += t(0, 2, 0, 2)                                           # 3: struct net_device *
-types += t(0, 13, 1, 1, struct.pack("<II", 5, 3))               # 4: int (dev)
-types += t(9, 12, 1, 4)                                          # 5: register_netdevice
-write(sys.argv[1], types, strs)
+netdev_btf(sys.argv[1], types, strs, 3, 2)
 PY
 btf_refused btf-member-void "$d/void.btf" "type 2: a member of type 0, which no struct holds"
 
