@@ -153,7 +153,7 @@ bool notrace_mark(struct dump *d, const char *msg, double ts, long by)
  */
 void timebase_apply(struct dump *d)
 {
-	const struct timebase *f = &d->tb_first, *l = &d->tb_last;
+	const struct timebase *f = &d->tb_first, *l = &d->tb_last, *sb;
 	int i;
 
 	if (!dump_evidence(d))
@@ -187,13 +187,12 @@ void timebase_apply(struct dump *d)
 		d->offset_first = f->trace_ts - ((double)f->mark + f->marked) / 2e9;
 	else
 		d->offset_first = d->offset_last;
-	if ((f->n && f->start_back) || l->start_back) {
-		/* one reading at the agent's start, in every dump's line */
+	/* one reading at the agent's start, in every dump's line */
+	sb = f->n && f->start_back ? f : l;
+	if (sb->start_back) {
 		d->init_time = -1;
 		dr_why(&d->init_why, "userspace's start is not known: dump %u's START_NS %lld reads after its MARK_NS %lld (the target's clock went back after the agent's start)",
-		       f->n && f->start_back ? f->n : l->n,
-		       f->n && f->start_back ? f->start : l->start,
-		       f->n && f->start_back ? f->mark : l->mark);
+		       sb->n, sb->start, sb->mark);
 	} else {
 		d->init_time = (f->n && f->trace_ts >= 0 ? f->start : l->start) / 1e9 +
 			       d->offset_first;
