@@ -13,6 +13,8 @@
 #       unpatched  qemu-images/build-kernel mipsel --unpatched
 #       debian     Debian's Malta kernel (qemu-images/fetch mipsel)
 #   CHURN=150   processes a boot starts     JOBS=2  boots at a time
+#   CHURN_OUT=/dev/ttyS0  where each process writes (default /dev/null):
+#       a serial line keeps its interrupts coming through the churn
 #   OUT=DIR     where boots are kept (default a new directory in $TMPDIR)
 #
 # A boot oopsed when its console log has the message; the agent's last
@@ -29,6 +31,8 @@ boots=${1:-10}
 [[ $boots =~ ^[1-9][0-9]*$ ]] || { echo "usage: $prog [BOOTS]" >&2; exit 2; }
 kernels=${KERNELS:-patched unpatched debian}
 churn=${CHURN:-150}
+churn_out=${CHURN_OUT:-/dev/null}
+[[ $churn_out =~ ^/dev/[a-zA-Z0-9]+$ ]] || { echo "$prog: CHURN_OUT: a /dev/NAME" >&2; exit 2; }
 jobs=${JOBS:-2}
 out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/kprobe-oops.XXXXXX")}
 mkdir -p "$out"
@@ -38,7 +42,7 @@ make -s probecc initramfs/agent-mipsel >&2
 one() {
 	local b=$1 kernel=$2 rc=0
 	nice -n 10 qemu-images/boot mipsel --kernel "$kernel" --initrd "$b/../initrd.gz" --quiet \
-		--append "console=ttyS0 rdinit=/init churn=$churn $(cat "$b/../cmdline")" \
+		--append "console=ttyS0 rdinit=/init churn=$churn churnout=$churn_out $(cat "$b/../cmdline")" \
 		--dump "$b/ttyS1.raw" --console-log "$b/console.log" --timeout 300 --oops-wait 300 \
 		2> "$b/boot.err" || rc=$?
 	echo "$rc" > "$b/verdict"
