@@ -28,9 +28,8 @@
  *   4. hands the plan's init lines to PID 1 and releases it (SIGUSR1):
  *      with a window already during the init dump, once its
  *      clock mark is in the trace (a cut dump: dump.c, docs/plan.md "Cut
- *      at the mark"), the rest of which it writes at nice 10, so that
- *      the real init has the CPU first (WORKER_NICE); then, if the plan
- *      has "window N", sleeps N seconds, dumps again
+ *      at the mark"); then, if the plan has "window N", sleeps N
+ *      seconds, dumps again
  *      ("stage window"), writes /run/probecc.done and exits (without a
  *      window it wrote /run/probecc.done before the release);
  *   5. (PID 1) execs the real init: the plan's init lines, then
@@ -89,7 +88,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -584,19 +582,8 @@ static struct worker_arg *worker;
 static int released;
 
 /*
- * The worker's nice value from the release to the end of the init dump:
- * what is left of a cut dump (the trace up to the mark, the sink) runs
- * beside the real init, on Malta's one CPU; at nice 10 CFS gives it
- * about a tenth of the CPU while the real init runs (weight 110 against
- * 1024, kernel/sched/core.c sched_prio_to_weight[]) and all of it while
- * the real init waits, so the dump still ends in bounded time.
- */
-#define WORKER_NICE	10
-
-/*
  * worker_release() - let PID 1 exec the real init: the plan's init lines
- * to it (inits_put()), then SIGUSR1, unless the parent is gone; the
- * worker then runs at WORKER_NICE until worker_run() sets it back.  Once.
+ * to it (inits_put()), then SIGUSR1, unless the parent is gone.  Once.
  */
 static void worker_release(struct agent *a)
 {
@@ -606,7 +593,6 @@ static void worker_release(struct agent *a)
 	inits_put(a, worker->inits);
 	if (getppid() == worker->parent)
 		kill(worker->parent, SIGUSR1);
-	setpriority(PRIO_PROCESS, 0, WORKER_NICE);	/* best effort */
 }
 
 /*
@@ -630,11 +616,8 @@ static int worker_run(void *p)
 		last_dump_out(a);
 	if (!released)	/* not by the dump: no window, a raw dump */
 		worker_release(a);
-	if (a->window) {
-		/* the init dump is out: the window's end is on time again */
-		setpriority(PRIO_PROCESS, 0, 0);
+	if (a->window)
 		window_child(a);
-	}
 	if (a->notrace_pid)	/* nothing left to keep out: its PID may be reused */
 		notrace_self(a, 0);
 	_exit(0);

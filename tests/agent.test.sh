@@ -754,49 +754,6 @@ else
 	t_fail agent/cut-report-entries "the cut dump's entries after its mark counted as not read" "$d/report1.txt"
 fi
 
-# ---- a cut dump's rest runs at nice 10, beside the real init; the window
-# at nice 0 again (fifos for trace_marker and trace hold the worker: in
-# the dump, blocked on the trace's open, then on the window dump's mark) ----
-# nice_of PID: field 19 of /proc/PID/stat (after the comm's ")")
-nice_of() {
-	sed 's/.*) //' "/proc/$1/stat" 2> /dev/null | cut -d' ' -f17
-}
-# wait_nice PID N: up to 20 s until the worker (the child of PID's child,
-# the agent under timeout) runs at nice N
-wait_nice() {
-	local i c
-	for i in $(seq 200); do
-		c=$(pgrep -P "$(pgrep -P "$1" | head -1)" | head -1)
-		[ -n "$c" ] && [ "$(nice_of "$c")" = "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-d=$A/cut-nice
-mk_tracefs "$d/tfs"
-mk_root "$d/root"
-rm -f "$d/tfs/trace"
-mkfifo "$d/tfs/trace_marker" "$d/tfs/trace"
-plan "$d/plan" 'probecc-plan|1' 'sink|/dump.out' 'window|1'
-timeout 60 "$AGENT" --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" --no-exec 2> "$A/cut-nice.err" &
-apid=$!
-read -r m1 < "$d/tfs/trace_marker"
-dump_nice=no window_nice=no
-! wait_nice "$apid" 10 || dump_nice=yes
-printf '# tracer: nop\n            init-74      [000] .....     0.4: tracing_mark_write: %s\n' "$m1" > "$d/tfs/trace"
-# back to 0 needs CAP_SYS_NICE (setpriority(2)): as root only
-if [ "$(id -u)" != 0 ] || wait_nice "$apid" 0; then
-	window_nice=yes
-fi
-read -r m2 < "$d/tfs/trace_marker"
-printf '# tracer: nop\n            init-74      [000] .....     0.4: tracing_mark_write: %s\n' "$m2" > "$d/tfs/trace"
-wait "$apid"
-if [ $dump_nice = yes ] && [ $window_nice = yes ] && grep -qx "cut${TAB}mark" "$d/root/dump.out"; then
-	t_pass agent/cut-dump-at-nice-10
-else
-	t_fail agent/cut-dump-at-nice-10 "the worker's nice: during the cut dump 10 ($dump_nice), in the window 0 ($window_nice)" "$d/root/dump.out" "$A/cut-nice.err"
-fi
-
 # ---- MIPS as the others: the init dump cut, PID 1 released at its mark,
 # long before the window's end (the window's 3 s are the margin: the
 # reader of the agent's stderr lists the dumps when "would exec" comes) ----
