@@ -6,7 +6,8 @@
  * or, appended to a user's own initrd (probecc --initrd), as
  * /probecc/init with rdinit=/probecc/init ("overlay mode", below):
  *
- *   0. clones its worker at once (clone(CLONE_FILES), worker_clone())
+ *   0. clones its worker at once (clone(CLONE_VM | CLONE_FILES),
+ *      worker_clone())
  *      and waits until the worker releases it (step 4) or ends, then
  *      execs the real init (step 5): PID 1's own work before the real
  *      init is that clone, the wait and the exec, and its PID, the real
@@ -601,8 +602,9 @@ static void worker_release(struct agent *a)
  * its clock mark is in the trace (dump(): a cut dump), and the worker
  * goes on as the window child; without one it releases PID 1 once the
  * last dump is out (last_dump_out()), empties the notrace lists of its
- * PID and exits.  Its copy of the agent's memory, the perf rings it maps
- * included, is its own: PID 1's exec changes nothing of it.
+ * PID and exits.  It shares PID 1's memory (CLONE_VM) up to PID 1's
+ * exec, which gives PID 1 a new mm and leaves the worker the old one,
+ * the perf rings it maps included (fs/exec.c exec_mmap()).
  */
 static int worker_run(void *p)
 {
@@ -630,7 +632,12 @@ static int worker_run(void *p)
  * console the worker opens as fds 0..2 (fix_stdio()) is this task's, for
  * the real init; every other fd is O_CLOEXEC, and the exec gives PID 1
  * a table of its own (fs/exec.c begin_new_exec() -> unshare_files()).
- * No CLONE_VM: the worker's memory is its own.  SIGUSR1 and SIGCHLD
+ * CLONE_VM: no page tables copied and no copy-on-write faults in the
+ * worker (about 15 ms of TCG's MIPS); so once released PID 1 only reads
+ * the init list and execs (exec_init()): no malloc, no stdio, as musl's
+ * and glibc's malloc take no lock in a process that started no thread
+ * (the worker shares the C library's TLS, errno included).  The stack
+ * stays mapped for the worker.  SIGUSR1 and SIGCHLD
  * are blocked while waiting, so PID 1, which gets no signal it has no
  * handler for, still has them queued (kernel/signal.c sig_ignored():
  * "blocked signals are never ignored"); a worker that dies releases it
@@ -663,11 +670,11 @@ static pid_t worker_clone(struct agent *a)
 		w.a = a;
 		w.parent = getpid();
 		pid = clone(worker_run, stack + WORKER_STACK,
-			    CLONE_FILES | SIGCHLD, &w);
+			    CLONE_VM | CLONE_FILES | SIGCHLD, &w);
 		err = errno;
 	}
-	if (stack != MAP_FAILED)
-		munmap(stack, WORKER_STACK);	/* the worker has its copy */
+	if (pid < 0 && stack != MAP_FAILED)
+		munmap(stack, WORKER_STACK);	/* else the worker's, to its end */
 	while (pid > 0) {
 		if (sigwaitinfo(&wait_set, &si) < 0)
 			continue;	/* EINTR */
@@ -687,17 +694,19 @@ static pid_t worker_clone(struct agent *a)
  * exec_init() - exec the first init that works: the plan's, then (overlay
  * mode) the image's own /init, then the kernel's order.  As PID 1 the
  * paths are the real ones (not under the overlay's /probecc root).
- * argv[0] is the init's path as the plan names it;
- * @args (NULL-terminated) follow.  In test mode the paths are looked up
+ * argv[0] is the init's path as the plan names it, written over
+ * @args[-1] (the agent's own argv[0] or last option: no allocation, as
+ * the worker shares this memory); @args (NULL-terminated) follow.  In test mode the paths are looked up
  * under --root, and with --no-exec the first executable one is only
  * printed ("would exec PATH" on stderr) and 0 returned.  SIGPIPE, ignored
  * by the agent, is set back to the default first (SIG_IGN survives exec).
- * Returns -1 when no init could be exec'd.
+ * Messages go through dprintf(), not stderr's FILE, which the worker may
+ * be using.  Returns -1 when no init could be exec'd.
  */
-static int exec_init(struct agent *a, char **args, int nargs)
+static int exec_init(struct agent *a, char **args)
 {
 	const char *list[AGENT_MAX_INITS + 5];
-	char path[AGENT_PATH_MAX], **av;
+	char path[AGENT_PATH_MAX], **av = args - 1;
 	int n = 0, i;
 
 	for (i = 0; i < a->n_inits; i++)
@@ -707,11 +716,6 @@ static int exec_init(struct agent *a, char **args, int nargs)
 	for (i = 0; i < 4; i++)
 		list[n++] = default_inits[i];
 	signal(SIGPIPE, SIG_DFL);
-	av = calloc(nargs + 2, sizeof(*av));
-	if (!av)
-		return -1;
-	for (i = 0; i < nargs; i++)
-		av[i + 1] = args[i];
 	for (i = 0; i < n; i++) {
 		if (a->pid1 ? strlen(list[i]) >= sizeof(path) :
 		    rooted(a, path, sizeof(path), list[i]) != 0)
@@ -720,20 +724,17 @@ static int exec_init(struct agent *a, char **args, int nargs)
 			strcpy(path, list[i]);
 		if (a->no_exec) {
 			if (!access(path, X_OK)) {
-				fprintf(stderr, "agent: would exec %s\n",
-					list[i]);
-				free(av);
+				dprintf(2, "agent: would exec %s\n", list[i]);
 				return 0;
 			}
 			continue;
 		}
 		av[0] = (char *)list[i];
 		execv(path, av);
-		fprintf(stderr, "probecc-agent: exec %s: %s\n", list[i],
+		dprintf(2, "probecc-agent: exec %s: %s\n", list[i],
 			strerror(errno));
 	}
-	fprintf(stderr, "probecc-agent: no init found\n");
-	free(av);
+	dprintf(2, "probecc-agent: no init found\n");
 	return -1;
 }
 
@@ -781,7 +782,7 @@ int main(int argc, char **argv)
 	} else if (a.pid1) {
 		fix_stdio(&a);	/* the worker died before it opened the console */
 	}
-	rc = exec_init(&a, argv + first, argc - first);
+	rc = exec_init(&a, argv + first);
 	/*
 	 * Not exec'd: --no-exec, or no init at all, where PID 1's exit
 	 * panics the kernel: the worker's dumps go out first.
