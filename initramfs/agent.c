@@ -84,6 +84,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -633,7 +634,8 @@ static int worker_run(void *p)
  * the real init; every other fd is O_CLOEXEC, and the exec gives PID 1
  * a table of its own (fs/exec.c begin_new_exec() -> unshare_files()).
  * CLONE_VM: no page tables copied and no copy-on-write faults in the
- * worker (about 15 ms of TCG's MIPS); so once released PID 1 only reads
+ * worker (5-10 ms of a Malta boot under TCG, bench/README.md); so once
+ * released PID 1 only reads
  * the init list and execs (exec_init()): no malloc, no stdio, as musl's
  * and glibc's malloc take no lock in a process that started no thread
  * (the worker shares the C library's TLS, errno included).  The stack
@@ -691,17 +693,36 @@ static pid_t worker_clone(struct agent *a)
 }
 
 /*
+ * exec_say() - a message of at most 511 bytes on fd 2, formatted on the
+ * stack (vsnprintf() touches no FILE or list of FILEs) and written
+ * whole: for PID 1 after the release, beside the worker.
+ */
+static void exec_say(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		write_all(2, buf, n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+/*
  * exec_init() - exec the first init that works: the plan's, then (overlay
  * mode) the image's own /init, then the kernel's order.  As PID 1 the
  * paths are the real ones (not under the overlay's /probecc root).
  * argv[0] is the init's path as the plan names it, written over
  * @args[-1] (the agent's own argv[0] or last option: no allocation, as
- * the worker shares this memory); @args (NULL-terminated) follow.  In test mode the paths are looked up
- * under --root, and with --no-exec the first executable one is only
- * printed ("would exec PATH" on stderr) and 0 returned.  SIGPIPE, ignored
- * by the agent, is set back to the default first (SIG_IGN survives exec).
- * Messages go through dprintf(), not stderr's FILE, which the worker may
- * be using.  Returns -1 when no init could be exec'd.
+ * the worker shares this memory); @args (NULL-terminated) follow.  In
+ * test mode the paths are looked up under --root, and with --no-exec
+ * the first executable one is only printed ("would exec PATH" on
+ * stderr) and 0 returned.  SIGPIPE, ignored by the agent, is set back
+ * to the default first (SIG_IGN survives exec).  Messages go out by
+ * exec_say(), not through stdio, whose FILEs the worker may be using.
+ * Returns -1 when no init could be exec'd.
  */
 static int exec_init(struct agent *a, char **args)
 {
@@ -724,17 +745,17 @@ static int exec_init(struct agent *a, char **args)
 			strcpy(path, list[i]);
 		if (a->no_exec) {
 			if (!access(path, X_OK)) {
-				dprintf(2, "agent: would exec %s\n", list[i]);
+				exec_say("agent: would exec %s\n", list[i]);
 				return 0;
 			}
 			continue;
 		}
 		av[0] = (char *)list[i];
 		execv(path, av);
-		dprintf(2, "probecc-agent: exec %s: %s\n", list[i],
-			strerror(errno));
+		exec_say("probecc-agent: exec %s: %s\n", list[i],
+			 strerror(errno));
 	}
-	dprintf(2, "probecc-agent: no init found\n");
+	exec_say("probecc-agent: no init found\n");
 	return -1;
 }
 
