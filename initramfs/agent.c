@@ -540,7 +540,9 @@ static void last_dump_out(struct agent *a)
 
 /*
  * The plan's init lines, which the worker read, for the task that execs
- * the real init: a shared anonymous mapping, written before the release.
+ * the real init: the worker shares this task's memory (CLONE_VM), and
+ * writes them before the release.  A copy, as the worker may free the
+ * plan's strings while PID 1 execs.
  */
 struct init_list {
 	int n;
@@ -651,6 +653,7 @@ static int worker_run(void *p)
 static pid_t worker_clone(struct agent *a)
 {
 	static struct worker_arg w;
+	static struct init_list inits;
 	sigset_t wait_set;
 	siginfo_t si;
 	char *stack;
@@ -662,13 +665,12 @@ static pid_t worker_clone(struct agent *a)
 	sigaddset(&wait_set, SIGCHLD);
 	if (sigprocmask(SIG_BLOCK, &wait_set, &w.mask))
 		return -1;
-	w.inits = mmap(NULL, sizeof(*w.inits), PROT_READ | PROT_WRITE,
-		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	w.inits = &inits;
 	stack = mmap(NULL, WORKER_STACK, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 	pid = -1;
 	err = errno;
-	if (w.inits != MAP_FAILED && stack != MAP_FAILED) {
+	if (stack != MAP_FAILED) {
 		w.a = a;
 		w.parent = getpid();
 		pid = clone(worker_run, stack + WORKER_STACK,
@@ -684,9 +686,7 @@ static pid_t worker_clone(struct agent *a)
 			break;
 	}
 	if (pid > 0)
-		inits_get(a, w.inits);	/* kept mapped: up to the exec */
-	else if (w.inits != MAP_FAILED)
-		munmap(w.inits, sizeof(*w.inits));
+		inits_get(a, w.inits);
 	sigprocmask(SIG_SETMASK, &w.mask, NULL);
 	errno = err;
 	return pid;
