@@ -38,7 +38,9 @@
 #   (an agent before plan_cpu_us shows -).
 #
 # usage: bench/agent-cost.sh [cost] [arm]   (default both)
-# Environment: ROUNDS=12, ARM_ROUNDS=3, ARM_SIZES="98 500",
+# Environment: ROUNDS=12, ARM_ROUNDS=3, ARM_SIZES="98 500", RC_MOUNTS=0
+#   (1: rc mounts /proc and /sys first where they are not, as a real init
+#   does: the agent's mounts are then not all its own cost),
 #   PROBES=examples/bond0.probes (C names on a kernel without BTF: its
 #   DWARF from Debian's -dbg, fetched as run-probes --dbg does), OUT=dir (default a new one under /tmp),
 #   MACHINE=mipsel, AGENT=initramfs/agent-<its arch> and PROBECC=./probecc (the build under
@@ -76,21 +78,29 @@ target=$(qemu-images/target "$machine")
 kver=${KREL%%-*}
 user="console=$M_CONSOLE rdinit=/init"
 
-# rc: the real init of both images; its kmsg line is the measure
-cat > "$out/rc" <<'EOF'
-#!/bin/sh
+# rc: the real init of both images; its kmsg line is the measure.  With
+# RC_MOUNTS=1 it first mounts /proc and /sys where they are not (as
+# qemu-images/rc/ and every init does before its own work), which the
+# agent's boots find mounted by the agent.
+{
+	echo '#!/bin/sh'
+	[ "${RC_MOUNTS:-0}" = 0 ] || printf '%s\n' \
+		'[ -e /proc/self ] || mount -t proc proc /proc' \
+		'[ -d /sys/class ] || mount -t sysfs sys /sys'
+	cat <<'EOF'
 mkdir -p /tmp/kdev
 mount -t devtmpfs dev /tmp/kdev
 echo "bench: real init" > /tmp/kdev/kmsg
-# the agent's boots (it mounted sysfs): let its window dump out, whose
+# the agent's boots (it mounted tracefs): let its window dump out, whose
 # manifest has init_dump_us and fork_us
 i=0
-while [ -d /sys/kernel ] && [ ! -e /run/probecc.done ] && [ $i -lt 20 ]; do
+while [ -e /sys/kernel/tracing/trace ] && [ ! -e /run/probecc.done ] && [ $i -lt 20 ]; do
 	sleep 1
 	i=$((i + 1))
 done
 poweroff -f
 EOF
+} > "$out/rc"
 
 # boot NAME IMAGE APPEND: one boot, the console in $out/NAME.console
 boot() {
@@ -113,7 +123,7 @@ stats() {
 		printf "%.3f %.3f-%.3f\n", m, v[1], v[NR] }'
 }
 
-echo "bench/agent-cost.sh: $(date -u '+%F %T') UTC, $(git describe --always --dirty), MACHINE=$machine, agent $agent, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "bench/agent-cost.sh: $(date -u '+%F %T') UTC, $(git describe --always --dirty), MACHINE=$machine, RC_MOUNTS=${RC_MOUNTS:-0}, agent $agent, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "kernel $KERNEL_PKG $KERNEL_VERSION, target $target"
 
 if [[ " $parts " == *" cost "* ]]; then

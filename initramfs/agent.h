@@ -164,6 +164,7 @@ struct agent {
 	unsigned long long perf_dropped;	/* samples not kept */
 	int perf_mmaps;	/* a user-stack probe's events report mmaps */
 	unsigned long long perf_ring_bytes;	/* data bytes of every ring mapped */
+	long long kprobe_pmu;	/* the kprobe PMU's type once read, else 0 */
 	int perf_full;	/* the sample text was full once: samples only counted */
 	struct perf_map *maps;	/* at most PERF_MAPS_MAX */
 	size_t n_maps;

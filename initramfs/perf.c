@@ -682,14 +682,17 @@ static long long event_id(const struct agent *a, const char *event,
 /*
  * The kprobe PMU's type (/sys/bus/event_source/devices/kprobe/type,
  * kernel/events/core.c: perf_kprobe, 4.17+), or -errno (ENOENT without
- * it or without sysfs).
+ * it or without sysfs).  Read once: a registered PMU keeps its type, a
+ * dynamic one above PERF_TYPE_MAX, never 0 (perf_pmu_register()).
  */
-static long long kprobe_pmu_type(const struct agent *a)
+static long long kprobe_pmu_type(struct agent *a)
 {
 	char path[AGENT_PATH_MAX], buf[32], *end;
 	long long type;
 	ssize_t n;
 
+	if (a->kprobe_pmu > 0)
+		return a->kprobe_pmu;
 	if (rooted(a, path, sizeof(path),
 		   "/sys/bus/event_source/devices/kprobe/type"))
 		return -ENAMETOOLONG;
@@ -699,6 +702,7 @@ static long long kprobe_pmu_type(const struct agent *a)
 	type = strtoll(buf, &end, 10);
 	if (end == buf || type < 0 || type > UINT32_MAX)
 		return -EINVAL;
+	a->kprobe_pmu = type;
 	return type;
 }
 
@@ -712,7 +716,7 @@ static long long kprobe_pmu_type(const struct agent *a)
  * often leaves without an events/ directory) gets its callchains here.
  * Returns 0, or -errno (no PMU, a bad offset).
  */
-static int pmu_kprobe(const struct agent *a, const char *event,
+static int pmu_kprobe(struct agent *a, const char *event,
 		      struct perf_event_attr *attr, char *sym, size_t size)
 {
 	const char *s = event + strlen("kprobe:");
