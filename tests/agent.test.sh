@@ -757,7 +757,7 @@ fi
 # ---- MIPS as the others: the init dump cut, PID 1 released at its mark,
 # long before the window's end (the window's 3 s are the margin: the
 # reader of the agent's stderr lists the dumps when "would exec" comes) ----
-d=$A/mips-release
+d=$A/mips-init-dump-cut
 mk_tracefs "$d/tfs"
 mk_root "$d/root"
 : > "$d/tfs/trace_marker"
