@@ -173,11 +173,21 @@ if ! qemu-images/mkimage mipsel -o "$d/base.img" --agent tests/firstjob/init-sta
 else
 	# the init powers off by itself once it has said its word; an
 	# --until-console it never prints lets the boot end by that
-	# poweroff, which run-probes must call a poweroff, not "until"
-	qemu-images/run-probes --arch mipsel --out "$d/out" --base-initrd "$d/base.img" \
-		--until-console 'init: never says this' --timeout 180 \
-		tests/firstjob/overlay-done.probes > "$d/run.log" 2>&1
-	rc=$?
+	# poweroff, which run-probes must call a poweroff, not "until".
+	# Booted again on the MIPS kprobe single-step oops (tests/lib.sh):
+	# kernel_execve's kprobe is hit by the kernel's own modprobe helpers
+	# before /init, where a CI run saw the oops (at 0.99 s).
+	rm -rf "$d"/out.boot[0-9]
+	for try in $(seq $KPROBE_OOPS_TRIES); do
+		rm -rf "$d/out"
+		qemu-images/run-probes --arch mipsel --out "$d/out" --base-initrd "$d/base.img" \
+			--until-console 'init: never says this' --timeout 180 \
+			tests/firstjob/overlay-done.probes > "$d/run.log" 2>&1
+		rc=$?
+		[ $try != $KPROBE_OOPS_TRIES ] && kprobe_oops "$d/out/console.log" "$d/out/ttyS1.raw" || break
+		mv "$d/out" "$d/out.boot$try" && mv "$d/run.log" "$d/out.boot$try/"
+		echo "    (firstjob/overlay-done: the kernel's kprobe single-step crash, see $d/out.boot$try/console.log: booting again)"
+	done
 	if [ $rc -eq 0 ] && grep -q '^init: saw /run/probecc.done: window 2' "$d/out/console.log"; then
 		t_pass firstjob/overlay-done
 	else
