@@ -10,6 +10,11 @@
 #   FUZZ_SECONDS  time per target (default 60)
 #   FUZZ_RUNS     at most this many executions per target (default: no limit)
 #   FUZZ_NICE     nice level of the fuzzer (default 10; bench/fuzz.sh: 19)
+#   FUZZ_FORK     N > 1: one run in N worker processes (libFuzzer's
+#                 -fork=N), their executions counted together; a unit
+#                 over 1 s of wall time is then kept as a slow unit
+#                 (-report_slow_units=1), since the workers' final
+#                 stats are not printed
 #   FUZZ_WORK     where the seeds, corpora and crashes go
 #                 (default tests/out/fuzz); the corpus of a target grows
 #                 there from run to run until removed
@@ -20,6 +25,13 @@ set -u -o pipefail
 cd "$(dirname "$0")/../.."
 secs=${FUZZ_SECONDS:-60}
 runs=${FUZZ_RUNS:--1}
+fork=${FUZZ_FORK:-1}
+case $fork in
+[1-9] | [1-9][0-9]) ;;
+*) echo "run.sh: FUZZ_FORK=$fork: not a number of processes from 1 to 99" >&2; exit 2 ;;
+esac
+forkopt=()
+[ "$fork" = 1 ] || forkopt=(-fork="$fork" -report_slow_units=1)
 nice=${FUZZ_NICE:-10}
 work=${FUZZ_WORK:-tests/out/fuzz}
 [ $# -gt 0 ] || set -- compile report console baseline previous ustack modules raw bootconfig bootargs dtb btf plan facts logframe lavalog
@@ -60,7 +72,7 @@ for t in "$@"; do
 	[ ! -f "$bin.dict" ] || dict=(-dict="$bin.dict")
 	# -close_fd_mask=3: the code's own stdout and stderr (diagnostics)
 	# go nowhere; libFuzzer and the sanitizers keep theirs.
-	nice -n "$nice" "$bin" -max_total_time="$secs" -runs="$runs" "${dict[@]}" \
+	nice -n "$nice" "$bin" -max_total_time="$secs" -runs="$runs" "${dict[@]}" "${forkopt[@]}" \
 		-close_fd_mask=3 -print_final_stats=1 \
 		-artifact_prefix="$w/crashes/" "$w/corpus" "$w/seeds" > "$w/log" 2>&1
 	rc=$?
@@ -69,6 +81,13 @@ for t in "$@"; do
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$w/log")
 	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$w/log")
 	cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<< "$done_line")
+	if [ "$fork" != 1 ]; then
+		# the parent's "#N: cov: C ..." lines count every worker's
+		done_line=$(grep -a -E '^#[0-9]+: cov:' "$w/log" | tail -1)
+		execs=$(sed -n 's/^#\([0-9]*\):.*/\1/p' <<< "$done_line")
+		cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<< "$done_line")
+		rate=$(( ${execs:-0} / (end - start > 0 ? end - start : 1) ))
+	fi
 	corp=$(ls "$w/corpus" | wc -l)
 	# slow-unit-*: an input that took over 10 s of wall time
 	# (-report_slow_units), no crash; at nice 19 on a loaded machine
