@@ -77,19 +77,20 @@ for t in "$@"; do
 		-artifact_prefix="$w/crashes/" "$w/corpus" "$w/seeds" > "$w/log" 2>&1
 	rc=$?
 	end=$(date +%s)
-	done_line=$(grep -a -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED)' "$w/log" | tail -1)
-	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$w/log")
-	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$w/log")
-	cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<< "$done_line")
-	if [ "$fork" != 1 ]; then
+	if [ "$fork" = 1 ]; then
+		done_line=$(grep -a -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED)' "$w/log" | tail -1)
+		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$w/log")
+		rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$w/log")
+	else
 		# the parent's "#N: cov: C ..." lines count every worker's
 		done_line=$(grep -a -E '^#[0-9]+: cov:' "$w/log" | tail -1)
 		execs=$(sed -n 's/^#\([0-9]*\):.*/\1/p' <<< "$done_line")
-		cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<< "$done_line")
 		rate=$(( ${execs:-0} / (end - start > 0 ? end - start : 1) ))
 	fi
+	cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<< "$done_line")
 	corp=$(ls "$w/corpus" | wc -l)
-	# slow-unit-*: an input that took over 10 s of wall time
+	# slow-unit-*: an input that took over 10 s of wall time (1 s with
+	# FUZZ_FORK)
 	# (-report_slow_units), no crash; at nice 19 on a loaded machine
 	# mostly time spent waiting for a CPU.  Said, replayed and timed,
 	# not counted as a crash.
