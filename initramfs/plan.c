@@ -140,6 +140,35 @@ static int has(const char *t, size_t n, const char *match, int def)
 }
 
 /*
+ * SEQ_RECORD_MAX - longer than any line of a tracefs listing an expect
+ * line reads: the longest, set_ftrace_filter's function probe, is two
+ * symbols of KSYM_NAME_LEN (512) with a module name and a count
+ * (kernel/trace/ftrace.c t_probe_show()).
+ */
+#define SEQ_RECORD_MAX	2048
+
+/*
+ * listing_ended() - did a read(2) that got @got of the @asked bytes
+ * reach the end of a tracefs listing?  A listing is a seq_file, whose
+ * read comes back short at the end, when the next line did not fit the
+ * kernel's buffer of a page, or on an error, which loses lines and so
+ * can only fail a check (fs/seq_file.c seq_read_iter()): short by more
+ * than a line can take, it was the end.  Reading on to the 0 of EOF
+ * costs a second walk, as each read starts the listing anew: for
+ * set_ftrace_filter every ftrace record of the kernel
+ * (kernel/trace/ftrace.c t_start(); 29,844 on Malta, 22-35 M
+ * instructions a walk).  A regular file (test mode) is short only at
+ * its end.
+ */
+static int listing_ended(size_t got, size_t asked)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	return got < asked && page > SEQ_RECORD_MAX &&
+	       got <= (size_t)page - SEQ_RECORD_MAX;
+}
+
+/*
  * seen_has() - does an expect line's @file (its tracefs @path) hold
  * @match as one whole token (file_has_token()), or, with @def, also as
  * the "GROUP/EVENT" of a definition in a probe listing (text_lists_def())?
@@ -148,7 +177,8 @@ static int has(const char *t, size_t n, const char *match, int def)
  * checks each function name of a list, each kprobe in kprobe_events
  * and set_event, and a read of set_ftrace_filter walks every ftrace
  * record of the kernel (kernel/trace/ftrace.c: t_func_next(), 29,844 on
- * Malta).  With every slot taken the file is read for this line alone.
+ * Malta); a short first read is the whole listing (listing_ended()).
+ * With every slot taken the file is read for this line alone.
  * A file larger than AGENT_SEEN_MAX, or when memory is short, is
  * streamed each time, for a token only.
  * Returns 1, 0, or -errno.
@@ -156,7 +186,7 @@ static int has(const char *t, size_t n, const char *match, int def)
 static int seen_has(struct agent *a, const char *file, const char *path,
 		    const char *match, int def)
 {
-	size_t i, len = 0, cap;
+	size_t i, len = 0, cap, want;
 	char *buf;
 	int fd, slot = -1, r;
 
@@ -194,7 +224,8 @@ static int seen_has(struct agent *a, const char *file, const char *path,
 			}
 			buf = more;
 		}
-		n = read(fd, buf + len, cap - len);
+		want = cap - len;
+		n = read(fd, buf + len, want);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -207,6 +238,8 @@ static int seen_has(struct agent *a, const char *file, const char *path,
 		if (n == 0)
 			break;
 		len += n;
+		if (listing_ended(n, want))
+			break;
 	}
 	close(fd);
 	if (!buf || len > AGENT_SEEN_MAX) {

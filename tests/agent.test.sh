@@ -306,6 +306,34 @@ if command -v strace > /dev/null && [ -w /dev/full ]; then
 	grep '^item' "$d/dump" > "$d/items" 2>&1
 	t_check agent/expect-read-once-items "$d/want" "$d/items"
 
+	# a listing whose first read comes back short by more than a line
+	# can be is whole: no second read (each starts the kernel's walk
+	# anew); a long one is read to its end (its last line is the one
+	# checked)
+	for n in 1 4000; do
+		d=$A/one-read-$n
+		mk_tracefs "$d/tfs"
+		mk_root "$d/root"
+		seq -f 'f%g' "$n" > "$d/tfs/set_ftrace_filter"
+		echo register_netdevice >> "$d/tfs/set_ftrace_filter"
+		plan "$d/plan" 'probecc-plan|1' \
+			'expect|a|set_ftrace_filter|register_netdevice|register_netdevice'
+		timeout 60 strace -f -qq -y -e trace=read -o "$d/strace" \
+			"$AGENT" --root "$d/root" --tracefs "$d/tfs" --plan "$d/plan" \
+			--sink "$d/dump" --no-exec 2> "$A/one-read-$n.err"
+		reads=$(grep -c '^[0-9]* *read([0-9]*<[^>]*/tfs/set_ftrace_filter>' "$d/strace")
+		items=$(grep '^item' "$d/dump" 2>&1)
+		# the short listing in one read; the long one (23 KB) in several
+		[ "$reads" = 1 ] && got=1 || got=more
+		[ "$n" = 1 ] && want=1 || want=more
+		if [ "$got" = "$want" ] &&
+		   [ "$items" = "item${TAB}a${TAB}ok${TAB}set_ftrace_filter${TAB}-" ]; then
+			t_pass "agent/listing-read-once-$n"
+		else
+			t_fail "agent/listing-read-once-$n" "$reads reads of set_ftrace_filter; items: $items" "$d/strace"
+		fi
+	done
+
 	# set_event lines of one group: one write to the group's enable file
 	# when that enables exactly them, else line by line
 	d=$A/group
