@@ -158,11 +158,14 @@ struct timebase {
 	 * notrace_line: the manifest has such a line, taken or not.  And
 	 * its mark "probecc-notrace PID NS", written by that PID once the
 	 * kernel took it: its time in the trace (-1: not seen, -2: twice,
-	 * or another task's).
+	 * or another task's).  own: the line was "own PID NS" instead, the
+	 * agent's worker in no PID list, every hit of PID its own, and the
+	 * mark "probecc-own PID NS", written once it started.
 	 */
 	long notrace_pid;
 	long long notrace_ns;
 	bool notrace_line;
+	bool own, own_and_notrace;	/* own_and_notrace: both lines, taken neither */
 	double notrace_ts;
 };
 
@@ -204,8 +207,8 @@ struct dump {
 	char *timebase_why;
 	char *timebase_note;	/* a measured timebase's reading that went back */
 	/*
-	 * The agent's own hits (its PID, from its exec until the kernel
-	 * took its notrace PID: the open of that file, its mounts' work),
+	 * The agent's own hits (its worker's every one; or PID 1's from its
+	 * exec until the kernel took its notrace PID: its mounts' work),
 	 * left out by dumpread_agent_own(): how many, from when (after
 	 * the kernel's exec event of its PID when agent_own_exec) until
 	 * when, on the trace clock.  agent_own_kept: why none were left
@@ -359,7 +362,10 @@ const char *dump_incomplete_why(const struct dump *d, char *buf, size_t size);
 /* The "perf-stat" line of @probe, or NULL. */
 const struct perf_stat *perf_stat_of(const struct dump *d, const char *probe);
 /*
- * dumpread_agent_own() - leave out of @d's hits the agent's own: those
+ * dumpread_agent_own() - leave out of @d's hits the agent's own: every
+ * hit of the PID of dump 1's "own PID NS" line (the agent's worker, a
+ * PID other than 1, in no PID list) when the trace has its mark
+ * "probecc-own PID NS", written by that PID; or those
  * of the PID of dump 1's "notrace PID NS" line after its exec and up to
  * the agent's mark "probecc-notrace PID NS" (docs/plan.md), which that
  * PID wrote once the kernel took it (set_event_notrace_pid), on the

@@ -653,16 +653,21 @@ static void agent_own_kept(struct dump *d)
 			dr_why(&d->agent_own_kept, "%s", d->notrace_note);
 		return;
 	}
+	const char *kind = f->own ? "own" : "notrace";
+
 	if (f->n != 1)
 		dr_why(&d->agent_own_kept, "dump 1 is not among the dumps");
+	else if (f->own_and_notrace)
+		dr_why(&d->agent_own_kept, "dump 1 has both an own and a notrace line: not the agent's, which writes one");
 	else if (!f->notrace_pid)
-		dr_why(&d->agent_own_kept, "dump 1's notrace line is not the agent's (not a PID and a time between its start and its clock mark)");
+		dr_why(&d->agent_own_kept, "dump 1's %s line is not the agent's (not a PID%s and a time between its start and its clock mark)",
+		       kind, f->own ? " other than 1" : "");
 	else if (f->notrace_ts == -1)
-		dr_why(&d->agent_own_kept, "no notrace mark of PID %ld in the trace (an agent before the marks, or not the buffer it marked)",
-		       f->notrace_pid);
+		dr_why(&d->agent_own_kept, "no %s mark of PID %ld in the trace (an agent before the marks, or not the buffer it marked)",
+		       kind, f->notrace_pid);
 	else
-		dr_why(&d->agent_own_kept, "the notrace mark of PID %ld is twice in the trace, or another task's",
-		       f->notrace_pid);
+		dr_why(&d->agent_own_kept, "the %s mark of PID %ld is twice in the trace, or another task's",
+		       kind, f->notrace_pid);
 }
 
 /* dumpread_agent_own() - see dumpread.h. */
@@ -682,9 +687,10 @@ void dumpread_agent_own(struct dump *d)
 	d->agent_own_exec = false;
 	/*
 	 * A PID other than 1 is the agent's worker (initramfs/agent.c), the
-	 * PID's only task before its mark (PIDs are not reused before
-	 * pid_max wraps): every hit of it up to the mark, with no start to
-	 * map from CLOCK_BOOTTIME (a mark stamped late, its write preempted,
+	 * PID's only task (PIDs are not reused before pid_max wraps): every
+	 * hit of it up to the mark ("notrace": the PID lists kept it out
+	 * after), or all of them ("own": in no list), with no start to map
+	 * from CLOCK_BOOTTIME (a mark stamped late, its write preempted,
 	 * moved that start past the agent's first open).
 	 */
 	d->agent_own_worker = f->notrace_pid != 1;
@@ -702,7 +708,8 @@ void dumpread_agent_own(struct dump *d)
 	for (i = 0; i < d->nhits; i++) {
 		const struct hit *h = &d->hits[i];
 
-		if (task_pid(h->task) == f->notrace_pid && h->ts <= until &&
+		if (task_pid(h->task) == f->notrace_pid &&
+		    (h->ts <= until || f->own) &&
 		    (d->agent_own_worker ||
 		     (d->agent_own_exec ? h->ts > from : h->ts >= from))) {
 			d->agent_own++;

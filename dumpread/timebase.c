@@ -18,8 +18,9 @@
 
 
 /*
- * The manifest's "notrace PID NS" line (docs/plan.md) into @tb, when the
- * PID is one and NS lies between the agent's start and its clock mark,
+ * The manifest's "notrace PID NS" or "own PID NS" line (docs/plan.md)
+ * into @tb, when the PID is one (for "own" a PID other than 1: the
+ * worker's) and NS lies between the agent's start and its clock mark,
  * as the agent wrote it; searched in the manifest only (before the
  * trace, whose strings the guest wrote).
  */
@@ -27,16 +28,26 @@ static void notrace_of(const char *body, struct timebase *tb)
 {
 	const char *end = strstr(body, "\n--- trace ---\n");
 	const char *p = strstr(body, "\nnotrace\t");
+	const char *o = strstr(body, "\nown\t");
 	long pid;
 	long long ns;
 	char *e;
 
-	if (!p || (end && p > end))
+	if (end && p > end)
+		p = NULL;
+	if (end && o > end)
+		o = NULL;
+	if (!p && !o)
 		return;
 	tb->notrace_line = true;
+	tb->own_and_notrace = p && o;	/* the agent writes one */
+	if (tb->own_and_notrace)
+		return;
+	tb->own = !p;
+	p = p ? p + 9 : o + 5;
 	errno = 0;
-	pid = strtol(p + 9, &e, 10);
-	if (errno || *e != '\t' || pid < 1 || e == p + 9)
+	pid = strtol(p, &e, 10);
+	if (errno || *e != '\t' || pid < 1 || e == p || (tb->own && pid == 1))
 		return;
 	p = e + 1;
 	if (*p < '0' || *p > '9')
@@ -115,9 +126,10 @@ bool clock_mark(struct dump *d, const char *msg, double ts)
 /*
  * notrace_mark() - take the agent's trace_marker text @msg
  * ("probecc-notrace PID NS", written once the kernel took its PID out of
- * the trace: initramfs/agent.c), stamped @ts on the trace clock by
- * the task of PID @by, as the end of the first dump's "notrace" window
- * when PID and NS are the line's.  The same mark twice, or written by
+ * the trace, or "probecc-own PID NS", its worker's: initramfs/agent.c
+ * own_mark()), stamped @ts on the trace clock by the task of PID @by,
+ * as the end of the first dump's "notrace" window, or the proof of its
+ * worker's PID, when the kind, PID and NS are the line's.  The same mark twice, or written by
  * another task, is no end (-2): dumpread_agent_own() then leaves nothing
  * out.  True when @msg is a notrace mark: it is the report's, never a hit.
  */
@@ -128,10 +140,14 @@ bool notrace_mark(struct dump *d, const char *msg, double ts, long by)
 	long long ns;
 	int end = 0;
 
-	if (sscanf(msg, "probecc-notrace %ld %lld%n", &pid, &ns, &end) != 2 ||
+	bool own = !strncmp(msg, "probecc-own ", 12);
+
+	if (sscanf(msg, own ? "probecc-own %ld %lld%n" :
+		   "probecc-notrace %ld %lld%n", &pid, &ns, &end) != 2 ||
 	    (msg[end] && msg[end] != '\n'))
 		return false;
-	if (!f->notrace_pid || pid != f->notrace_pid || ns != f->notrace_ns)
+	if (!f->notrace_pid || pid != f->notrace_pid || ns != f->notrace_ns ||
+	    own != f->own)
 		return true;	/* another boot's, or a line not taken */
 	if (by != pid)
 		f->notrace_ts = -2;

@@ -22,7 +22,8 @@
  *      node, so the kernel could not open one), tracefs on
  *      /sys/kernel/tracing, or debugfs on /sys/kernel/debug and its
  *      tracing/ directory for kernels without tracefs; as the boot's
- *      agent, puts its own PID in the notrace lists (notrace_buffer());
+ *      agent, marks its PID in the trace (own_mark(): the worker is in
+ *      no PID list, PID 1 working alone goes in them);
  *   2. reads the plan (/probecc/plan, docs/plan.md) and acts on its
  *      expect and arm lines in order;
  *   3. dumps the manifest and tracefs/trace to the plan's sink;
@@ -220,28 +221,33 @@ static void mounts(struct agent *a)
 }
 
 /*
- * notrace_buffer() on the top buffer, then the plan's instance, if any:
- * emptying them (@pid 0) once the last dump is out, the agent's last
- * system calls are traced in the top buffer alone, which an instance's
- * plan does not dump.
+ * notrace_clear() - empty the PID lists the agent put its PID in, once
+ * the last dump is out (its PID may be reused): the top buffer's (PID 1
+ * doing the work itself) and the plan's instance's, if any; the agent's
+ * last system calls are traced in the top buffer alone, which an
+ * instance's plan does not dump.
  */
-static void notrace_self(struct agent *a, long pid)
+static void notrace_clear(struct agent *a)
 {
-	notrace_buffer(a, "", pid);
-	if (a->buf_dir[0])
-		notrace_buffer(a, a->buf_dir, pid);
+	if (a->notrace_pid)
+		notrace_buffer(a, "", 0);
+	if ((a->notrace_pid || a->own_pid) && a->buf_dir[0])
+		notrace_buffer(a, a->buf_dir, 0);
 }
 
 /*
- * notrace_mark() - once the kernel took @a's PID out of the top buffer,
- * write "probecc-notrace PID NS" to its trace_marker, NS the
- * CLOCK_BOOTTIME read just before (the manifest's "notrace" line): the
- * kernel stamps it on the trace clock (a marker is no event the PID
- * lists filter: kernel/trace/trace.c tracing_mark_write()), after every
- * hit of the agent's own, the end the report takes for them (dumpread
- * notrace_mark()).  Its open and write are out of the trace.  Returns NS.
+ * own_mark() - write "probecc-KIND PID NS" to the top buffer's
+ * trace_marker, NS the CLOCK_BOOTTIME read just before (the manifest's
+ * "KIND PID NS" line), KIND "own" (the worker: every hit of PID is the
+ * agent's) or "notrace" (PID 1 itself, once the kernel took it out of
+ * the PID lists: its hits up to the mark are).  The kernel stamps the
+ * writing task's PID and the trace clock on it (a marker is no event
+ * the PID lists filter: kernel/trace/trace.c tracing_mark_write()),
+ * which the report checks against the line (dumpread/timebase.c
+ * notrace_mark()).
+ * Returns NS.
  */
-static long long notrace_mark(struct agent *a)
+static long long own_mark(struct agent *a, const char *kind, long pid)
 {
 	char path[AGENT_PATH_MAX], msg[64];
 	long long ns;
@@ -256,8 +262,7 @@ static long long notrace_mark(struct agent *a)
 			   strerror(errno));
 		return ns;
 	}
-	n = snprintf(msg, sizeof(msg), "probecc-notrace %ld %lld\n",
-		     a->notrace_pid, ns);
+	n = snprintf(msg, sizeof(msg), "probecc-%s %ld %lld\n", kind, pid, ns);
 	if (write_all(fd, msg, n))
 		agent_note(a, "notrace", "trace_marker: %s: no mark",
 			   strerror(errno));
@@ -475,8 +480,7 @@ static void __attribute__((noreturn)) window_child(struct agent *a)
 			;
 	dump(a, "window");
 	disarm_kprobes(a);
-	if (a->notrace_pid)	/* nothing left to keep out: its PID may be reused */
-		notrace_self(a, 0);
+	notrace_clear(a);
 	mark_done(a);
 	unmount_overlay(a);
 	_exit(0);
@@ -500,9 +504,21 @@ static void agent_work(struct agent *a, void (*release)(struct agent *a))
 	else if (!a->tracefs[0])
 		find_tracefs(a);
 	a->mounts_us = agent_us(a);
-	if (a->pid1 && !notrace_buffer(a, "", getpid())) {
+	/*
+	 * The worker's PID was no task's before the clone and is never the
+	 * real init's: the report leaves out its every hit by its mark
+	 * alone.  The PID lists would cost each later context switch the
+	 * events' PID probes (kernel/trace/trace_events.c
+	 * register_pid_events()) and the boot 7-15 ms of a Malta start
+	 * (bench/README.md).  PID 1 doing the work itself goes in them, and
+	 * out again before its exec.
+	 */
+	if (a->pid1 && a->tracefs[0] && getpid() != 1) {
+		a->own_pid = getpid();
+		a->own_ns = own_mark(a, "own", a->own_pid);
+	} else if (a->pid1 && !notrace_buffer(a, "", getpid())) {
 		a->notrace_pid = getpid();
-		a->notrace_ns = notrace_mark(a);
+		a->notrace_ns = own_mark(a, "notrace", a->notrace_pid);
 	}
 	boot_nonce(a);	/* in the task that dumps: one nonce per boot */
 	plan_run(a);
@@ -623,8 +639,7 @@ static int worker_run(void *p)
 		worker_release(a);
 	if (a->window)
 		window_child(a);
-	if (a->notrace_pid)	/* nothing left to keep out: its PID may be reused */
-		notrace_self(a, 0);
+	notrace_clear(a);
 	_exit(0);
 }
 
@@ -798,8 +813,7 @@ int main(int argc, char **argv)
 			strerror(errno));
 		agent_work(&a, NULL);
 		last_dump_out(&a);
-		if (a.notrace_pid)
-			notrace_self(&a, 0);
+		notrace_clear(&a);
 	} else if (a.pid1) {
 		fix_stdio(&a);	/* the worker died before it opened the console */
 	}

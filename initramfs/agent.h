@@ -141,12 +141,19 @@ struct agent {
 	long long t0_boot_ns;	/* CLOCK_BOOTTIME at the same moment */
 	/*
 	 * The PID notrace_buffer() kept out of the top buffer's events and
-	 * function tracer, and the plan's instance's (0: none), and the
-	 * CLOCK_BOOTTIME of its mark once the kernel took it: the
-	 * manifest's "notrace" line.
+	 * function tracer, and the plan's instance's (0: none; PID 1 working
+	 * without a worker), and the CLOCK_BOOTTIME of its mark once the
+	 * kernel took it: the manifest's "notrace" line.
 	 */
 	long notrace_pid;
 	long long notrace_ns;
+	/*
+	 * The worker's PID, in no PID list, and the CLOCK_BOOTTIME of its
+	 * mark (0: not the worker): the manifest's "own" line, every hit of
+	 * that PID the agent's own (initramfs/agent.c agent_work()).
+	 */
+	long own_pid;
+	long long own_ns;
 	/*
 	 * Where the agent's time before the real init goes, in microseconds
 	 * (the manifest's *_us lines; -1: not yet, or not done): mounts_us

@@ -307,7 +307,10 @@ void json_write(FILE *f, const struct report *r)
 		fprintf(f, "}, ");
 	}
 	/* the agent's own hits left out: from when until when */
-	if (d->agent_own_window && d->agent_own_worker)
+	if (d->agent_own_window && d->tb_first.own)
+		fprintf(f, "\"agent_own\": {\"left_out\": %d, \"from\": null, \"worker\": %ld, \"after_exec\": false, \"until\": null, \"mark\": %.6f}, ",
+			d->agent_own, d->tb_first.notrace_pid, d->agent_own_until);
+	else if (d->agent_own_window && d->agent_own_worker)
 		fprintf(f, "\"agent_own\": {\"left_out\": %d, \"from\": null, \"worker\": %ld, \"after_exec\": false, \"until\": %.6f}, ",
 			d->agent_own, d->tb_first.notrace_pid, d->agent_own_until);
 	else if (d->agent_own_window)

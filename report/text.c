@@ -365,7 +365,10 @@ void text_write(FILE *out, const struct report *r)
 			d->timebase ? "" : " (CLOCK_BOOTTIME)");
 	else if (d->init_why)
 		fprintf(out, "%s\n", d->init_why);
-	if (d->agent_own_window && d->agent_own_worker)
+	if (d->agent_own_window && d->tb_first.own)
+		fprintf(out, "the agent's own: %d hit(s) of its worker (PID %ld, its every hit: in no PID list, its mark at %.6f s), left out\n",
+			d->agent_own, d->tb_first.notrace_pid, d->agent_own_until);
+	else if (d->agent_own_window && d->agent_own_worker)
 		fprintf(out, "the agent's own: %d hit(s) of its worker (PID %ld, its every hit) until the kernel took it out of the trace (set_event_notrace_pid, its mark at %.6f s), left out\n",
 			d->agent_own, d->tb_first.notrace_pid, d->agent_own_until);
 	else if (d->agent_own_window)

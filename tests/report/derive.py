@@ -326,6 +326,19 @@ def before_5_8(n, b):
 
 edited(AM, before_5_8, 'notrace-before-5.8.raw', dumps=(1,))
 
+# The agent's worker in no PID list (its manifest's "own PID NS" line
+# and mark "probecc-own PID NS"), from the Malta boot of
+# examples/args.probes (one dump): the mark written by another task
+# (sh-77); the line's PID 1 (the real init's, never the worker's) with
+# the mark PID 1's; both an own and a notrace line.  The report leaves
+# nothing out of any of them, and says why.
+AO = 'tests/report/mipsel-args-own/ttyS1.raw'
+OWN = rb'(\n\s*)init-(\d+)(\s+\[\d+\] \S+\s+[0-9.]+: tracing_mark_write: probecc-own )(\d+)( \d+\n)'
+edited(AO, sub(OWN, rb'\1  sh-77\3\4\5'), 'own-mark-other-task.raw', dumps=(1,))
+edited(AO, lambda n, b: sub(rb'\nown\t\d+\t', rb'\nown\t1\t')(n, sub(OWN, rb'\1init-1\g<3>1\5')(n, b)),
+       'own-pid-1.raw', dumps=(1,))
+edited(AO, sub(rb'\n(own\t\d+\t\d+\n)', rb'\n\1notrace\t1\t1\n'), 'own-and-notrace.raw', dumps=(1,))
+
 # A module file under --modules cut short (bonding.ko's first 4,000
 # bytes): unreadable, named with why in every output.
 KO = 'tests/report/mipsel-6.1/modules/kernel/drivers/net/bonding/bonding.ko'

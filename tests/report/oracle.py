@@ -173,8 +173,11 @@ def trace_hits(trace, names, pids=False):
 
 
 def agent_own(dumps, complete, trace):
-    """(PID, from, until, exclusive) of the agent's own hits, which the
-    report leaves out: dump 1's "notrace PID NS" line (NS between the
+    """(PID, from, until, exclusive[, mark]) of the agent's own hits,
+    which the report leaves out: dump 1's "own PID NS" line (its worker,
+    in no PID list: from and until None, every hit of PID, when the trace
+    has its mark "probecc-own PID NS" once, by PID; mark its time), or
+    its "notrace PID NS" line (NS between the
     agent's start and its clock mark) and the mark "probecc-notrace PID
     NS" that PID wrote in the trace once (until: its time on the trace
     clock); from: the agent's start, NS less the timebase line's start
@@ -185,11 +188,13 @@ def agent_own(dumps, complete, trace):
     if 1 not in complete:
         return None
     m1 = dict((f[0], f[1:]) for f in manifest(dumps[1][1])[0])
-    if len(m1.get('notrace', [])) != 2 or len(m1.get('timebase', [])) != 4:
+    kinds = [k for k in ('notrace', 'own') if k in m1]
+    if len(kinds) != 1 or len(m1[kinds[0]]) != 2 or len(m1.get('timebase', [])) != 4:
         return None
-    pid, ns = int(m1['notrace'][0]), int(m1['notrace'][1])
+    kind = kinds[0]
+    pid, ns = int(m1[kind][0]), int(m1[kind][1])
     start, mark = (int(x) for x in m1['timebase'][:2])
-    if not start <= ns <= mark:
+    if not start <= ns <= mark or (kind == 'own' and pid == 1):
         return None
     marks = []
     execs = []
@@ -198,13 +203,15 @@ def agent_own(dumps, complete, trace):
         if not m:
             continue
         task_pid = int(m.group(1).rsplit('-', 1)[1])
-        if m.group(4) == 'tracing_mark_write: probecc-notrace %d %d' % (pid, ns):
+        if m.group(4) == 'tracing_mark_write: probecc-%s %d %d' % (kind, pid, ns):
             marks.append((float(m.group(3)), task_pid))
         elif m.group(4).startswith('sched_process_exec: ') and task_pid == pid:
             execs.append(float(m.group(3)))
     if len(marks) != 1 or marks[0][1] != pid:
         return None
     until = marks[0][0]
+    if kind == 'own':
+        return pid, None, None, False, until   # in no PID list: its every hit
     if pid != 1:
         return pid, None, until, False   # the agent's worker: its every hit
     frm = until - (ns - start) / 1e9
@@ -335,7 +342,7 @@ def check(cases_dir, case):
     own = agent_own(dumps, complete, trace)
     if own:
         drop = set((p, t) for p, t, pid in trace_hits(trace, names, pids=True)
-                   if pid == own[0] and t <= own[2] and
+                   if pid == own[0] and (own[2] is None or t <= own[2]) and
                    (own[1] is None or (own[1] < t if own[3] else own[1] <= t)))
         hits = [h for h in hits if h not in drop]
         n = rep.get('timebase', {}).get('agent_own_left_out', 0)
@@ -344,7 +351,9 @@ def check(cases_dir, case):
         w = rep.get('agent_own', {})
         frm_bad = (w.get('from') is not None or w.get('worker') != own[0]) if own[1] is None else \
             (w.get('from') is None or abs(w['from'] - own[1]) > 1e-6)
-        if (w.get('left_out') != len(drop) or frm_bad or abs(w.get('until', -1) - own[2]) > 1e-6 or
+        until_bad = (w.get('until', -1) is not None or abs(w.get('mark', -1) - own[4]) > 1e-6) \
+            if own[2] is None else abs(w.get('until', -1) - own[2]) > 1e-6
+        if (w.get('left_out') != len(drop) or frm_bad or until_bad or
                 w.get('after_exec') != own[3]):
             bad.append('the agent\'s own: report.json\'s window %s, the trace (%s, %.6f, after exec %s)' %
                        (w, own[1], own[2], own[3]))
