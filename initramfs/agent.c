@@ -509,7 +509,7 @@ static void agent_work(struct agent *a, void (*release)(struct agent *a))
 	 * real init's: the report leaves out its every hit by its mark
 	 * alone.  The PID lists would cost each later context switch the
 	 * events' PID probes (kernel/trace/trace_events.c
-	 * register_pid_events()) and the boot 7-15 ms of a Malta start
+	 * register_pid_events()) and 6.7-15.7 ms of a Malta start
 	 * (bench/README.md).  PID 1 doing the work itself goes in them, and
 	 * out again before its exec.
 	 */
