@@ -100,8 +100,8 @@ fi
 if kboot f "$d/f.bconf" "$(cat "$d/f.cmdline")"; then
 	qemu-images/extract-dump "$d/f.raw" 1 > "$d/f.dump1"
 	grep ' openat: ' "$d/f.dump1" > "$d/f.hits"
-	t_grep kernel/filter-lets-notrace-through "$d/f.hits" 'openat: .*path="/sys/kernel/tracing/set_event_notrace_pid"'
-	if grep -v 'path="[^"]*notrace_pid"' "$d/f.hits" | grep -q .; then
+	t_grep kernel/filter-lets-trace-marker-through "$d/f.hits" 'openat: .*path="/sys/kernel/tracing/trace_marker"'
+	if grep -v 'path="[^"]*/trace_marker"' "$d/f.hits" | grep -q .; then
 		t_fail kernel/filter-applied-by-kernel "an open the filter excludes was recorded" "$d/f.hits"
 	else
 		t_pass kernel/filter-applied-by-kernel
