@@ -33,9 +33,9 @@ static void notrace_of(const char *body, struct timebase *tb)
 	long long ns;
 	char *e;
 
-	if (end && p > end)
+	if (p && end && p > end)
 		p = NULL;
-	if (end && o > end)
+	if (o && end && o > end)
 		o = NULL;
 	if (!p && !o)
 		return;
