@@ -647,14 +647,13 @@ const struct perf_stat *perf_stat_of(const struct dump *d, const char *probe)
 static void agent_own_kept(struct dump *d)
 {
 	const struct timebase *f = &d->tb_first;
+	const char *kind = f->own ? "own" : "notrace";
 
 	if (!f->notrace_line) {
 		if (d->notrace_note)
 			dr_why(&d->agent_own_kept, "%s", d->notrace_note);
 		return;
 	}
-	const char *kind = f->own ? "own" : "notrace";
-
 	if (f->n != 1)
 		dr_why(&d->agent_own_kept, "dump 1 is not among the dumps");
 	else if (f->own_and_notrace)

@@ -129,9 +129,10 @@ bool clock_mark(struct dump *d, const char *msg, double ts)
  * the trace, or "probecc-own PID NS", its worker's: initramfs/agent.c
  * own_mark()), stamped @ts on the trace clock by the task of PID @by,
  * as the end of the first dump's "notrace" window, or the proof of its
- * worker's PID, when the kind, PID and NS are the line's.  The same mark twice, or written by
- * another task, is no end (-2): dumpread_agent_own() then leaves nothing
- * out.  True when @msg is a notrace mark: it is the report's, never a hit.
+ * worker's PID, when the kind, PID and NS are the line's.  The same
+ * mark twice, or written by another task, is no end (-2):
+ * dumpread_agent_own() then leaves nothing out.  True when @msg is a
+ * notrace or own mark: it is the report's, never a hit.
  */
 bool notrace_mark(struct dump *d, const char *msg, double ts, long by)
 {
@@ -139,7 +140,6 @@ bool notrace_mark(struct dump *d, const char *msg, double ts, long by)
 	long pid;
 	long long ns;
 	int end = 0;
-
 	bool own = !strncmp(msg, "probecc-own ", 12);
 
 	if (sscanf(msg, own ? "probecc-own %ld %lld%n" :
