@@ -127,7 +127,7 @@ bool clock_mark(struct dump *d, const char *msg, double ts)
  * notrace_mark() - take the agent's trace_marker text @msg
  * ("probecc-notrace PID NS", written once the kernel took its PID out of
  * the trace, or "probecc-own PID NS", its worker's: initramfs/agent.c
- * own_mark()), stamped @ts on the trace clock by the task of PID @by,
+ * self_mark()), stamped @ts on the trace clock by the task of PID @by,
  * as the end of the first dump's "notrace" window, or the proof of its
  * worker's PID, when the kind, PID and NS are the line's.  The same
  * mark twice, or written by another task, is no end (-2):

@@ -22,7 +22,7 @@
  *      node, so the kernel could not open one), tracefs on
  *      /sys/kernel/tracing, or debugfs on /sys/kernel/debug and its
  *      tracing/ directory for kernels without tracefs; as the boot's
- *      agent, marks its PID in the trace (own_mark(): the worker is in
+ *      agent, marks its PID in the trace (self_mark(): the worker is in
  *      no PID list, PID 1 working alone goes in them);
  *   2. reads the plan (/probecc/plan, docs/plan.md) and acts on its
  *      expect and arm lines in order;
@@ -229,25 +229,24 @@ static void mounts(struct agent *a)
  */
 static void notrace_clear(struct agent *a)
 {
-	if (a->notrace_pid)
+	if (a->self_pid == 1)
 		notrace_buffer(a, "", 0);
-	if ((a->notrace_pid || a->own_pid) && a->buf_dir[0])
+	if (a->self_pid && a->buf_dir[0])
 		notrace_buffer(a, a->buf_dir, 0);
 }
 
 /*
- * own_mark() - write "probecc-KIND PID NS" to the top buffer's
- * trace_marker, NS the CLOCK_BOOTTIME read just before (the manifest's
- * "KIND PID NS" line), KIND "own" (the worker: every hit of PID is the
- * agent's) or "notrace" (PID 1 itself, once the kernel took it out of
- * the PID lists: its hits up to the mark are).  The kernel stamps the
- * writing task's PID and the trace clock on it (a marker is no event
- * the PID lists filter: kernel/trace/trace.c tracing_mark_write()),
- * which the report checks against the line (dumpread/timebase.c
- * notrace_mark()).
- * Returns NS.
+ * self_mark() - write "probecc-KIND PID NS" to the top buffer's
+ * trace_marker, PID @a->self_pid, KIND self_kind(): "own" (the worker:
+ * every hit of PID is the agent's) or "notrace" (PID 1 itself, once the
+ * kernel took it out of the PID lists: its hits up to the mark are); NS
+ * the CLOCK_BOOTTIME read just before (the manifest's "KIND PID NS"
+ * line).  The kernel stamps the writing task's PID and the trace clock
+ * on it (a marker is no event the PID lists filter: kernel/trace/trace.c
+ * tracing_mark_write()), which the report checks against the line
+ * (dumpread/timebase.c notrace_mark()).  Returns NS.
  */
-static long long own_mark(struct agent *a, const char *kind, long pid)
+static long long self_mark(struct agent *a)
 {
 	char path[AGENT_PATH_MAX], msg[64];
 	long long ns;
@@ -262,7 +261,8 @@ static long long own_mark(struct agent *a, const char *kind, long pid)
 			   strerror(errno));
 		return ns;
 	}
-	n = snprintf(msg, sizeof(msg), "probecc-%s %ld %lld\n", kind, pid, ns);
+	n = snprintf(msg, sizeof(msg), "probecc-%s %ld %lld\n", self_kind(a),
+		     a->self_pid, ns);
 	if (write_all(fd, msg, n))
 		agent_note(a, "notrace", "trace_marker: %s: no mark",
 			   strerror(errno));
@@ -513,12 +513,10 @@ static void agent_work(struct agent *a, void (*release)(struct agent *a))
 	 * (bench/README.md).  PID 1 doing the work itself goes in them, and
 	 * out again before its exec.
 	 */
-	if (a->pid1 && a->tracefs[0] && getpid() != 1) {
-		a->own_pid = getpid();
-		a->own_ns = own_mark(a, "own", a->own_pid);
-	} else if (a->pid1 && !notrace_buffer(a, "", getpid())) {
-		a->notrace_pid = getpid();
-		a->notrace_ns = own_mark(a, "notrace", a->notrace_pid);
+	if (a->pid1 && a->tracefs[0] &&
+	    (getpid() != 1 || !notrace_buffer(a, "", getpid()))) {
+		a->self_pid = getpid();
+		a->self_ns = self_mark(a);
 	}
 	boot_nonce(a);	/* in the task that dumps: one nonce per boot */
 	plan_run(a);

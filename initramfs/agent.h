@@ -140,20 +140,15 @@ struct agent {
 	struct timespec t0;	/* CLOCK_MONOTONIC at start of main() */
 	long long t0_boot_ns;	/* CLOCK_BOOTTIME at the same moment */
 	/*
-	 * The PID notrace_buffer() kept out of the top buffer's events and
-	 * function tracer, and the plan's instance's (0: none; PID 1 working
-	 * without a worker), and the CLOCK_BOOTTIME of its mark once the
-	 * kernel took it: the manifest's "notrace" line.
+	 * The PID the agent marked in the trace (0: none) and the
+	 * CLOCK_BOOTTIME of its mark: the manifest's self_kind() line.  The
+	 * worker's is in no PID list of the top buffer ("own": its every
+	 * hit the agent's); PID 1 working without a worker went into them
+	 * first ("notrace": its hits up to the mark).  Either goes into the
+	 * plan's instance's lists (initramfs/agent.c agent_work()).
 	 */
-	long notrace_pid;
-	long long notrace_ns;
-	/*
-	 * The worker's PID, in no PID list, and the CLOCK_BOOTTIME of its
-	 * mark (0: not the worker): the manifest's "own" line, every hit of
-	 * that PID the agent's own (initramfs/agent.c agent_work()).
-	 */
-	long own_pid;
-	long long own_ns;
+	long self_pid;
+	long long self_ns;
 	/*
 	 * Where the agent's time before the real init goes, in microseconds
 	 * (the manifest's *_us lines; -1: not yet, or not done): mounts_us
@@ -261,6 +256,11 @@ void frame_begin(struct agent *a, struct out *o, struct utsname *u,
 		 char *cmdline, size_t size);
 /* @pid out of the trace of tracefs directory @dir ("" or "instances/NAME/") */
 int notrace_buffer(struct agent *a, const char *dir, long pid);
+/* "notrace" when @a->self_pid is PID 1 (in the PID lists), else "own". */
+static inline const char *self_kind(const struct agent *a)
+{
+	return a->self_pid == 1 ? "notrace" : "own";
+}
 /* the tracefs path of @rel in the buffer dump() reads (a->dump_dir): 0, or -1 when it does not fit */
 int buf_path(const struct agent *a, char *out, size_t size, const char *rel);
 

@@ -522,10 +522,9 @@ int dump(struct agent *a, const char *stage)
 	if (marked)
 		out_printf(&o, "timebase\t%lld\t%lld\t%lld\t%lld\n", a->t0_boot_ns,
 			   tb[0], tb[1], stop_ns);
-	if (a->notrace_pid)
-		out_printf(&o, "notrace\t%ld\t%lld\n", a->notrace_pid, a->notrace_ns);
-	if (a->own_pid)
-		out_printf(&o, "own\t%ld\t%lld\n", a->own_pid, a->own_ns);
+	if (a->self_pid)
+		out_printf(&o, "%s\t%ld\t%lld\n", self_kind(a), a->self_pid,
+			   a->self_ns);
 	/* the ring buffer stops when trace is opened: nothing is recorded until the end frame */
 	if (paused)
 		out_printf(&o, "paused\t%s\n", up);
@@ -698,9 +697,8 @@ int instance_use(struct agent *a, const char *name)
 	agent_item(a, "instance", made ? "armed" : "ok", rel, "-");
 	snprintf(a->buf_dir, sizeof(a->buf_dir), "instances/%s/", name);
 	/* the agent out of the instance's trace too, before its events */
-	if (a->notrace_pid || a->own_pid)
-		notrace_buffer(a, a->buf_dir,
-			       a->own_pid ? a->own_pid : a->notrace_pid);
+	if (a->self_pid)
+		notrace_buffer(a, a->buf_dir, a->self_pid);
 	if (!a->previous)
 		snprintf(a->dump_dir, sizeof(a->dump_dir), "%s", a->buf_dir);
 	return 0;
