@@ -42,7 +42,9 @@
 #   (1: rc mounts /proc and /sys first where they are not, as a real init
 #   does: the agent's mounts are then not all its own cost),
 #   PROBES=examples/bond0.probes (C names on a kernel without BTF: its
-#   DWARF from Debian's -dbg, fetched as run-probes --dbg does), OUT=dir (default a new one under /tmp),
+#   DWARF from Debian's -dbg, fetched as run-probes --dbg does), WINDOW=0
+#   (PROBES without its window lines: the init dump is the last, out
+#   before the real init's release, and the worker exits then), OUT=dir (default a new one under /tmp),
 #   MACHINE=mipsel, AGENT=initramfs/agent-<its arch> and PROBECC=./probecc (the build under
 #   test); AGENT_B and PROBECC_B: another build (say the one before a
 #   change), booted in the same rounds as "with-b" (cost: the image with
@@ -71,6 +73,11 @@ if [ -n "${AGENT_B:-}" ]; then
 	agent_b=$(readlink -f "$AGENT_B")
 	probecc_b=$(readlink -f "${PROBECC_B:-$probecc}")
 	kinds="with without with-b"
+fi
+
+if [ "${WINDOW:-}" = 0 ]; then
+	grep -v '^[[:space:]]*window[[:space:]]' "$probes" > "$out/no-window.probes"
+	probes=$out/no-window.probes
 fi
 
 eval "$(qemu-images/fetch "$machine")"

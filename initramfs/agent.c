@@ -34,6 +34,8 @@
  *      seconds, dumps again
  *      ("stage window"), writes /run/probecc.done and exits (without a
  *      window it wrote /run/probecc.done before the release);
+ *      the worker's exit, after its last dump, is at nice 19
+ *      (worker_exit()): its teardown waits for a free CPU;
  *   5. (PID 1) execs the real init: the plan's init lines, then
  *      /sbin/init, /etc/init, /bin/init, /bin/sh (init/main.c:
  *      kernel_init order), with the agent's own arguments (those the
@@ -91,6 +93,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -430,6 +433,26 @@ static void unmount_overlay(struct agent *a)
 }
 
 /*
+ * worker_exit() - the worker's end, once its last dump is out and the
+ * real init released: as the boot's worker, at nice 19 first, so that
+ * what its exit tears down (its perf events, each kprobe PMU event's
+ * kprobe unregistered, kernel/trace/trace_kprobe.c
+ * destroy_local_trace_kprobe(); the agent's memory once PID 1 has
+ * exec'd) runs when the real init leaves the CPU free: a nice-0 task
+ * gets 68 times its share (kernel/sched/core.c sched_prio_to_weight[]).
+ * At nice 0 that teardown took Malta's real init 72 ms (a plan without
+ * a window, bench/README.md).  Nothing is left to lose by then: the
+ * dumps are out, /run/probecc.done is written and the MIPS kprobe
+ * events are disabled.  Never returns.
+ */
+static void __attribute__((noreturn)) worker_exit(const struct agent *a)
+{
+	if (a->pid1)
+		setpriority(PRIO_PROCESS, 0, 19);
+	_exit(0);
+}
+
+/*
  * window_child() - the worker of "window N", once it has released the
  * real init (worker_run()): detach from the console session (setsid,
  * an fd table of its own, unshared from the one PID 1 took through its
@@ -483,7 +506,7 @@ static void __attribute__((noreturn)) window_child(struct agent *a)
 	notrace_clear(a);
 	mark_done(a);
 	unmount_overlay(a);
-	_exit(0);
+	worker_exit(a);
 }
 
 /*
@@ -619,7 +642,7 @@ static void worker_release(struct agent *a)
  * its clock mark is in the trace (dump(): a cut dump), and the worker
  * goes on as the window child; without one it releases PID 1 once the
  * last dump is out (last_dump_out()), empties the notrace lists of its
- * PID and exits.  It shares PID 1's memory (CLONE_VM) up to PID 1's
+ * PID and exits at nice 19 (worker_exit()).  It shares PID 1's memory (CLONE_VM) up to PID 1's
  * exec, which gives PID 1 a new mm and leaves the worker the old one,
  * the perf rings it maps included (fs/exec.c exec_mmap()).
  */
@@ -638,7 +661,7 @@ static int worker_run(void *p)
 	if (a->window)
 		window_child(a);
 	notrace_clear(a);
-	_exit(0);
+	worker_exit(a);
 }
 
 /*
