@@ -440,10 +440,11 @@ static void unmount_overlay(struct agent *a)
  * destroy_local_trace_kprobe(); the agent's memory once PID 1 has
  * exec'd) runs when the real init leaves the CPU free: a nice-0 task
  * gets 68 times its share (kernel/sched/core.c sched_prio_to_weight[]).
- * At nice 0 that teardown took Malta's real init 72 ms (a plan without
+ * At nice 0 that teardown took Malta's real init 70 ms (a plan without
  * a window, bench/README.md).  Nothing is left to lose by then: the
- * dumps are out, /run/probecc.done is written and the MIPS kprobe
- * events are disabled.  Never returns.
+ * dumps are out and /run/probecc.done is written; the MIPS kprobe
+ * events are disabled, and the perf events' own kprobes go with the
+ * teardown, later than at nice 0.  Never returns.
  */
 static void __attribute__((noreturn)) worker_exit(const struct agent *a)
 {
@@ -642,9 +643,10 @@ static void worker_release(struct agent *a)
  * its clock mark is in the trace (dump(): a cut dump), and the worker
  * goes on as the window child; without one it releases PID 1 once the
  * last dump is out (last_dump_out()), empties the notrace lists of its
- * PID and exits at nice 19 (worker_exit()).  It shares PID 1's memory (CLONE_VM) up to PID 1's
- * exec, which gives PID 1 a new mm and leaves the worker the old one,
- * the perf rings it maps included (fs/exec.c exec_mmap()).
+ * PID and exits at nice 19 (worker_exit()).  It shares PID 1's memory
+ * (CLONE_VM) up to PID 1's exec, which gives PID 1 a new mm and leaves
+ * the worker the old one, the perf rings it maps included (fs/exec.c
+ * exec_mmap()).
  */
 static int worker_run(void *p)
 {
